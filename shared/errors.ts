@@ -1,0 +1,126 @@
+/**
+ * Every error code the product can return, with its HTTP status and a default message a
+ * non-engineer understands. The codes are the original product's (spec README §4), plus the
+ * few this rewrite needs (marked "ours"). The Worker, the session Durable Object and the SPA
+ * all import this one table.
+ */
+export const ERROR_CODES = {
+  // Generic request problems (ours)
+  BAD_REQUEST: { status: 400, message: 'The request is not valid.' },
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  VALIDATION_FAILED: { status: 422, message: 'Some fields are missing or have the wrong value.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request is too large.' },
+  NOT_FOUND: { status: 404, message: 'Nothing was found at this address.' },
+  FORBIDDEN: { status: 403, message: 'You do not have permission to do that.' },
+  FORBIDDEN_ORIGIN: { status: 403, message: 'This request came from another site and was refused.' },
+  CONFLICT: { status: 409, message: 'That conflicts with the current state.' },
+  REVISION_CONFLICT: {
+    status: 409,
+    message: 'Someone saved a newer version in the meantime. Reload to see it, then save again.',
+  },
+  RATE_LIMITED: { status: 429, message: 'Too many attempts. Wait a moment and try again.' },
+  INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
+
+  // Accounts (ours, beside the original's token codes)
+  AUTH_MISSING_TOKEN: { status: 401, message: 'You are not signed in.' },
+  AUTH_INVALID_TOKEN: { status: 401, message: 'Your sign-in is not valid. Sign in again.' },
+  AUTH_TOKEN_EXPIRED: { status: 401, message: 'Your sign-in has expired. Sign in again.' },
+  AUTH_INVALID_CREDENTIALS: { status: 401, message: 'The email or password is not correct.' },
+  AUTH_EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists.' },
+
+  // Projects and members (ours)
+  PROJECT_NOT_FOUND: { status: 404, message: 'This project does not exist, or you are not a member of it.' },
+  MEMBER_NOT_FOUND: { status: 404, message: 'This person is not a member of the project.' },
+  USER_NOT_FOUND: { status: 404, message: 'No account uses this email. Ask them to register first.' },
+  MEMBER_EXISTS: { status: 409, message: 'This person is already a member of the project.' },
+  LAST_OWNER: { status: 409, message: 'A project needs at least one owner.' },
+
+  // Package store (ours, beside WORKFLOW_NOT_FOUND / AGENT_NOT_FOUND)
+  WORKFLOW_NOT_FOUND: { status: 404, message: 'This workflow does not exist.' },
+  WORKFLOW_EXISTS: { status: 409, message: 'A workflow with this id already exists.' },
+  STEP_NOT_FOUND: { status: 404, message: 'This step does not exist.' },
+  AGENT_NOT_FOUND: { status: 404, message: 'This agent does not exist.' },
+  ASSET_NOT_FOUND: { status: 404, message: 'This asset does not exist.' },
+  ASSET_EXISTS: { status: 409, message: 'An asset with this path already exists.' },
+  ASSET_INVALID_PATH: { status: 422, message: 'This asset path is not allowed.' },
+  ASSET_TOO_LARGE: { status: 413, message: 'This asset is too large.' },
+  ASSET_LIMIT_REACHED: { status: 422, message: 'The project has reached its asset limit.' },
+  HISTORY_NOT_FOUND: { status: 404, message: 'This history entry does not exist.' },
+
+  // Packages
+  PKG_INVALID_FORMAT: { status: 400, message: 'This file is not a .bmad package.' },
+  PKG_TOO_LARGE: { status: 413, message: 'This package is too large.' },
+  PKG_INVALID_ZIP: { status: 400, message: 'This zip file is damaged or unsafe.' },
+  PKG_VALIDATION_FAILED: { status: 422, message: 'The package has problems that must be fixed first.' },
+  PKG_NAME_CONFLICT: { status: 409, message: 'A project with this name already exists.' },
+  STEP_MISSING_FRONTMATTER: { status: 422, message: 'The step file has no frontmatter.' },
+  STEP_INVALID_FRONTMATTER: { status: 422, message: 'The step frontmatter is not valid.' },
+  STEP_MISSING_GOAL: { status: 422, message: 'The step has no "## Goal" section.' },
+  STEP_MISSING_INSTRUCTIONS: { status: 422, message: 'The step has no "## Instructions" section.' },
+  STEP_EMPTY_SECTION: { status: 422, message: 'A section of the step is empty.' },
+
+  // LLM profile
+  LLM_PROFILE_INVALID_PROVIDER: { status: 422, message: 'Choose a supported provider.' },
+  LLM_PROFILE_MISSING_BASE_URL: { status: 422, message: 'Enter the base URL of the model server.' },
+  LLM_PROFILE_MISSING_MODEL: { status: 422, message: 'Enter the model name.' },
+  LLM_PROFILE_INVALID_TIMEOUT: { status: 422, message: 'The timeout must be between 5 and 600 seconds.' },
+  LLM_PROFILE_ENCRYPTION_ERROR: { status: 500, message: 'The API key could not be stored or read safely.' },
+  LLM_PROFILE_ORG_POLICY_BLOCKED: { status: 403, message: 'Your organisation does not allow this AI provider.' },
+  AI_PROVIDER_ERROR: { status: 502, message: 'The AI provider answered with an error.' },
+  AI_PROVIDER_TIMEOUT: { status: 504, message: 'The AI provider did not answer in time.' },
+  AI_PROVIDER_UNREACHABLE: { status: 502, message: 'The AI provider could not be reached.' },
+  AI_DISABLED: { status: 409, message: 'AI is turned off for your account.' },
+
+  // Prompt and tools
+  AI_PROMPT_COMPOSE_ERROR: { status: 500, message: 'The instructions for the AI could not be prepared.' },
+  AI_DOMAIN_PROFILE_INCOMPLETE: { status: 422, message: 'The project domain profile is incomplete.' },
+  AI_CONTEXT_BUILD_ERROR: { status: 500, message: 'The context for the AI could not be prepared.' },
+  AI_CONTEXT_BUDGET_EXCEEDED: { status: 422, message: 'The context is too large for this model.' },
+  AI_TOOL_NOT_ALLOWED: { status: 400, message: 'The AI asked for a tool it may not use.' },
+  AI_TOOL_FORBIDDEN: { status: 403, message: 'The AI may not do that; only a person can.' },
+  AI_TOOL_EXECUTION_ERROR: { status: 500, message: 'A tool failed while the AI was using it.' },
+  AI_TOOL_LOOP_LIMIT_EXCEEDED: { status: 422, message: 'The AI took too many steps and was stopped.' },
+
+  // changeSet and apply
+  AI_BAD_RESPONSE: { status: 502, message: 'The AI answered in a form that could not be used.' },
+  AI_CHANGESET_SCHEMA_UNSUPPORTED: { status: 422, message: 'This change set version is not supported.' },
+  AI_CHANGESET_CONTRACT_VIOLATION: { status: 422, message: 'The change set breaks the rules for this target.' },
+  AI_NO_STAGED_CHANGES: { status: 409, message: 'There are no staged changes.' },
+  AI_VALIDATION_FAILED: { status: 422, message: 'The staged changes did not pass validation.' },
+  AI_APPLY_REQUIRES_CONFIRMATION: { status: 400, message: 'Changes are applied only by a person, from the workbench.' },
+  AI_APPLY_UNSUPPORTED: { status: 422, message: 'This kind of change cannot be applied.' },
+  AI_APPLY_FAILED: { status: 500, message: 'The changes could not be applied; nothing was changed.' },
+  AI_REVISION_BASE_MISMATCH: { status: 409, message: 'The package changed since these changes were prepared.' },
+
+  // Session
+  AI_TARGET_CONTEXT_REQUIRED: { status: 422, message: 'Choose what the AI should work on.' },
+  AI_TARGET_CONTEXT_MISMATCH: { status: 422, message: 'The target does not match this session.' },
+  AI_TARGET_NOT_SUPPORTED: { status: 422, message: 'The AI cannot work on this kind of target.' },
+  AI_SESSION_NOT_FOUND: { status: 404, message: 'This AI session does not exist.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, value);
+}
+
+/** One entry of `details[]`: a precise problem, e.g. a field or a file inside a package. */
+export interface ErrorDetail {
+  path?: string;
+  pointer?: string;
+  message: string;
+  hint?: string;
+  code?: string;
+}
+
+/** The error half of the `{data, error}` envelope every API response uses. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  hints?: string[];
+  details?: ErrorDetail[];
+  [extra: string]: unknown;
+}
+
+export type Envelope<T> = { data: T; error: null } | { data: null; error: ErrorBody };

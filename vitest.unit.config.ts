@@ -1,0 +1,10 @@
+// Plain Node tests: the pure code in shared/ and the Node-side test support (scripted model server).
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['shared/**/*.test.ts', 'test/node/**/*.test.ts', 'test/support/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+  },
+});
