@@ -1,0 +1,24 @@
+/** Contracts of /api/auth/*: registration, sign-in, sign-out, current user. */
+import { z } from 'zod';
+
+export const Email = z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address.')).pipe(z.string().max(254));
+
+export const RegisterInput = z.strictObject({
+  email: Email,
+  password: z.string().min(10, 'Use at least 10 characters.').max(256),
+  name: z.string().trim().min(1, 'Enter your name.').max(100),
+});
+export type RegisterInput = z.infer<typeof RegisterInput>;
+
+export const LoginInput = z.strictObject({
+  email: Email,
+  password: z.string().min(1).max(256),
+});
+export type LoginInput = z.infer<typeof LoginInput>;
+
+export const UserView = z.object({ id: z.string(), email: z.string(), name: z.string() });
+export type UserView = z.infer<typeof UserView>;
+
+export interface AuthResponseBody {
+  user: UserView;
+}

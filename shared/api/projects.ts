@@ -1,0 +1,61 @@
+/** Contracts of /api/projects: projects (packages), their domain profile and members. */
+import { z } from 'zod';
+import { Role } from './common.ts';
+import { Email } from './auth.ts';
+
+const Text = (max: number) => z.string().trim().max(max);
+
+export const DomainProfile = z.strictObject({
+  industryDomain: Text(200).default(''),
+  targetUsers: Text(500).default(''),
+  painPoints: Text(2000).default(''),
+  expectedOutcomes: Text(2000).default(''),
+  qualityStyle: Text(500).default(''),
+});
+export type DomainProfile = z.infer<typeof DomainProfile>;
+
+export const CreateProjectInput = z.strictObject({
+  name: Text(100).min(1, 'Enter a project name.'),
+  description: Text(2000).optional(),
+});
+export type CreateProjectInput = z.infer<typeof CreateProjectInput>;
+
+export const UpdateProjectInput = z
+  .strictObject({
+    name: Text(100).min(1, 'Enter a project name.').optional(),
+    description: Text(2000).optional(),
+    version: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/, 'Use a version like 1.0.0.')
+      .optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to change.');
+export type UpdateProjectInput = z.infer<typeof UpdateProjectInput>;
+
+export interface ProjectView {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  role: Role;
+  domainProfile: DomainProfile;
+  agentsRevision: number;
+  assetsRevision: number;
+  workflowCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const AddMemberInput = z.strictObject({ email: Email, role: Role });
+export type AddMemberInput = z.infer<typeof AddMemberInput>;
+
+export const UpdateMemberInput = z.strictObject({ role: Role });
+export type UpdateMemberInput = z.infer<typeof UpdateMemberInput>;
+
+export interface MemberView {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  addedAt: string;
+}

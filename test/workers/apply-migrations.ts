@@ -1,0 +1,5 @@
+// Every test file starts from the real migrations (the same SQL wrangler applies in production).
+import { applyD1Migrations } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

@@ -1,0 +1,129 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN, TestClient, signedInClient } from './client.ts';
+
+describe('accounts', () => {
+  it('registers, signs in with the cookie, and reports who I am', async () => {
+    const client = new TestClient();
+    const res = await client.post('/api/auth/register', { email: 'Grace@Example.test', password: 'long enough pw', name: 'Grace' });
+    expect(res.status).toBe(201);
+    expect(res.data.user).toMatchObject({ email: 'grace@example.test', name: 'Grace' });
+    const cookie = res.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i); // localhost
+    const me = await client.get('/api/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.data.user.email).toBe('grace@example.test');
+  });
+
+  it('sets a Secure cookie when not on localhost', async () => {
+    const res = await (await import('cloudflare:workers')).exports.default.fetch('https://builder.example.com/api/auth/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://builder.example.com' },
+      body: JSON.stringify({ email: 'secure@example.test', password: 'long enough pw', name: 'S' }),
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('set-cookie')).toMatch(/Secure/);
+  });
+
+  it('stores the password hashed with a per-user salt and the session token hashed', async () => {
+    const a = await signedInClient('Hash');
+    const b = await signedInClient('Hash');
+    const rows = await env.DB.prepare('SELECT password_hash, password_salt, password_iterations FROM users WHERE id IN (?, ?)')
+      .bind(a.userId, b.userId)
+      .all<{ password_hash: string; password_salt: string; password_iterations: number }>();
+    expect(rows.results).toHaveLength(2);
+    expect(rows.results[0]!.password_hash).not.toContain('correct horse');
+    expect(rows.results[0]!.password_salt).not.toBe(rows.results[1]!.password_salt);
+    expect(rows.results[0]!.password_hash).not.toBe(rows.results[1]!.password_hash);
+    expect(rows.results[0]!.password_iterations).toBe(100_000);
+    const token = a.cookie!.split('=')[1]!;
+    const stored = await env.DB.prepare('SELECT count(*) AS n FROM auth_sessions WHERE token_hash = ?').bind(token).first<{ n: number }>();
+    expect(stored!.n).toBe(0);
+  });
+
+  it('refuses a duplicate email without changing the first account', async () => {
+    const first = await signedInClient('Dup');
+    const again = await new TestClient().post('/api/auth/register', { email: first.email, password: 'another password', name: 'Other' });
+    expect(again.status).toBe(409);
+    expect(again.error?.code).toBe('AUTH_EMAIL_TAKEN');
+    const login = await new TestClient().post('/api/auth/login', { email: first.email, password: 'correct horse battery' });
+    expect(login.status).toBe(200);
+    expect(login.data.user.name).toBe('Dup');
+  });
+
+  it('answers a wrong password with AUTH_INVALID_CREDENTIALS and throttles repeated failures', async () => {
+    const user = await signedInClient('Throttle');
+    const anon = new TestClient();
+    for (let i = 0; i < 5; i++) {
+      const res = await anon.post('/api/auth/login', { email: user.email, password: 'wrong password' });
+      expect(res.status).toBe(401);
+      expect(res.error?.code).toBe('AUTH_INVALID_CREDENTIALS');
+    }
+    const blocked = await anon.post('/api/auth/login', { email: user.email, password: 'correct horse battery' });
+    expect(blocked.status).toBe(429);
+    expect(blocked.error?.code).toBe('RATE_LIMITED');
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // An unknown email fails the same way as a wrong password (no account oracle).
+    const unknown = await anon.post('/api/auth/login', { email: 'nobody@example.test', password: 'whatever' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.error?.code).toBe('AUTH_INVALID_CREDENTIALS');
+  });
+
+  it('distinguishes missing, invalid and expired sessions', async () => {
+    const anon = new TestClient();
+    expect((await anon.get('/api/auth/me')).error?.code).toBe('AUTH_MISSING_TOKEN');
+    anon.cookie = 'bmad_session=abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzab';
+    const invalid = await anon.get('/api/auth/me');
+    expect(invalid.status).toBe(401);
+    expect(invalid.error?.code).toBe('AUTH_INVALID_TOKEN');
+
+    const user = await signedInClient('Expired');
+    await env.DB.prepare("UPDATE auth_sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = ?").bind(user.userId).run();
+    const expired = await user.get('/api/auth/me');
+    expect(expired.status).toBe(401);
+    expect(expired.error?.code).toBe('AUTH_TOKEN_EXPIRED');
+  });
+
+  it('signs out: the cookie no longer works', async () => {
+    const user = await signedInClient('Bye');
+    const cookie = user.cookie;
+    expect((await user.post('/api/auth/logout')).status).toBe(200);
+    const stale = new TestClient();
+    stale.cookie = cookie;
+    expect((await stale.get('/api/auth/me')).error?.code).toBe('AUTH_INVALID_TOKEN');
+  });
+
+  it('rejects bad bodies with clear codes', async () => {
+    const anon = new TestClient();
+    const malformed = await anon.request('POST', '/api/auth/register', '{"email": ', {});
+    expect(malformed.status).toBe(400);
+    expect(malformed.error?.code).toBe('INVALID_JSON');
+    const wrongType = await anon.post('/api/auth/register', { email: 42, password: true, name: [] });
+    expect(wrongType.status).toBe(422);
+    expect(wrongType.error?.code).toBe('VALIDATION_FAILED');
+    expect([...new Set(wrongType.error?.details?.map((d) => d.path))].sort()).toEqual(['email', 'name', 'password']);
+    const unknown = await anon.post('/api/auth/register', { email: 'x@example.test', password: 'long enough pw', name: 'X', admin: true });
+    expect(unknown.status).toBe(422);
+    expect(unknown.error?.details?.[0]?.message).toContain('admin');
+    const notJson = await anon.request('POST', '/api/auth/login', 'email=a', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(notJson.status).toBe(415);
+    const huge = await anon.post('/api/auth/register', { email: 'big@example.test', password: 'x'.repeat(2_000_000), name: 'Big' });
+    expect(huge.status).toBe(413);
+    expect(huge.error?.code).toBe('PAYLOAD_TOO_LARGE');
+    const users = await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email IN ('x@example.test', 'big@example.test')").first<{ n: number }>();
+    expect(users!.n).toBe(0);
+  });
+
+  it('refuses state-changing requests from a foreign origin', async () => {
+    const user = await signedInClient('Csrf');
+    const res = await user.request('POST', '/api/projects', { name: 'Evil' }, { origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    expect(res.error?.code).toBe('FORBIDDEN_ORIGIN');
+    const crossSite = await user.request('POST', '/api/projects', { name: 'Evil' }, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    expect((await user.get('/api/projects')).data.projects).toHaveLength(0);
+    expect(ORIGIN).toBe('http://localhost');
+  });
+});

@@ -1,0 +1,21 @@
+/** The Hono environment every route shares: bindings plus what middleware puts on the context. */
+import type { Env } from './env.ts';
+import type { Db } from './db/client.ts';
+import type { UserView } from '../shared/api/auth.ts';
+import type { Role } from '../shared/api/common.ts';
+
+export interface AppVariables {
+  db: Db;
+  /** Set by requireUser. */
+  user: UserView;
+  /** Set by requireUser: the hashed cookie token, for sign-out. */
+  sessionTokenHash: string;
+  /** Set by projectAccess: the project the route is about and the caller's role on it. */
+  projectId: string;
+  role: Role;
+}
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: AppVariables;
+}

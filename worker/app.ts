@@ -1,0 +1,57 @@
+/** The Hono application: one router per resource, one error handler, one envelope. */
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { AppEnv } from './app-env.ts';
+import { createDb } from './db/client.ts';
+import { ApiError } from './http/api-error.ts';
+import { sameOrigin } from './middleware/same-origin.ts';
+import { requireUser } from './middleware/require-user.ts';
+import { authRoutes } from './routes/auth.ts';
+import { projectRoutes } from './routes/projects.ts';
+import { memberRoutes } from './routes/members.ts';
+import { workflowRoutes } from './routes/workflows.ts';
+import { agentRoutes } from './routes/agents.ts';
+import { assetRoutes } from './routes/assets.ts';
+import { historyRoutes } from './routes/history.ts';
+import { sessionSocketRoutes } from './routes/session-socket.ts';
+
+const api = new Hono<AppEnv>()
+  .use(async function attachDb(c, next) {
+    c.set('db', createDb(c.env.DB));
+    await next();
+  })
+  .use(sameOrigin())
+  .get('/health', (c) => c.json({ data: { ok: true }, error: null }))
+  .route('/auth', authRoutes)
+  .use('/projects/*', requireUser())
+  .use('/projects', requireUser())
+  .route('/projects', projectRoutes)
+  .route('/projects/:projectId/members', memberRoutes)
+  .route('/projects/:projectId/workflows', workflowRoutes)
+  .route('/projects/:projectId/agents', agentRoutes)
+  .route('/projects/:projectId/assets', assetRoutes)
+  .route('/projects/:projectId/history', historyRoutes)
+  .route('/projects/:projectId/ai/sessions', sessionSocketRoutes);
+
+export const app = new Hono<AppEnv>()
+  .route('/api', api)
+  .all('/api/*', () => {
+    throw new ApiError('NOT_FOUND', { message: 'There is no API endpoint at this address.' });
+  });
+
+app.onError((error, c) => {
+  if (error instanceof ApiError) {
+    for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+    return c.json({ data: null, error: error.toBody() }, error.status as 400);
+  }
+  if (error instanceof HTTPException && error.status < 500) {
+    return c.json({ data: null, error: { code: 'BAD_REQUEST', message: error.message } }, error.status);
+  }
+  console.error('unhandled error', c.req.method, new URL(c.req.url).pathname, error);
+  const body = new ApiError('INTERNAL_ERROR').toBody();
+  return c.json({ data: null, error: body }, 500);
+});
+
+app.notFound((c) => c.json({ data: null, error: new ApiError('NOT_FOUND').toBody() }, 404));
+
+export type AppType = typeof app;

@@ -1,0 +1,23 @@
+/** /api/projects/:projectId/history: what changed, by whom, with the content before; revert. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../app-env.ts';
+import { queryWith } from '../http/validate.ts';
+import { ok } from '../http/respond.ts';
+import { commitContext, param } from '../http/context.ts';
+import { projectAccess } from '../middleware/project-access.ts';
+import { getHistoryEntry, listHistory, revertEntry } from '../store/history.ts';
+
+const HistoryQuery = z.strictObject({
+  objectKey: z.string().max(400).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  before: z.string().max(200).optional(),
+});
+
+export const historyRoutes = new Hono<AppEnv>()
+  .use(projectAccess())
+  .get('/', queryWith(HistoryQuery), async (c) => ok(c, await listHistory(c.var.db, c.var.projectId, c.req.valid('query'))))
+  .get('/:historyId', async (c) => ok(c, { entry: await getHistoryEntry(c.var.db, c.var.projectId, param(c, 'historyId')) }))
+  .post('/:historyId/revert', async (c) =>
+    ok(c, { revision: await revertEntry(c.var.db, commitContext(c), param(c, 'historyId')) }),
+  );

@@ -1,0 +1,61 @@
+/** /api/projects/:projectId/workflows: workflows, their workflow.md and graph, and step files. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../app-env.ts';
+import { jsonBody, queryWith } from '../http/validate.ts';
+import { ok } from '../http/respond.ts';
+import { commitContext, param } from '../http/context.ts';
+import { projectAccess } from '../middleware/project-access.ts';
+import { CreateWorkflowInput, PutStepInput, PutTextInput, UpdateWorkflowInput } from '../../shared/api/store.ts';
+import {
+  createWorkflow,
+  deleteStep,
+  deleteWorkflow,
+  getStep,
+  getWorkflow,
+  listWorkflows,
+  putStep,
+  putWorkflowFile,
+  updateWorkflowMeta,
+} from '../store/workflows.ts';
+
+export const BaseRevisionQuery = z.strictObject({ baseRevision: z.coerce.number().int().min(0).optional() });
+
+export const workflowRoutes = new Hono<AppEnv>()
+  .use(projectAccess())
+  .get('/', async (c) => ok(c, { workflows: await listWorkflows(c.var.db, c.var.projectId) }))
+  .post('/', jsonBody(CreateWorkflowInput), async (c) => {
+    const workflow = await createWorkflow(c.var.db, commitContext(c), c.req.valid('json'));
+    return ok(c, { workflow }, 201);
+  })
+  .get('/:workflowId', async (c) => ok(c, { workflow: await getWorkflow(c.var.db, c.var.projectId, param(c, 'workflowId')) }))
+  .patch('/:workflowId', jsonBody(UpdateWorkflowInput), async (c) => {
+    const workflow = await updateWorkflowMeta(c.var.db, commitContext(c), param(c, 'workflowId'), c.req.valid('json'));
+    return ok(c, { workflow });
+  })
+  .delete('/:workflowId', async (c) => {
+    await deleteWorkflow(c.var.db, commitContext(c), param(c, 'workflowId'));
+    return ok(c, { deleted: true });
+  })
+  .put('/:workflowId/workflow-md', jsonBody(PutTextInput), async (c) => {
+    const { content, baseRevision } = c.req.valid('json');
+    const revision = await putWorkflowFile(c.var.db, commitContext(c), param(c, 'workflowId'), 'workflow', content, baseRevision);
+    return ok(c, { revision });
+  })
+  .put('/:workflowId/graph', jsonBody(PutTextInput), async (c) => {
+    const { content, baseRevision } = c.req.valid('json');
+    const revision = await putWorkflowFile(c.var.db, commitContext(c), param(c, 'workflowId'), 'graph', content, baseRevision);
+    return ok(c, { revision });
+  })
+  .get('/:workflowId/steps/:nodeId', async (c) =>
+    ok(c, await getStep(c.var.db, c.var.projectId, param(c, 'workflowId'), param(c, 'nodeId'))),
+  )
+  .put('/:workflowId/steps/:nodeId', jsonBody(PutStepInput), async (c) => {
+    const revision = await putStep(c.var.db, commitContext(c), param(c, 'workflowId'), param(c, 'nodeId'), c.req.valid('json'));
+    return ok(c, { revision });
+  })
+  .delete('/:workflowId/steps/:nodeId', queryWith(BaseRevisionQuery), async (c) => {
+    const { baseRevision } = c.req.valid('query');
+    const revision = await deleteStep(c.var.db, commitContext(c), param(c, 'workflowId'), param(c, 'nodeId'), baseRevision);
+    return ok(c, { revision });
+  });

@@ -1,0 +1,148 @@
+/**
+ * The project's agents.json: read, upsert one agent, delete one agent, under agents_revision.
+ * The file is kept as text; one agent's JSON is its history content, so a revert restores
+ * exactly that agent.
+ */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { projects } from '../db/schema.ts';
+import { ApiError } from '../http/api-error.ts';
+import { nowIso } from '../ids.ts';
+import { commitChanges, expectRevision, type CommitContext } from './commit.ts';
+import { formatObjectKey } from './object-keys.ts';
+import { PackageId } from '../../shared/api/common.ts';
+import type { AgentsView } from '../../shared/api/store.ts';
+
+type AgentRecord = Record<string, unknown> & { id?: unknown };
+
+interface AgentsFile {
+  document: Record<string, unknown> & { agents: AgentRecord[] };
+  revision: number;
+  text: string;
+}
+
+/** Parse agents.json leniently: a broken file reads as an empty list and is reported by validation. */
+export function parseAgentsDocument(text: string): AgentsFile['document'] {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      const doc = value as Record<string, unknown>;
+      const agents = Array.isArray(doc.agents) ? (doc.agents as AgentRecord[]) : [];
+      return { ...doc, agents };
+    }
+  } catch {
+    // fall through
+  }
+  return { schemaVersion: '1.1', agents: [] };
+}
+
+export function serializeAgents(document: AgentsFile['document']): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+async function loadAgents(db: Db, projectId: string): Promise<AgentsFile> {
+  const row = await db
+    .select({ agentsJson: projects.agentsJson, revision: projects.agentsRevision })
+    .from(projects)
+    .where(eq(projects.id, projectId))
+    .get();
+  if (!row) throw new ApiError('PROJECT_NOT_FOUND');
+  return { document: parseAgentsDocument(row.agentsJson), revision: row.revision, text: row.agentsJson };
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+export async function getAgents(db: Db, projectId: string): Promise<AgentsView> {
+  const file = await loadAgents(db, projectId);
+  return {
+    revision: file.revision,
+    agentsJson: file.text,
+    agents: file.document.agents.map((agent) => {
+      const metadata = (agent.metadata ?? {}) as Record<string, unknown>;
+      return { id: text(agent.id), name: text(metadata.name), title: text(metadata.title) };
+    }),
+  };
+}
+
+function indexOfAgent(document: AgentsFile['document'], agentId: string): number {
+  return document.agents.findIndex((a) => a.id === agentId);
+}
+
+export async function putAgent(
+  db: Db,
+  ctx: CommitContext,
+  agentId: string,
+  agent: Record<string, unknown>,
+  baseRevision: number | undefined,
+): Promise<number> {
+  if (!PackageId.safeParse(agentId).success) {
+    throw new ApiError('VALIDATION_FAILED', { message: `"${agentId}" is not a valid agent id.` });
+  }
+  if (agent.id !== undefined && agent.id !== agentId) {
+    throw new ApiError('VALIDATION_FAILED', {
+      message: 'The agent id in the body differs from the one in the address.',
+      hints: ['An agent keeps its id; create a new agent to use another id.'],
+    });
+  }
+  const file = await loadAgents(db, ctx.projectId);
+  const expected = expectRevision(file.revision, baseRevision);
+  const next = { id: agentId, ...agent };
+  const index = indexOfAgent(file.document, agentId);
+  const before = index >= 0 ? file.document.agents[index]! : null;
+  const agents = [...file.document.agents];
+  if (index >= 0) agents[index] = next;
+  else agents.push(next);
+  return commitAgents(db, ctx, expected, { ...file.document, agents }, agentId, before, next);
+}
+
+export async function deleteAgent(
+  db: Db,
+  ctx: CommitContext,
+  agentId: string,
+  baseRevision: number | undefined,
+): Promise<number> {
+  const file = await loadAgents(db, ctx.projectId);
+  const index = indexOfAgent(file.document, agentId);
+  if (index < 0) throw new ApiError('AGENT_NOT_FOUND', { message: `There is no agent "${agentId}" in this project.` });
+  const expected = expectRevision(file.revision, baseRevision);
+  const agents = file.document.agents.filter((_, i) => i !== index);
+  return commitAgents(db, ctx, expected, { ...file.document, agents }, agentId, file.document.agents[index]!, null);
+}
+
+/** Write the whole agents.json with one history row for the agent that changed. */
+export async function commitAgents(
+  db: Db,
+  ctx: CommitContext,
+  expectedRevision: number,
+  document: AgentsFile['document'],
+  agentId: string,
+  before: AgentRecord | null,
+  after: AgentRecord | null,
+  action: 'create' | 'update' | 'delete' | 'revert' = before === null ? 'create' : after === null ? 'delete' : 'update',
+): Promise<number> {
+  const [revision] = (
+    await commitChanges(db, ctx, [
+      {
+        scope: { kind: 'agents' },
+        expectedRevision,
+        writes: [
+          {
+            objectKey: formatObjectKey({ kind: 'agent', agentId }),
+            action,
+            contentBefore: before ? JSON.stringify(before, null, 2) : null,
+            contentAfter: after ? JSON.stringify(after, null, 2) : null,
+          },
+        ],
+        statements: [
+          db
+            .update(projects)
+            .set({ agentsJson: serializeAgents(document), updatedAt: nowIso() })
+            .where(eq(projects.id, ctx.projectId)),
+        ],
+      },
+    ])
+  ).revisions;
+  return revision!;
+}

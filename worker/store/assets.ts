@@ -1,0 +1,170 @@
+/** Text assets of a project (`assets/**`), under assets_revision, with path and size rules. */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { assets, projects } from '../db/schema.ts';
+import { ApiError } from '../http/api-error.ts';
+import { nowIso } from '../ids.ts';
+import { sha256Hex } from '../auth/password.ts';
+import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, type Statement } from './commit.ts';
+import { formatObjectKey } from './object-keys.ts';
+import { checkAssetPath, checkAssetQuota, checkAssetSize, type AssetCheck } from '../../shared/bmad/asset-path.ts';
+import type { AssetSummaryView, AssetView, AssetsView } from '../../shared/api/store.ts';
+
+export function validAssetPath(path: string): string {
+  const result = checkAssetPath(path);
+  refuse(result);
+  return (result as Extract<AssetCheck, { ok: true }>).path;
+}
+
+async function assetsRevision(db: Db, projectId: string): Promise<number> {
+  const row = await db.select({ revision: projects.assetsRevision }).from(projects).where(eq(projects.id, projectId)).get();
+  if (!row) throw new ApiError('PROJECT_NOT_FOUND');
+  return row.revision;
+}
+
+export async function listAssets(db: Db, projectId: string): Promise<AssetsView> {
+  const revision = await assetsRevision(db, projectId);
+  const rows: AssetSummaryView[] = await db
+    .select({ path: assets.path, bytes: assets.bytes, sha256: assets.sha256, updatedAt: assets.updatedAt })
+    .from(assets)
+    .where(eq(assets.projectId, projectId))
+    .orderBy(asc(assets.path));
+  return { revision, assets: rows };
+}
+
+async function findAsset(db: Db, projectId: string, path: string) {
+  return db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.projectId, projectId), eq(assets.path, path)))
+    .get();
+}
+
+export async function getAsset(db: Db, projectId: string, path: string): Promise<{ asset: AssetView; revision: number }> {
+  const revision = await assetsRevision(db, projectId);
+  const row = await findAsset(db, projectId, validAssetPath(path));
+  if (!row) throw new ApiError('ASSET_NOT_FOUND', { message: `There is no asset at ${path}.` });
+  return {
+    revision,
+    asset: { path: row.path, content: row.content, bytes: row.bytes, sha256: row.sha256, updatedAt: row.updatedAt },
+  };
+}
+
+function refuse(check: { ok: true } | Extract<AssetCheck, { ok: false }>): void {
+  if (!check.ok) {
+    throw new ApiError(check.code, { message: check.message, hints: [check.hint] });
+  }
+}
+
+async function checkLimits(db: Db, projectId: string, path: string, content: string) {
+  refuse(checkAssetSize(path, content));
+  const others = await db
+    .select({
+      files: sql<number>`count(*)`,
+      bytes: sql<number>`coalesce(sum(${assets.bytes}), 0)`,
+    })
+    .from(assets)
+    .where(and(eq(assets.projectId, projectId), sql`${assets.path} <> ${path}`))
+    .get();
+  refuse(checkAssetQuota((others?.files ?? 0) + 1, (others?.bytes ?? 0) + new TextEncoder().encode(content).byteLength));
+}
+
+export async function assetRow(projectId: string, path: string, content: string) {
+  const bytes = new TextEncoder().encode(content).byteLength;
+  return { projectId, path, content, bytes, sha256: await sha256Hex(content), updatedAt: nowIso() };
+}
+
+export function upsertAssetStatement(db: Db, row: Awaited<ReturnType<typeof assetRow>>): Statement {
+  return db
+    .insert(assets)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [assets.projectId, assets.path],
+      set: { content: row.content, bytes: row.bytes, sha256: row.sha256, updatedAt: row.updatedAt },
+    });
+}
+
+export function deleteAssetStatement(db: Db, projectId: string, path: string): Statement {
+  return db.delete(assets).where(and(eq(assets.projectId, projectId), eq(assets.path, path)));
+}
+
+async function commitAssets(db: Db, ctx: CommitContext, expected: number, writes: ObjectWrite[], statements: Statement[]) {
+  const [revision] = (
+    await commitChanges(db, ctx, [{ scope: { kind: 'assets' }, expectedRevision: expected, writes, statements }])
+  ).revisions;
+  return revision!;
+}
+
+export async function putAsset(
+  db: Db,
+  ctx: CommitContext,
+  input: { path: string; content: string; baseRevision?: number | undefined },
+  action?: 'revert',
+): Promise<number> {
+  const path = validAssetPath(input.path);
+  const expected = expectRevision(await assetsRevision(db, ctx.projectId), input.baseRevision);
+  await checkLimits(db, ctx.projectId, path, input.content);
+  const row = await assetRow(ctx.projectId, path, input.content);
+  const existing = await findAsset(db, ctx.projectId, path);
+  return commitAssets(
+    db,
+    ctx,
+    expected,
+    [
+      {
+        objectKey: formatObjectKey({ kind: 'asset', path }),
+        action: action ?? (existing ? 'update' : 'create'),
+        contentBefore: existing?.content ?? null,
+        contentAfter: input.content,
+      },
+    ],
+    [upsertAssetStatement(db, row)],
+  );
+}
+
+export async function deleteAsset(
+  db: Db,
+  ctx: CommitContext,
+  pathInput: string,
+  baseRevision: number | undefined,
+  action?: 'revert',
+): Promise<number> {
+  const path = validAssetPath(pathInput);
+  const expected = expectRevision(await assetsRevision(db, ctx.projectId), baseRevision);
+  const existing = await findAsset(db, ctx.projectId, path);
+  if (!existing) throw new ApiError('ASSET_NOT_FOUND', { message: `There is no asset at ${path}.` });
+  return commitAssets(
+    db,
+    ctx,
+    expected,
+    [{ objectKey: formatObjectKey({ kind: 'asset', path }), action: action ?? 'delete', contentBefore: existing.content, contentAfter: null }],
+    [deleteAssetStatement(db, ctx.projectId, path)],
+  );
+}
+
+export async function renameAsset(
+  db: Db,
+  ctx: CommitContext,
+  input: { from: string; to: string; baseRevision?: number | undefined },
+): Promise<number> {
+  const from = validAssetPath(input.from);
+  const to = validAssetPath(input.to);
+  const expected = expectRevision(await assetsRevision(db, ctx.projectId), input.baseRevision);
+  const existing = await findAsset(db, ctx.projectId, from);
+  if (!existing) throw new ApiError('ASSET_NOT_FOUND', { message: `There is no asset at ${from}.` });
+  if (from === to) return expected;
+  if (await findAsset(db, ctx.projectId, to)) {
+    throw new ApiError('ASSET_EXISTS', { message: `An asset already exists at ${to}.` });
+  }
+  const row = await assetRow(ctx.projectId, to, existing.content);
+  return commitAssets(
+    db,
+    ctx,
+    expected,
+    [
+      { objectKey: formatObjectKey({ kind: 'asset', path: from }), action: 'rename', contentBefore: existing.content, contentAfter: null, meta: { to } },
+      { objectKey: formatObjectKey({ kind: 'asset', path: to }), action: 'rename', contentBefore: null, contentAfter: existing.content, meta: { from } },
+    ],
+    [deleteAssetStatement(db, ctx.projectId, from), upsertAssetStatement(db, row)],
+  );
+}

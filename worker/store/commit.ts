@@ -1,0 +1,162 @@
+/**
+ * The one way the package store writes: a set of object writes grouped by revision scope,
+ * committed in ONE D1 batch (D1's only transaction) together with their history rows and the
+ * revision bumps. Each history row computes its `new_revision` from the scope's current
+ * revision *only if it still equals the expected one*; otherwise the subquery yields NULL,
+ * the NOT NULL column fails, and D1 rolls the whole batch back. An UPDATE that matches no row
+ * would not abort anything, so the guard has to be a failing statement.
+ */
+import { SQL, sql } from 'drizzle-orm';
+import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../db/client.ts';
+import { newId, nowIso } from '../ids.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { HistoryAction } from '../../shared/api/store.ts';
+
+export type RevisionScope = { kind: 'workflow'; workflowId: string } | { kind: 'agents' } | { kind: 'assets' };
+
+export interface ObjectWrite {
+  objectKey: string;
+  action: HistoryAction;
+  contentBefore: string | null;
+  contentAfter: string | null;
+  meta?: Record<string, unknown>;
+}
+
+export interface ScopeChange {
+  scope: RevisionScope;
+  /** The revision the change was prepared against. */
+  expectedRevision: number;
+  writes: ObjectWrite[];
+  /** The mutations themselves (drizzle queries or `sql` fragments), run after the guarded history rows. */
+  statements: Statement[];
+  /**
+   * When the scope's own row is created or removed by `statements` (a new or deleted
+   * workflow), the revision is not bumped afterwards.
+   */
+  bump?: boolean;
+}
+
+/** A drizzle query builder (anything with `toSQL()`) or a raw `sql` fragment. */
+export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };
+
+const dialect = new SQLiteAsyncDialect();
+
+/**
+ * Build a D1 statement. The batch goes to D1 directly because drizzle's batch cannot carry raw
+ * `sql` fragments, and the guarded history insert is one.
+ */
+function prepare(d1: D1Database, statement: Statement): D1PreparedStatement {
+  const query = statement instanceof SQL ? dialect.sqlToQuery(statement) : statement.toSQL();
+  return d1.prepare(query.sql).bind(...query.params);
+}
+
+export interface CommitContext {
+  projectId: string;
+  actorId: string | null;
+  sessionId?: string | null;
+  changeSetId?: string | null;
+}
+
+export interface CommitResult {
+  writeId: string;
+  /** New revision per scope, in the order given. */
+  revisions: number[];
+}
+
+function currentRevisionSql(projectId: string, scope: RevisionScope): SQL {
+  switch (scope.kind) {
+    case 'workflow':
+      return sql`SELECT revision FROM workflows WHERE project_id = ${projectId} AND id = ${scope.workflowId}`;
+    case 'agents':
+      return sql`SELECT agents_revision FROM projects WHERE id = ${projectId}`;
+    case 'assets':
+      return sql`SELECT assets_revision FROM projects WHERE id = ${projectId}`;
+    default: {
+      const never: never = scope;
+      throw new Error(`unknown scope ${String(never)}`);
+    }
+  }
+}
+
+function bumpSql(projectId: string, scope: RevisionScope, now: string): SQL {
+  switch (scope.kind) {
+    case 'workflow':
+      return sql`UPDATE workflows SET revision = revision + 1, updated_at = ${now} WHERE project_id = ${projectId} AND id = ${scope.workflowId}`;
+    case 'agents':
+      return sql`UPDATE projects SET agents_revision = agents_revision + 1, updated_at = ${now} WHERE id = ${projectId}`;
+    case 'assets':
+      return sql`UPDATE projects SET assets_revision = assets_revision + 1, updated_at = ${now} WHERE id = ${projectId}`;
+    default: {
+      const never: never = scope;
+      throw new Error(`unknown scope ${String(never)}`);
+    }
+  }
+}
+
+export async function readRevision(db: Db, projectId: string, scope: RevisionScope): Promise<number | undefined> {
+  const row = await db.get<{ revision: number }>(
+    sql`SELECT (${currentRevisionSql(projectId, scope)}) AS revision`,
+  );
+  return row?.revision ?? undefined;
+}
+
+function isGuardFailure(error: unknown): boolean {
+  const text = String(error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : error);
+  return text.includes('NOT NULL constraint failed: revision_history.new_revision');
+}
+
+export async function commitChanges(db: Db, context: CommitContext, changes: ScopeChange[]): Promise<CommitResult> {
+  const writeId = newId('hist');
+  const now = nowIso();
+  const batch: Statement[] = [];
+  for (const change of changes) {
+    // A scope whose row does not exist yet (a workflow being created) starts at revision 0.
+    const guard =
+      change.expectedRevision === 0
+        ? sql`(SELECT CASE WHEN (${currentRevisionSql(context.projectId, change.scope)}) IS NULL THEN 1 END)`
+        : sql`(SELECT CASE WHEN (${currentRevisionSql(context.projectId, change.scope)}) = ${change.expectedRevision} THEN ${change.expectedRevision + 1} END)`;
+    for (const write of change.writes) {
+      batch.push(
+        sql`INSERT INTO revision_history
+          (id, project_id, object_key, action, old_revision, new_revision, content_before, content_after,
+           meta_json, write_id, actor_id, session_id, change_set_id, created_at)
+          VALUES (${newId('hist')}, ${context.projectId}, ${write.objectKey}, ${write.action}, ${change.expectedRevision},
+           ${guard}, ${write.contentBefore}, ${write.contentAfter}, ${write.meta ? JSON.stringify(write.meta) : null},
+           ${writeId}, ${context.actorId}, ${context.sessionId ?? null}, ${context.changeSetId ?? null}, ${now})`,
+      );
+    }
+    batch.push(...change.statements);
+    if (change.bump !== false) batch.push(bumpSql(context.projectId, change.scope, now));
+  }
+  if (batch.length === 0) return { writeId, revisions: [] };
+  try {
+    await db.$client.batch(batch.map((statement) => prepare(db.$client, statement)));
+  } catch (error) {
+    if (isGuardFailure(error)) {
+      const first = changes[0]!;
+      const current = await readRevision(db, context.projectId, first.scope);
+      throw new ApiError('REVISION_CONFLICT', {
+        extra: { currentRevision: current ?? null },
+        hints: ['Reload to see the latest version, then make your change again.'],
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  return { writeId, revisions: changes.map((c) => c.expectedRevision + 1) };
+}
+
+/**
+ * The revision a write is prepared against: the client's `baseRevision` when it sent one
+ * (stale → 409 with the current revision), else the revision just read.
+ */
+export function expectRevision(current: number, baseRevision: number | undefined): number {
+  if (baseRevision !== undefined && baseRevision !== current) {
+    throw new ApiError('REVISION_CONFLICT', {
+      extra: { currentRevision: current, providedRevision: baseRevision },
+      hints: ['Reload to see the latest version, then make your change again.'],
+    });
+  }
+  return current;
+}

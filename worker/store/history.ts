@@ -1,0 +1,211 @@
+/**
+ * Revision history: list, read and revert. A revert never rewrites history: it restores the
+ * entry's `content_before` as a new revision, recorded as a `revert` write of its own.
+ */
+import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { revisionHistory, users, workflowSteps, workflows } from '../db/schema.ts';
+import { ApiError } from '../http/api-error.ts';
+import { commitChanges, readRevision, type CommitContext, type ObjectWrite } from './commit.ts';
+import { parseObjectKey } from './object-keys.ts';
+import { deleteAsset, putAsset } from './assets.ts';
+import { deleteStep, putStep, putWorkflowFile, updateWorkflowMeta } from './workflows.ts';
+import { commitAgents, parseAgentsDocument } from './agents.ts';
+import { projects } from '../db/schema.ts';
+import type { HistoryAction, HistoryEntryDetailView, HistoryEntryView } from '../../shared/api/store.ts';
+
+const columns = {
+  id: revisionHistory.id,
+  objectKey: revisionHistory.objectKey,
+  action: revisionHistory.action,
+  oldRevision: revisionHistory.oldRevision,
+  newRevision: revisionHistory.newRevision,
+  actorId: revisionHistory.actorId,
+  actorName: users.name,
+  sessionId: revisionHistory.sessionId,
+  changeSetId: revisionHistory.changeSetId,
+  createdAt: revisionHistory.createdAt,
+};
+
+type Row = { [K in keyof typeof columns]: unknown } & Record<string, unknown>;
+
+function toView(row: Row): HistoryEntryView {
+  return {
+    id: row.id as string,
+    objectKey: row.objectKey as string,
+    action: row.action as HistoryAction,
+    oldRevision: row.oldRevision as number,
+    newRevision: row.newRevision as number,
+    actor: row.actorId ? { id: row.actorId as string, name: (row.actorName as string | null) ?? '' } : null,
+    sessionId: (row.sessionId as string | null) ?? null,
+    changeSetId: (row.changeSetId as string | null) ?? null,
+    createdAt: row.createdAt as string,
+  };
+}
+
+export interface HistoryQuery {
+  objectKey?: string | undefined;
+  limit: number;
+  /** Cursor from a previous page: `<createdAt>|<id>`. */
+  before?: string | undefined;
+}
+
+export async function listHistory(db: Db, projectId: string, query: HistoryQuery) {
+  const conditions: SQL[] = [eq(revisionHistory.projectId, projectId)];
+  if (query.objectKey) conditions.push(eq(revisionHistory.objectKey, query.objectKey));
+  if (query.before) {
+    const [createdAt, id] = query.before.split('|');
+    if (createdAt && id) {
+      conditions.push(
+        or(
+          lt(revisionHistory.createdAt, createdAt),
+          and(eq(revisionHistory.createdAt, createdAt), lt(revisionHistory.id, id)),
+        )!,
+      );
+    }
+  }
+  const rows = await db
+    .select(columns)
+    .from(revisionHistory)
+    .leftJoin(users, eq(users.id, revisionHistory.actorId))
+    .where(and(...conditions))
+    .orderBy(desc(revisionHistory.createdAt), desc(revisionHistory.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit).map(toView);
+  const last = page.at(-1);
+  return { entries: page, nextCursor: rows.length > query.limit && last ? `${last.createdAt}|${last.id}` : null };
+}
+
+async function loadEntry(db: Db, projectId: string, historyId: string) {
+  const row = await db
+    .select({ ...columns, contentBefore: revisionHistory.contentBefore, contentAfter: revisionHistory.contentAfter, metaJson: revisionHistory.metaJson, writeId: revisionHistory.writeId })
+    .from(revisionHistory)
+    .leftJoin(users, eq(users.id, revisionHistory.actorId))
+    .where(and(eq(revisionHistory.projectId, projectId), eq(revisionHistory.id, historyId)))
+    .get();
+  if (!row) throw new ApiError('HISTORY_NOT_FOUND');
+  return row;
+}
+
+export async function getHistoryEntry(db: Db, projectId: string, historyId: string): Promise<HistoryEntryDetailView> {
+  const row = await loadEntry(db, projectId, historyId);
+  return { ...toView(row), contentBefore: row.contentBefore, contentAfter: row.contentAfter };
+}
+
+function meta(row: { metaJson: string | null }): Record<string, unknown> {
+  try {
+    return row.metaJson ? (JSON.parse(row.metaJson) as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const notRevertible = (why: string) =>
+  new ApiError('CONFLICT', { message: `This change cannot be reverted: ${why}.` });
+
+/** Bring back a whole deleted workflow from the rows its deletion wrote. */
+async function restoreWorkflow(db: Db, ctx: CommitContext, writeId: string, workflowId: string): Promise<number> {
+  if ((await readRevision(db, ctx.projectId, { kind: 'workflow', workflowId })) !== undefined) {
+    throw notRevertible(`a workflow "${workflowId}" exists again`);
+  }
+  const rows = await db
+    .select({ objectKey: revisionHistory.objectKey, contentBefore: revisionHistory.contentBefore, metaJson: revisionHistory.metaJson })
+    .from(revisionHistory)
+    .where(and(eq(revisionHistory.projectId, ctx.projectId), eq(revisionHistory.writeId, writeId)))
+    .orderBy(revisionHistory.objectKey);
+  let workflowMd: string | null = null;
+  let graphJson: string | null = null;
+  let name = workflowId;
+  const steps: Array<{ nodeId: string; path: string; markdown: string }> = [];
+  for (const row of rows) {
+    const key = parseObjectKey(row.objectKey);
+    if (!key || !('workflowId' in key) || key.workflowId !== workflowId || row.contentBefore === null) continue;
+    if (key.kind === 'workflow') {
+      workflowMd = row.contentBefore;
+      name = typeof meta(row).name === 'string' ? (meta(row).name as string) : workflowId;
+    } else if (key.kind === 'graph') graphJson = row.contentBefore;
+    else if (key.kind === 'step') {
+      steps.push({ nodeId: key.nodeId, path: String(meta(row).path ?? ''), markdown: row.contentBefore });
+    }
+  }
+  if (workflowMd === null || graphJson === null) throw notRevertible('the deleted workflow was not recorded whole');
+  const writes: ObjectWrite[] = [
+    { objectKey: `workflow:${workflowId}`, action: 'revert', contentBefore: null, contentAfter: workflowMd, meta: { name } },
+    { objectKey: `graph:${workflowId}`, action: 'revert', contentBefore: null, contentAfter: graphJson },
+    ...steps.map((s) => ({
+      objectKey: `step:${workflowId}/${s.nodeId}`,
+      action: 'revert' as const,
+      contentBefore: null,
+      contentAfter: s.markdown,
+      meta: { path: s.path },
+    })),
+  ];
+  await commitChanges(db, ctx, [
+    {
+      scope: { kind: 'workflow', workflowId },
+      expectedRevision: 0,
+      bump: false,
+      writes,
+      statements: [
+        db.insert(workflows).values({ projectId: ctx.projectId, id: workflowId, name, workflowMd, graphJson, revision: 1 }),
+        ...steps.map((s) => db.insert(workflowSteps).values({ projectId: ctx.projectId, workflowId, ...s })),
+      ],
+    },
+  ]);
+  return 1;
+}
+
+export async function revertEntry(db: Db, ctx: CommitContext, historyId: string): Promise<number> {
+  const entry = await loadEntry(db, ctx.projectId, historyId);
+  const key = parseObjectKey(entry.objectKey);
+  if (!key) throw notRevertible('this kind of change is not tracked as content');
+  const before = entry.contentBefore;
+  switch (key.kind) {
+    case 'asset':
+      return before === null
+        ? deleteAsset(db, ctx, key.path, undefined, 'revert')
+        : putAsset(db, ctx, { path: key.path, content: before }, 'revert');
+    case 'agent': {
+      const project = await db
+        .select({ agentsJson: projects.agentsJson, revision: projects.agentsRevision })
+        .from(projects)
+        .where(eq(projects.id, ctx.projectId))
+        .get();
+      if (!project) throw new ApiError('PROJECT_NOT_FOUND');
+      const document = parseAgentsDocument(project.agentsJson);
+      const index = document.agents.findIndex((a) => a.id === key.agentId);
+      const current = index >= 0 ? document.agents[index]! : null;
+      let restored: Record<string, unknown> | null = null;
+      try {
+        restored = before === null ? null : (JSON.parse(before) as Record<string, unknown>);
+      } catch {
+        throw notRevertible('the recorded agent is not valid JSON');
+      }
+      const agents = document.agents.filter((_, i) => i !== index);
+      if (restored) {
+        if (index >= 0) agents.splice(index, 0, restored);
+        else agents.push(restored);
+      }
+      return commitAgents(db, ctx, project.revision, { ...document, agents }, key.agentId, current, restored, 'revert');
+    }
+    case 'step': {
+      if (before === null) return deleteStep(db, ctx, key.workflowId, key.nodeId, undefined, 'revert');
+      const path = typeof meta(entry).path === 'string' ? (meta(entry).path as string) : undefined;
+      return putStep(db, ctx, key.workflowId, key.nodeId, { markdown: before, path }, 'revert');
+    }
+    case 'workflow':
+      if (entry.action === 'delete') return restoreWorkflow(db, ctx, entry.writeId, key.workflowId);
+      if (before === null) throw notRevertible('undo a workflow creation by deleting the workflow');
+      return putWorkflowFile(db, ctx, key.workflowId, 'workflow', before, undefined, 'revert');
+    case 'graph':
+      if (before === null) throw notRevertible('undo a workflow creation by deleting the workflow');
+      return putWorkflowFile(db, ctx, key.workflowId, 'graph', before, undefined, 'revert');
+    case 'workflow-name':
+      if (before === null) throw notRevertible('there is no earlier name');
+      return (await updateWorkflowMeta(db, ctx, key.workflowId, { name: before })).revision;
+    default: {
+      const never: never = key;
+      throw new Error(`unknown key ${String(never)}`);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+/** Projects (packages) and their members. */
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { projectMembers, projects, users, workflows } from '../db/schema.ts';
+import { ApiError } from '../http/api-error.ts';
+import { newId, nowIso } from '../ids.ts';
+import { EMPTY_AGENTS_JSON } from './templates.ts';
+import { DomainProfile, type MemberView, type ProjectView } from '../../shared/api/projects.ts';
+import type { Role } from '../../shared/api/common.ts';
+
+type ProjectRow = typeof projects.$inferSelect;
+
+function parseDomainProfile(text: string): DomainProfile {
+  try {
+    const parsed = DomainProfile.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // fall through to the empty profile
+  }
+  return DomainProfile.parse({});
+}
+
+function toView(row: ProjectRow, role: Role, workflowCount: number): ProjectView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    version: row.version,
+    role,
+    domainProfile: parseDomainProfile(row.domainProfileJson),
+    agentsRevision: row.agentsRevision,
+    assetsRevision: row.assetsRevision,
+    workflowCount,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const workflowCount = sql<number>`(SELECT count(*) FROM workflows w WHERE w.project_id = ${projects.id})`;
+
+export async function listProjects(db: Db, userId: string): Promise<ProjectView[]> {
+  const rows = await db
+    .select({ project: projects, role: projectMembers.role, workflowCount })
+    .from(projectMembers)
+    .innerJoin(projects, eq(projects.id, projectMembers.projectId))
+    .where(eq(projectMembers.userId, userId))
+    .orderBy(asc(projects.name), asc(projects.id));
+  return rows.map((r) => toView(r.project, r.role, r.workflowCount));
+}
+
+export async function getProject(db: Db, projectId: string, role: Role): Promise<ProjectView> {
+  const row = await db.select().from(projects).where(eq(projects.id, projectId)).get();
+  if (!row) throw new ApiError('PROJECT_NOT_FOUND');
+  const [{ total } = { total: 0 }] = await db
+    .select({ total: count() })
+    .from(workflows)
+    .where(eq(workflows.projectId, projectId));
+  return toView(row, role, total);
+}
+
+export async function createProject(
+  db: Db,
+  ownerId: string,
+  input: { name: string; description?: string | undefined; agentsJson?: string; version?: string },
+): Promise<ProjectView> {
+  const id = newId('prj');
+  await db.batch([
+    db.insert(projects).values({
+      id,
+      name: input.name,
+      description: input.description ?? '',
+      version: input.version ?? '1.0.0',
+      agentsJson: input.agentsJson ?? EMPTY_AGENTS_JSON,
+      createdBy: ownerId,
+    }),
+    db.insert(projectMembers).values({ projectId: id, userId: ownerId, role: 'owner' }),
+  ]);
+  return getProject(db, id, 'owner');
+}
+
+export async function updateProject(
+  db: Db,
+  projectId: string,
+  role: Role,
+  input: { name?: string | undefined; description?: string | undefined; version?: string | undefined; domainProfile?: DomainProfile },
+): Promise<ProjectView> {
+  const set: Partial<typeof projects.$inferInsert> = { updatedAt: nowIso() };
+  if (input.name !== undefined) set.name = input.name;
+  if (input.description !== undefined) set.description = input.description;
+  if (input.version !== undefined) set.version = input.version;
+  if (input.domainProfile !== undefined) set.domainProfileJson = JSON.stringify(input.domainProfile);
+  await db.update(projects).set(set).where(eq(projects.id, projectId));
+  return getProject(db, projectId, role);
+}
+
+export async function deleteProject(db: Db, projectId: string): Promise<void> {
+  await db.delete(projects).where(eq(projects.id, projectId));
+}
+
+// Members
+
+const memberColumns = {
+  userId: projectMembers.userId,
+  email: users.email,
+  name: users.name,
+  role: projectMembers.role,
+  addedAt: projectMembers.createdAt,
+};
+
+export async function listMembers(db: Db, projectId: string): Promise<MemberView[]> {
+  return db
+    .select(memberColumns)
+    .from(projectMembers)
+    .innerJoin(users, eq(users.id, projectMembers.userId))
+    .where(eq(projectMembers.projectId, projectId))
+    .orderBy(asc(users.name), asc(users.email));
+}
+
+async function getMember(db: Db, projectId: string, userId: string): Promise<MemberView> {
+  const row = await db
+    .select(memberColumns)
+    .from(projectMembers)
+    .innerJoin(users, eq(users.id, projectMembers.userId))
+    .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)))
+    .get();
+  if (!row) throw new ApiError('MEMBER_NOT_FOUND');
+  return row;
+}
+
+export async function addMember(db: Db, projectId: string, input: { email: string; role: Role }): Promise<MemberView> {
+  const user = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
+  if (!user) throw new ApiError('USER_NOT_FOUND', { hints: ['Ask them to register, then add them again.'] });
+  try {
+    await db.insert(projectMembers).values({ projectId, userId: user.id, role: input.role });
+  } catch (error) {
+    if (String(error instanceof Error ? `${error.message} ${String(error.cause)}` : error).includes('UNIQUE')) {
+      throw new ApiError('MEMBER_EXISTS');
+    }
+    throw error;
+  }
+  return getMember(db, projectId, user.id);
+}
+
+/**
+ * Changing or removing an owner must leave one. The check runs inside the statement (a
+ * conditional UPDATE/DELETE) so two owners demoting each other at once cannot both succeed.
+ */
+const otherOwnersExist = (projectId: string, userId: string) =>
+  sql`EXISTS (SELECT 1 FROM project_members o WHERE o.project_id = ${projectId} AND o.role = 'owner' AND o.user_id <> ${userId})`;
+
+export async function updateMemberRole(db: Db, projectId: string, userId: string, role: Role): Promise<MemberView> {
+  const current = await getMember(db, projectId, userId);
+  if (current.role === role) return current;
+  const result = await db
+    .update(projectMembers)
+    .set({ role })
+    .where(
+      and(
+        eq(projectMembers.projectId, projectId),
+        eq(projectMembers.userId, userId),
+        current.role === 'owner' ? otherOwnersExist(projectId, userId) : sql`1`,
+      ),
+    )
+    .run();
+  if (result.meta.changes === 0) throw new ApiError('LAST_OWNER', { hints: ['Make someone else an owner first.'] });
+  return getMember(db, projectId, userId);
+}
+
+export async function removeMember(db: Db, projectId: string, userId: string): Promise<void> {
+  const current = await getMember(db, projectId, userId);
+  const result = await db
+    .delete(projectMembers)
+    .where(
+      and(
+        eq(projectMembers.projectId, projectId),
+        eq(projectMembers.userId, userId),
+        current.role === 'owner' ? otherOwnersExist(projectId, userId) : sql`1`,
+      ),
+    )
+    .run();
+  if (result.meta.changes === 0) throw new ApiError('LAST_OWNER', { hints: ['Make someone else an owner first.'] });
+}
