@@ -1,0 +1,294 @@
+/**
+ * The SPA's one typed client for the Worker's REST API (/api/*). Every page and store calls the
+ * server through this module; nothing else uses `fetch` against /api.
+ *
+ * Expected failures are values: each call resolves to `{ok: true, data}` or
+ * `{ok: false, error, status}` (the `{data, error}` envelope of shared/errors.ts). A request
+ * that never reached the server, or an answer that is not the envelope, becomes an
+ * `INTERNAL_ERROR` value with status 0 (or the HTTP status), so pages can always show a message.
+ * A 401 that means "no valid sign-in" also sends the user to /login?next=… (see `onUnauthorized`).
+ */
+import { goto } from '$app/navigation';
+import { navigating } from '$app/state';
+import { isErrorCode, type ErrorBody, type ErrorCode, type ErrorDetail } from '../../shared/errors.ts';
+import type {
+  AddMemberInput,
+  AgentsView,
+  AssetsView,
+  AssetView,
+  CreateProjectInput,
+  CreateWorkflowInput,
+  DomainProfile,
+  HistoryEntryDetailView,
+  HistoryEntryView,
+  LoginInput,
+  MemberView,
+  ProjectView,
+  PutAgentInput,
+  PutAssetInput,
+  PutStepInput,
+  PutTextInput,
+  RegisterInput,
+  RenameAssetInput,
+  RevertInput,
+  StepView,
+  UpdateMemberInput,
+  UpdateProjectInput,
+  UpdateWorkflowInput,
+  UserView,
+  WorkflowSummaryView,
+  WorkflowView,
+  WriteResult,
+} from '../../shared/api/index.ts';
+
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody; status: number };
+
+/** The 401 codes that mean "sign in again" (a wrong password is AUTH_INVALID_CREDENTIALS and is not one). */
+const SESSION_CODES: ReadonlySet<ErrorCode> = new Set(['AUTH_MISSING_TOKEN', 'AUTH_INVALID_TOKEN', 'AUTH_TOKEN_EXPIRED']);
+
+/** Pages a signed-out user may see; a 401 there is not redirected again. */
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/login', '/register']);
+
+type FetchLike = typeof globalThis.fetch;
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Query = Record<string, string | number | undefined>;
+
+interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** `true` for calls that probe the sign-in (`/auth/me`): a 401 is returned, not redirected. */
+  anonymous?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in expiry
+
+type UnauthorizedListener = (error: ErrorBody) => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/** Be told when a call came back 401 "sign in again" (the session store clears its user). */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+/** `/login?next=<path>`; `next` is kept only when it is a same-site page worth returning to. */
+export function loginHref(next?: string): string {
+  const path = safeNextPath(next, '');
+  const pathname = path.split(/[?#]/)[0] ?? '';
+  if (path === '' || pathname === '/' || PUBLIC_PATHS.has(pathname)) return '/login';
+  return `/login?next=${encodeURIComponent(path)}`;
+}
+
+/** A `next` parameter is followed only if it is a path on this site (no `//host` or `scheme:`). */
+export function safeNextPath(value: string | null | undefined, fallback = '/projects'): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
+  return value;
+}
+
+function handleUnauthorized(error: ErrorBody): void {
+  for (const listener of unauthorizedListeners) listener(error);
+  // During a navigation the page being opened is the one to come back to, not the current one;
+  // on the first load of the app there is no navigation yet and `location` is the page asked for.
+  const target = navigating.to?.url ?? new URL(window.location.href);
+  if (PUBLIC_PATHS.has(target.pathname)) return;
+  void goto(loginHref(target.pathname + target.search), { replace: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transport
+
+function failure(status: number, code: ErrorCode, message: string, hints?: string[]): ApiResult<never> {
+  return { ok: false, status, error: { code, message, ...(hints ? { hints } : {}) } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads the envelope's error half; anything unexpected still yields a readable message. */
+function readError(status: number, value: unknown): ErrorBody {
+  if (isRecord(value) && typeof value.code === 'string' && typeof value.message === 'string') {
+    const code: ErrorCode = isErrorCode(value.code) ? value.code : 'INTERNAL_ERROR';
+    return { ...value, code, message: value.message };
+  }
+  return { code: 'INTERNAL_ERROR', message: `The server answered with status ${status} and no usable error.` };
+}
+
+function buildUrl(path: string, query: Query | undefined): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return `/api${path}${qs ? `?${qs}` : ''}`;
+}
+
+async function request<T>(fetchFn: FetchLike, method: Method, path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    // The Worker accepts state-changing bodies only as JSON (worker/http/validate.ts).
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetchFn(buildUrl(path, options.query), { method, headers, body, credentials: 'same-origin' });
+  } catch {
+    return failure(0, 'INTERNAL_ERROR', 'The server could not be reached.', [
+      'Check your connection and try again in a moment.',
+    ]);
+  }
+
+  let payload: unknown;
+  try {
+    payload = await response.json();
+  } catch {
+    return failure(response.status, 'INTERNAL_ERROR', `The server answered with status ${response.status} and no readable body.`, [
+      'Try again in a moment.',
+    ]);
+  }
+
+  // The data half is typed by the shared contracts the Worker itself is written against; the
+  // client checks the envelope's shape and trusts its own server for the rest.
+  if (!isRecord(payload) || !('data' in payload) || !('error' in payload)) {
+    return failure(response.status, 'INTERNAL_ERROR', `The server answered with status ${response.status} in an unexpected form.`);
+  }
+  if (response.ok && payload.error === null) {
+    return { ok: true, data: payload.data as T };
+  }
+
+  const error = readError(response.status, payload.error);
+  if (response.status === 401 && SESSION_CODES.has(error.code) && !options.anonymous) handleUnauthorized(error);
+  return { ok: false, error, status: response.status };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error helpers
+
+/** The one-line text of an error: its message, then its hints. */
+export function apiErrorMessage(error: ErrorBody): string {
+  return [error.message, ...(error.hints ?? [])].join(' ');
+}
+
+/**
+ * Field messages of a VALIDATION_FAILED error, keyed by the last segment of each detail's path
+ * (`domainProfile.painPoints` → `painPoints`); the Worker names paths after the zod contract.
+ */
+export function fieldErrors(error: ErrorBody | null | undefined): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const detail of error?.details ?? []) {
+    const key = detailField(detail);
+    if (key && !(key in fields)) fields[key] = detail.message;
+  }
+  return fields;
+}
+
+function detailField(detail: ErrorDetail): string | undefined {
+  const raw = detail.path ?? detail.pointer;
+  if (!raw) return undefined;
+  const segments = raw.split(/[./]/).filter((s) => s !== '' && !/^\d+$/.test(s));
+  return segments.at(-1);
+}
+
+/** A stale `baseRevision` answer carries the revision now stored. */
+export function currentRevision(error: ErrorBody): number | undefined {
+  return typeof error.currentRevision === 'number' ? error.currentRevision : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints
+
+const seg = encodeURIComponent;
+
+/** The API bound to one `fetch` (a `load` function's, or the browser's). */
+export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch(input, init)) {
+  const call = <T>(method: Method, path: string, options?: RequestOptions) => request<T>(fetchFn, method, path, options);
+  const project = (projectId: string) => `/projects/${seg(projectId)}`;
+  const workflow = (projectId: string, workflowId: string) => `${project(projectId)}/workflows/${seg(workflowId)}`;
+
+  return {
+    auth: {
+      register: (input: RegisterInput) => call<{ user: UserView }>('POST', '/auth/register', { body: input }),
+      login: (input: LoginInput) => call<{ user: UserView }>('POST', '/auth/login', { body: input }),
+      logout: () => call<{ ok: true }>('POST', '/auth/logout', { body: {}, anonymous: true }),
+      me: () => call<{ user: UserView }>('GET', '/auth/me', { anonymous: true }),
+    },
+
+    projects: {
+      list: () => call<{ projects: ProjectView[] }>('GET', '/projects'),
+      create: (input: CreateProjectInput) => call<{ project: ProjectView }>('POST', '/projects', { body: input }),
+      get: (projectId: string) => call<{ project: ProjectView }>('GET', project(projectId)),
+      update: (projectId: string, input: UpdateProjectInput) =>
+        call<{ project: ProjectView }>('PATCH', project(projectId), { body: input }),
+      remove: (projectId: string) => call<{ deleted: true }>('DELETE', project(projectId)),
+      putDomainProfile: (projectId: string, profile: DomainProfile) =>
+        call<{ project: ProjectView }>('PUT', `${project(projectId)}/domain-profile`, { body: profile }),
+    },
+
+    members: {
+      list: (projectId: string) => call<{ members: MemberView[] }>('GET', `${project(projectId)}/members`),
+      add: (projectId: string, input: AddMemberInput) =>
+        call<{ member: MemberView }>('POST', `${project(projectId)}/members`, { body: input }),
+      update: (projectId: string, userId: string, input: UpdateMemberInput) =>
+        call<{ member: MemberView }>('PATCH', `${project(projectId)}/members/${seg(userId)}`, { body: input }),
+      remove: (projectId: string, userId: string) =>
+        call<{ deleted: true }>('DELETE', `${project(projectId)}/members/${seg(userId)}`),
+    },
+
+    workflows: {
+      list: (projectId: string) => call<{ workflows: WorkflowSummaryView[] }>('GET', `${project(projectId)}/workflows`),
+      create: (projectId: string, input: CreateWorkflowInput) =>
+        call<{ workflow: WorkflowView }>('POST', `${project(projectId)}/workflows`, { body: input }),
+      get: (projectId: string, workflowId: string) => call<{ workflow: WorkflowView }>('GET', workflow(projectId, workflowId)),
+      update: (projectId: string, workflowId: string, input: UpdateWorkflowInput) =>
+        call<{ workflow: WorkflowView }>('PATCH', workflow(projectId, workflowId), { body: input }),
+      remove: (projectId: string, workflowId: string) => call<{ deleted: true }>('DELETE', workflow(projectId, workflowId)),
+      putWorkflowMd: (projectId: string, workflowId: string, input: PutTextInput) =>
+        call<WriteResult>('PUT', `${workflow(projectId, workflowId)}/workflow-md`, { body: input }),
+      putGraph: (projectId: string, workflowId: string, input: PutTextInput) =>
+        call<WriteResult>('PUT', `${workflow(projectId, workflowId)}/graph`, { body: input }),
+      getStep: (projectId: string, workflowId: string, nodeId: string) =>
+        call<{ step: StepView; revision: number }>('GET', `${workflow(projectId, workflowId)}/steps/${seg(nodeId)}`),
+      putStep: (projectId: string, workflowId: string, nodeId: string, input: PutStepInput) =>
+        call<WriteResult>('PUT', `${workflow(projectId, workflowId)}/steps/${seg(nodeId)}`, { body: input }),
+      removeStep: (projectId: string, workflowId: string, nodeId: string, baseRevision?: number) =>
+        call<WriteResult>('DELETE', `${workflow(projectId, workflowId)}/steps/${seg(nodeId)}`, { query: { baseRevision } }),
+    },
+
+    agents: {
+      list: (projectId: string) => call<AgentsView>('GET', `${project(projectId)}/agents`),
+      put: (projectId: string, agentId: string, input: PutAgentInput) =>
+        call<WriteResult>('PUT', `${project(projectId)}/agents/${seg(agentId)}`, { body: input }),
+      remove: (projectId: string, agentId: string, baseRevision?: number) =>
+        call<WriteResult>('DELETE', `${project(projectId)}/agents/${seg(agentId)}`, { query: { baseRevision } }),
+    },
+
+    assets: {
+      list: (projectId: string) => call<AssetsView>('GET', `${project(projectId)}/assets`),
+      get: (projectId: string, path: string) =>
+        call<{ asset: AssetView; revision: number }>('GET', `${project(projectId)}/assets/file`, { query: { path } }),
+      put: (projectId: string, input: PutAssetInput) => call<WriteResult>('PUT', `${project(projectId)}/assets/file`, { body: input }),
+      remove: (projectId: string, path: string, baseRevision?: number) =>
+        call<WriteResult>('DELETE', `${project(projectId)}/assets/file`, { query: { path, baseRevision } }),
+      rename: (projectId: string, input: RenameAssetInput) =>
+        call<WriteResult>('POST', `${project(projectId)}/assets/rename`, { body: input }),
+    },
+
+    history: {
+      list: (projectId: string, query: { objectKey?: string; limit?: number; before?: string } = {}) =>
+        call<{ entries: HistoryEntryView[]; nextCursor: string | null }>('GET', `${project(projectId)}/history`, { query }),
+      get: (projectId: string, historyId: string) =>
+        call<{ entry: HistoryEntryDetailView }>('GET', `${project(projectId)}/history/${seg(historyId)}`),
+      revert: (projectId: string, historyId: string, input: RevertInput = {}) =>
+        call<WriteResult>('POST', `${project(projectId)}/history/${seg(historyId)}/revert`, { body: input }),
+    },
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+/** The API on the browser's own `fetch`, for event handlers and stores. */
+export const api: Api = createApi();

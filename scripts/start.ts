@@ -1,0 +1,99 @@
+/**
+ * `npm start`: the whole product on this machine with its embedded defaults — local D1 with
+ * the real migrations, the demo account and project, the scripted model server (no internet),
+ * the built SPA, and `wrangler dev`. Prints the URL and the demo login.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { bin, run, waitFor } from './lib/run.ts';
+import { offlineEnv } from './lib/offline-env.ts';
+import { DEMO_USER, DEMO_VIEWER, seedDemo } from './seed-demo.ts';
+
+const root = new URL('..', import.meta.url).pathname;
+const port = Number(process.env.PORT ?? 8787);
+const modelPort = Number(process.env.SCRIPTED_MODEL_PORT ?? port + 1);
+const url = `http://127.0.0.1:${port}`;
+const children: ChildProcess[] = [];
+
+/** Local secrets for wrangler dev (.dev.vars, git-ignored): generated once, kept after. */
+async function ensureDevVars(): Promise<void> {
+  const path = `${root}.dev.vars`;
+  const current = existsSync(path) ? await readFile(path, 'utf8') : '';
+  const lines = [current.trimEnd()].filter(Boolean);
+  if (!/^LLM_KEY_ENCRYPTION_KEY=/m.test(current)) {
+    lines.push(`LLM_KEY_ENCRYPTION_KEY=${randomBytes(32).toString('base64')}`);
+  }
+  // Self-hosted and local models must work (the scripted demo model runs on loopback).
+  if (!/^LLM_ALLOW_PRIVATE_BASE_URLS=/m.test(current)) lines.push('LLM_ALLOW_PRIVATE_BASE_URLS=true');
+  await writeFile(path, `${lines.join('\n')}\n`, { mode: 0o600 });
+}
+
+function start(name: string, command: string, args: string[]): ChildProcess {
+  const child = spawn(command, args, { cwd: root, env: offlineEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`${name} stopped (${signal ?? code}); shutting down.`);
+      stop(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+let stopping = false;
+function stop(code = 0): void {
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 500).unref();
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  await ensureDevVars();
+  console.log('• Building the web app…');
+  await run(bin('vite'), ['build', '--logLevel', 'warn'], { cwd: root, env: offlineEnv() });
+  console.log('• Applying migrations to the local D1 database…');
+  await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local'], { cwd: root, env: offlineEnv({ CI: 'true' }) });
+
+  console.log(`• Starting the scripted model server on port ${modelPort}…`);
+  const model = start('scripted model', process.execPath, [`${root}test/support/scripted-openai/cli.ts`, '--port', String(modelPort)]);
+  await waitFor(`http://127.0.0.1:${modelPort}/v1/models`, 20_000, () => model.exitCode === null);
+
+  console.log(`• Starting the Worker on port ${port}…`);
+  const worker = start('wrangler dev', bin('wrangler'), [
+    'dev',
+    '--local',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--show-interactive-dev-session=false',
+    '--log-level',
+    'warn',
+  ]);
+  await waitFor(`${url}/api/health`, 90_000, () => worker.exitCode === null);
+
+  console.log('• Seeding the demo account and project…');
+  const seeded = await seedDemo(url, { scriptedModelUrl: `http://127.0.0.1:${modelPort}/v1` });
+
+  console.log(`
+  CrewAgent Builder AI Workbench is running (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)
+
+    Open:      ${url}
+    Sign in:   ${DEMO_USER.email}  /  ${DEMO_USER.password}
+    Viewer:    ${DEMO_VIEWER.email}  /  ${DEMO_VIEWER.password}
+    Project:   ${url}/projects/${seeded.projectId}${seeded.created ? '' : ' (kept from an earlier start)'}
+    AI model:  "Scripted demo model" at http://127.0.0.1:${modelPort}/v1 (offline)
+
+  Press Ctrl+C to stop.
+`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
+  stop(1);
+});
