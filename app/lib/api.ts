@@ -92,7 +92,7 @@ function handleUnauthorized(error: ErrorBody): void {
   // on the first load of the app there is no navigation yet and `location` is the page asked for.
   const target = navigating.to?.url ?? new URL(window.location.href);
   if (PUBLIC_PATHS.has(target.pathname)) return;
-  void goto(loginHref(target.pathname + target.search), { replace: true });
+  void goto(loginHref(target.pathname + target.search), { replaceState: true });
 }
 
 // ---------------------------------------------------------------------------------------------
