@@ -47,6 +47,11 @@ export const projects = sqliteTable('projects', {
   description: text('description').notNull().default(''),
   version: text('version').notNull().default('1.0.0'),
   domainProfileJson: text('domain_profile_json').notNull().default('{}'),
+  /**
+   * bmad.json as imported, so an export keeps what the project does not model itself
+   * (package name, author, createdAt, workflow descriptions and tags). Null for projects made here.
+   */
+  manifestJson: text('manifest_json'),
   /** The package's agents.json, kept as text so nothing the author wrote is lost. */
   agentsJson: text('agents_json').notNull(),
   agentsRevision: integer('agents_revision').notNull().default(1),

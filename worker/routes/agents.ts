@@ -8,13 +8,15 @@ import { projectAccess } from '../middleware/project-access.ts';
 import { PutAgentInput } from '../../shared/api/store.ts';
 import { deleteAgent, getAgents, putAgent } from '../store/agents.ts';
 import { BaseRevisionQuery } from './workflows.ts';
+import { packageFilePath, saveResult } from '../package-io/validate-stored.ts';
 
 export const agentRoutes = new Hono<AppEnv>()
   .use(projectAccess())
   .get('/', async (c) => ok(c, await getAgents(c.var.db, c.var.projectId)))
   .put('/:agentId', jsonBody(PutAgentInput), async (c) => {
     const { agent, baseRevision } = c.req.valid('json');
-    return ok(c, { revision: await putAgent(c.var.db, commitContext(c), param(c, 'agentId'), agent, baseRevision) });
+    const revision = await putAgent(c.var.db, commitContext(c), param(c, 'agentId'), agent, baseRevision);
+    return ok(c, await saveResult(c.var.db, c.var.projectId, revision, packageFilePath.agents()));
   })
   .delete('/:agentId', queryWith(BaseRevisionQuery), async (c) => {
     const { baseRevision } = c.req.valid('query');

@@ -7,6 +7,7 @@ import { ok } from '../http/respond.ts';
 import { commitContext, param } from '../http/context.ts';
 import { projectAccess } from '../middleware/project-access.ts';
 import { CreateWorkflowInput, PutStepInput, PutTextInput, UpdateWorkflowInput } from '../../shared/api/store.ts';
+import { packageFilePath, saveResult } from '../package-io/validate-stored.ts';
 import {
   createWorkflow,
   deleteStep,
@@ -39,20 +40,25 @@ export const workflowRoutes = new Hono<AppEnv>()
   })
   .put('/:workflowId/workflow-md', jsonBody(PutTextInput), async (c) => {
     const { content, baseRevision } = c.req.valid('json');
-    const revision = await putWorkflowFile(c.var.db, commitContext(c), param(c, 'workflowId'), 'workflow', content, baseRevision);
-    return ok(c, { revision });
+    const workflowId = param(c, 'workflowId');
+    const revision = await putWorkflowFile(c.var.db, commitContext(c), workflowId, 'workflow', content, baseRevision);
+    return ok(c, await saveResult(c.var.db, c.var.projectId, revision, packageFilePath.workflowMd(workflowId)));
   })
   .put('/:workflowId/graph', jsonBody(PutTextInput), async (c) => {
     const { content, baseRevision } = c.req.valid('json');
-    const revision = await putWorkflowFile(c.var.db, commitContext(c), param(c, 'workflowId'), 'graph', content, baseRevision);
-    return ok(c, { revision });
+    const workflowId = param(c, 'workflowId');
+    const revision = await putWorkflowFile(c.var.db, commitContext(c), workflowId, 'graph', content, baseRevision);
+    return ok(c, await saveResult(c.var.db, c.var.projectId, revision, packageFilePath.graph(workflowId)));
   })
   .get('/:workflowId/steps/:nodeId', async (c) =>
     ok(c, await getStep(c.var.db, c.var.projectId, param(c, 'workflowId'), param(c, 'nodeId'))),
   )
   .put('/:workflowId/steps/:nodeId', jsonBody(PutStepInput), async (c) => {
-    const revision = await putStep(c.var.db, commitContext(c), param(c, 'workflowId'), param(c, 'nodeId'), c.req.valid('json'));
-    return ok(c, { revision });
+    const workflowId = param(c, 'workflowId');
+    const nodeId = param(c, 'nodeId');
+    const revision = await putStep(c.var.db, commitContext(c), workflowId, nodeId, c.req.valid('json'));
+    const { step } = await getStep(c.var.db, c.var.projectId, workflowId, nodeId);
+    return ok(c, await saveResult(c.var.db, c.var.projectId, revision, step.path));
   })
   .delete('/:workflowId/steps/:nodeId', queryWith(BaseRevisionQuery), async (c) => {
     const { baseRevision } = c.req.valid('query');

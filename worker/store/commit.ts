@@ -51,6 +51,12 @@ function prepare(d1: D1Database, statement: Statement): D1PreparedStatement {
   return d1.prepare(query.sql).bind(...query.params);
 }
 
+/** Run statements as one D1 batch: one transaction, all or nothing. */
+export async function runBatch(db: Db, statements: Statement[]): Promise<void> {
+  if (statements.length === 0) return;
+  await db.$client.batch(statements.map((statement) => prepare(db.$client, statement)));
+}
+
 export interface CommitContext {
   projectId: string;
   actorId: string | null;
@@ -131,7 +137,7 @@ export async function commitChanges(db: Db, context: CommitContext, changes: Sco
   }
   if (batch.length === 0) return { writeId, revisions: [] };
   try {
-    await db.$client.batch(batch.map((statement) => prepare(db.$client, statement)));
+    await runBatch(db, batch);
   } catch (error) {
     if (isGuardFailure(error)) {
       const first = changes[0]!;

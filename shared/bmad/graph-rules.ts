@@ -1,0 +1,190 @@
+/**
+ * The workflow graph rules beyond the schema, as the original builder enforced them (spec README
+ * §1 "Graph rules"): resolvable entry and edges, one start node that is the entry, cycles only
+ * through a decision node that can leave them, one default among several outgoing edges, decisions
+ * with at least two edges, unique ids; warnings when no end node or some node is unreachable.
+ */
+import { isCyclic, reachableFrom, stronglyConnectedComponents } from './graph-algorithms.ts';
+import { errorIssue, warningIssue } from './issues.ts';
+import type { ValidationIssue } from './issues.ts';
+import type { WorkflowGraph } from './models.ts';
+
+const list = (ids: readonly string[]) => ids.map((id) => `"${id}"`).join(', ');
+
+export function checkGraph(graph: WorkflowGraph, filePath: string): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const { nodes, edges } = graph;
+
+  // Ids: the first node with an id owns it; later duplicates are errors and take no part below.
+  const indexById = new Map<string, number>();
+  nodes.forEach((node, i) => {
+    if (indexById.has(node.id)) {
+      issues.push(
+        errorIssue('GRAPH_DUPLICATE_NODE_ID', filePath, `Node id "${node.id}" is used by more than one node.`, {
+          pointer: `/nodes/${i}/id`,
+          hint: 'Give every node its own id.',
+        }),
+      );
+    } else indexById.set(node.id, i);
+  });
+  const edgeIds = new Set<string>();
+  edges.forEach((edge, i) => {
+    if (edge.id === undefined) return;
+    if (edgeIds.has(edge.id)) {
+      issues.push(
+        errorIssue('GRAPH_DUPLICATE_EDGE_ID', filePath, `Edge id "${edge.id}" is used by more than one edge.`, {
+          pointer: `/edges/${i}/id`,
+          hint: 'Give every edge its own id, or remove the id.',
+        }),
+      );
+    }
+    edgeIds.add(edge.id);
+  });
+
+  const entry = indexById.get(graph.entryNodeId);
+  if (entry === undefined) {
+    issues.push(
+      errorIssue('GRAPH_ENTRY_NOT_FOUND', filePath, `entryNodeId "${graph.entryNodeId}" is not the id of any node.`, {
+        pointer: '/entryNodeId',
+        hint: `Use one of: ${list([...indexById.keys()])}.`,
+      }),
+    );
+  }
+
+  const successors: number[][] = nodes.map(() => []);
+  const inDegree = new Array<number>(nodes.length).fill(0);
+  const outgoing: number[][] = nodes.map(() => []);
+  edges.forEach((edge, i) => {
+    const from = indexById.get(edge.from);
+    const to = indexById.get(edge.to);
+    for (const [end, index] of [['from', from], ['to', to]] as const) {
+      if (index === undefined) {
+        issues.push(
+          errorIssue('GRAPH_EDGE_UNKNOWN_NODE', filePath, `Edge ${i} ${end === 'from' ? 'starts at' : 'leads to'} "${edge[end]}", which is not a node.`, {
+            pointer: `/edges/${i}/${end}`,
+            hint: 'Point the edge at an existing node id, or delete the edge.',
+          }),
+        );
+      }
+    }
+    if (from !== undefined) outgoing[from]!.push(i);
+    if (from !== undefined && to !== undefined) {
+      successors[from]!.push(to);
+      inDegree[to]!++;
+    }
+  });
+
+  // Exactly one start node (no incoming edges), and it is the entry.
+  const owners = [...indexById.values()];
+  const starts = owners.filter((i) => inDegree[i] === 0);
+  if (starts.length === 0) {
+    issues.push(
+      errorIssue('GRAPH_NO_START_NODE', filePath, 'Every node has an incoming edge, so the workflow has no start.', {
+        pointer: entry === undefined ? '/nodes' : '/entryNodeId',
+        hint: 'Remove the edges that lead into the entry node; loops must go back to a later node.',
+      }),
+    );
+  } else if (entry !== undefined && inDegree[entry]! > 0) {
+    const into = edges.filter((e) => e.to === graph.entryNodeId).map((e) => e.from);
+    issues.push(
+      errorIssue('GRAPH_START_NOT_ENTRY', filePath, `The entry node "${graph.entryNodeId}" has incoming edges (from ${list(into)}), but ${list(starts.map((i) => nodes[i]!.id))} has none.`, {
+        pointer: '/entryNodeId',
+        hint: 'The entry must be the only node without incoming edges: set entryNodeId to the real start, or remove the edges into the entry.',
+      }),
+    );
+  }
+  const extraStarts = new Set(starts.length > 1 ? starts.filter((i) => i !== entry) : []);
+  for (const i of extraStarts) {
+    issues.push(
+      errorIssue('GRAPH_MULTIPLE_START_NODES', filePath, `Node "${nodes[i]!.id}" has no incoming edges, so it is a second start node.`, {
+        pointer: `/nodes/${i}`,
+        hint: `Only the entry ("${graph.entryNodeId}") may have no incoming edges: connect an edge into "${nodes[i]!.id}", or delete it.`,
+      }),
+    );
+  }
+
+  // Outgoing edges: one default among several; decisions branch.
+  for (const i of owners) {
+    const node = nodes[i]!;
+    const out = outgoing[i]!;
+    if (out.length >= 2) {
+      const defaults = out.filter((e) => edges[e]!.isDefault === true);
+      if (defaults.length === 0) {
+        issues.push(
+          errorIssue('GRAPH_DEFAULT_EDGE_MISSING', filePath, `Node "${node.id}" has ${out.length} outgoing edges but none is the default.`, {
+            pointer: `/nodes/${i}`,
+            hint: `Set "isDefault": true on exactly one of the edges from "${node.id}" (labels: ${list(out.map((e) => edges[e]!.label))}).`,
+          }),
+        );
+      }
+      for (const extra of defaults.slice(1)) {
+        issues.push(
+          errorIssue('GRAPH_MULTIPLE_DEFAULT_EDGES', filePath, `Node "${node.id}" has more than one default edge.`, {
+            pointer: `/edges/${extra}/isDefault`,
+            hint: 'Keep "isDefault": true on one edge only.',
+          }),
+        );
+      }
+    }
+    if (node.type === 'decision' && out.length < 2) {
+      issues.push(
+        errorIssue('GRAPH_DECISION_TOO_FEW_EDGES', filePath, `Decision node "${node.id}" has ${out.length} outgoing edge${out.length === 1 ? '' : 's'}; a decision needs at least 2.`, {
+          pointer: `/nodes/${i}`,
+          hint: 'Add the other branch, or change the node type to "step".',
+        }),
+      );
+    }
+  }
+
+  // Cycles: every cycle passes through a decision, and a decision can leave it.
+  const owned = (i: number) => indexById.get(nodes[i]!.id) === i;
+  const isDecision = (i: number) => nodes[i]!.type === 'decision';
+  for (const component of stronglyConnectedComponents(nodes.length, successors, (i) => owned(i) && !isDecision(i))) {
+    if (!isCyclic(component, successors)) continue;
+    const ids = component.map((i) => nodes[i]!.id);
+    issues.push(
+      errorIssue('GRAPH_CYCLE_MISSING_DECISION', filePath, `Nodes ${list(ids)} form a loop without a decision node (cycle-missing-decision).`, {
+        pointer: `/nodes/${component[0]}`,
+        hint: 'A loop must pass through a decision node that can leave it: make one node of the loop a decision, or remove an edge.',
+      }),
+    );
+  }
+  for (const component of stronglyConnectedComponents(nodes.length, successors, owned)) {
+    if (!isCyclic(component, successors)) continue;
+    const members = new Set(component);
+    const decisions = component.filter(isDecision);
+    if (decisions.length === 0) continue;
+    const exits = decisions.some((d) => successors[d]!.some((to) => !members.has(to)));
+    if (!exits) {
+      issues.push(
+        errorIssue('GRAPH_CYCLE_MISSING_EXIT', filePath, `The loop through ${list(component.map((i) => nodes[i]!.id))} has no way out (cycle-missing-exit).`, {
+          pointer: `/nodes/${decisions[0]}`,
+          hint: `Add an edge from decision ${list(decisions.map((i) => nodes[i]!.id))} to a node outside the loop.`,
+        }),
+      );
+    }
+  }
+
+  // Recommended: the entry reaches an end node, and every node is reachable.
+  if (entry !== undefined) {
+    const reached = reachableFrom(entry, successors);
+    if (![...reached].some((i) => nodes[i]!.type === 'end')) {
+      issues.push(
+        warningIssue('GRAPH_END_UNREACHABLE', filePath, `No "end" node can be reached from the entry "${graph.entryNodeId}".`, {
+          pointer: '/entryNodeId',
+          hint: 'Add an end node and connect the last steps to it.',
+        }),
+      );
+    }
+    for (const i of owners) {
+      if (reached.has(i) || extraStarts.has(i)) continue;
+      issues.push(
+        warningIssue('GRAPH_NODE_UNREACHABLE', filePath, `Node "${nodes[i]!.id}" cannot be reached from the entry.`, {
+          pointer: `/nodes/${i}`,
+          hint: 'Connect it from an earlier node, or delete it.',
+        }),
+      );
+    }
+  }
+  return issues;
+}

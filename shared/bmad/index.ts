@@ -1,0 +1,32 @@
+/**
+ * The .bmad v1.1 package model and its one validation pipeline. Pure code: runs in the browser,
+ * in Workers and in Node (no Node APIs, no eval). See README.md for the tour.
+ */
+export * from './models.ts';
+export { ID_PATTERN, SCHEMA_VERSION_PATTERN, SEMVER_PATTERN, SHA256_PATTERN, isDateTime, isJsonInteger } from './formats.ts';
+export * from './limits.ts';
+export { ISSUE_CODES, buildReport, errorIssue, warningIssue, toErrorDetail } from './issues.ts';
+export type { IssueCode, IssueSeverity, ValidationIssue, ValidationReport } from './issues.ts';
+export { parseFrontmatter, serializeFrontmatter } from './frontmatter.ts';
+export type { FrontmatterOptions, FrontmatterProblem, FrontmatterProblemKind, FrontmatterResult, ParsedFrontmatter, SerializeOptions } from './frontmatter.ts';
+export { parseJsonText } from './json-text.ts';
+export { toPointer } from './json-pointer.ts';
+export { checkStepBody } from './step-body.ts';
+export { checkGraph } from './graph-rules.ts';
+export { stepsIndexLinks } from './steps-index.ts';
+export type { StepsIndexLink } from './steps-index.ts';
+export { assetRefsInText } from './asset-refs.ts';
+export { checkAssetPath, checkAssetQuota, checkAssetSize, checkAssetUpsert, formatBytes } from './asset-path.ts';
+export type { AssetCheck } from './asset-path.ts';
+export { DEFAULT_AGENTS_PATH, MANIFEST_PATH, SINGLE_WORKFLOW_ID, packagePaths } from './package.ts';
+export type { BmadAsset, BmadPackage, BmadStepFile, BmadWorkflow } from './package.ts';
+export { deriveManifest, packageFromFiles, packageToFiles, toMultiWorkflowLayout } from './package-files.ts';
+export { checkShape, parseAgentsFile, parseGraphFile, parseManifestFile, parseStepFile, parseWorkflowMdFile } from './parse-files.ts';
+export type { FileParse, MarkdownFile } from './parse-files.ts';
+export { parsePackage } from './parse-package.ts';
+export type { PackageParse, ParsedPackage, ParsedStep, ParsedWorkflow } from './parse-package.ts';
+export type { StageContext, ValidationStage } from './stage.ts';
+export { DEFAULT_STAGES, validatePackage } from './pipeline.ts';
+export type { ValidateOptions } from './pipeline.ts';
+export { validateAgentsJson, validateGraph, validateManifest, validateStepFile, validateWorkflowMd } from './validate-file.ts';
+export type { GraphFileOptions, StepFileOptions, WorkflowMdOptions } from './validate-file.ts';

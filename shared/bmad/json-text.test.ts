@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonText } from './json-text.ts';
+
+describe('parseJsonText', () => {
+  it('parses JSON, with or without a BOM', () => {
+    expect(parseJsonText('{"a":1}', 'x.json')).toEqual({ ok: true, value: { a: 1 } });
+    expect(parseJsonText('\uFEFF{"a":1}', 'x.json')).toEqual({ ok: true, value: { a: 1 } });
+  });
+
+  it('says where the text breaks', () => {
+    const result = parseJsonText('{\n  "a": 1,\n  "b": 2,\n}', 'agents.json');
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues).toEqual([expect.objectContaining({ code: 'JSON_PARSE_ERROR', filePath: 'agents.json' })]);
+    expect(result.issues[0]!.message).toMatch(/^agents\.json is not valid JSON: .+ \(line 4, column 1\)$/u);
+  });
+
+  it('reports an empty file', () => {
+    expect(parseJsonText('  \n', 'bmad.json')).toMatchObject({ ok: false, issues: [{ code: 'JSON_PARSE_ERROR', message: 'bmad.json is empty.' }] });
+  });
+
+  it('refuses files above the size limit', () => {
+    expect(parseJsonText(`"${'a'.repeat(100)}"`, 'x.json', 50)).toMatchObject({ ok: false, issues: [{ code: 'FILE_TOO_LARGE' }] });
+  });
+
+  it('survives deep nesting', () => {
+    const deep = '['.repeat(200000) + ']'.repeat(200000);
+    expect(() => parseJsonText(deep, 'x.json')).not.toThrow();
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Parses a package's .json file text into a value, or into issues that say where the text breaks
+ * (line and column), never throwing. Used by stage 1 of the pipeline and the single-file validators.
+ */
+import { errorIssue } from './issues.ts';
+import { locateJsonError } from './json-locate.ts';
+import type { ValidationIssue } from './issues.ts';
+import { MAX_TEXT_FILE_BYTES, utf8ByteLength } from './limits.ts';
+
+export type JsonTextResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
+
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(offset, text.length);
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: end - lineStart + 1 };
+}
+
+/** Where and why the text is not JSON, the same in every engine (their JSON.parse messages differ). */
+function describeSyntaxError(error: unknown, text: string): string {
+  const located = locateJsonError(text);
+  if (!located) return error instanceof Error ? error.message : String(error);
+  const { line, column } = lineAndColumn(text, located.offset);
+  return `${located.reason} (line ${line}, column ${column})`;
+}
+
+export function tooLargeIssue(filePath: string, bytes: number, limit: number): ValidationIssue {
+  return errorIssue('FILE_TOO_LARGE', filePath, `${filePath} is ${bytes} bytes; the limit is ${limit} bytes.`, {
+    hint: 'Split the content or move long reference text into an asset.',
+  });
+}
+
+export function parseJsonText(text: string, filePath: string, maxBytes = MAX_TEXT_FILE_BYTES): JsonTextResult {
+  const bytes = utf8ByteLength(text);
+  if (bytes > maxBytes) return { ok: false, issues: [tooLargeIssue(filePath, bytes, maxBytes)] };
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (source.trim() === '') {
+    return {
+      ok: false,
+      issues: [errorIssue('JSON_PARSE_ERROR', filePath, `${filePath} is empty.`, { hint: 'It must contain a JSON object.' })],
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(source) as unknown };
+  } catch (error) {
+    return {
+      ok: false,
+      issues: [
+        errorIssue('JSON_PARSE_ERROR', filePath, `${filePath} is not valid JSON: ${describeSyntaxError(error, source)}`, {
+          hint: 'Check for a missing comma or quote, or a trailing comma, near that position.',
+        }),
+      ],
+    };
+  }
+}

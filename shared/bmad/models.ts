@@ -1,0 +1,221 @@
+/**
+ * Zod models of the five .bmad v1.1 files, mirroring the published JSON Schemas in
+ * spec/bmad-v1.1/schemas exactly: closed objects where a schema says `additionalProperties: false`,
+ * open ones where it does not, and no defaults (parsing never adds a field, so data round-trips).
+ * The validation pipeline, the package store and the editors all parse with these.
+ */
+import * as z from 'zod';
+import { ID_PATTERN, SCHEMA_VERSION_PATTERN, SEMVER_PATTERN, SHA256_PATTERN, isDateTime, isJsonInteger } from './formats.ts';
+
+export const NODE_TYPES = ['step', 'decision', 'merge', 'end', 'subworkflow'] as const;
+export type NodeType = (typeof NODE_TYPES)[number];
+
+const Id = z.string().regex(ID_PATTERN);
+const SchemaVersion = z.string().regex(SCHEMA_VERSION_PATTERN);
+const NonEmptyString = z.string().min(1);
+const DateTime = z.string().refine(isDateTime, { params: { format: 'date-time' } });
+const PositiveInteger = z
+  .number()
+  .refine(isJsonInteger, { params: { format: 'integer' } })
+  .refine((n) => n >= 1, { params: { format: 'minimum', minimum: 1 } });
+const StringList = z.array(z.string());
+/** `{type: "object", additionalProperties: true}`: any object, contents unchecked. */
+const OpenObject = z.looseObject({});
+
+// ---- bmad.json ------------------------------------------------------------------------------
+
+export const ManifestEntry = z.strictObject({
+  workflow: z.string(),
+  graph: z.string(),
+  agents: z.string(),
+  assetsDir: z.string().optional(),
+});
+export type ManifestEntry = z.infer<typeof ManifestEntry>;
+
+export const ManifestWorkflow = z.strictObject({
+  id: Id,
+  displayName: z.string().optional(),
+  description: z.string().optional(),
+  workflow: z.string(),
+  graph: z.string(),
+  tags: StringList.optional(),
+});
+export type ManifestWorkflow = z.infer<typeof ManifestWorkflow>;
+
+export const BmadManifest = z.strictObject({
+  schemaVersion: SchemaVersion,
+  name: NonEmptyString,
+  version: z.string().regex(SEMVER_PATTERN),
+  description: z.string().optional(),
+  author: z.string().optional(),
+  createdAt: DateTime.optional(),
+  entry: ManifestEntry,
+  workflows: z.array(ManifestWorkflow).optional(),
+  runtime: z
+    .strictObject({ minRuntimeVersion: z.string().optional(), requiresNetwork: z.boolean().optional() })
+    .optional(),
+  integrity: z.strictObject({ sha256: z.string().regex(SHA256_PATTERN).optional() }).optional(),
+});
+export type BmadManifest = z.infer<typeof BmadManifest>;
+
+// ---- agents.json ----------------------------------------------------------------------------
+
+export const AgentToolPolicy = z.strictObject({
+  fs: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      maxReadBytes: PositiveInteger.optional(),
+      maxWriteBytes: PositiveInteger.optional(),
+    })
+    .optional(),
+  mcp: z.strictObject({ enabled: z.boolean().optional(), allowedServers: StringList.optional() }).optional(),
+});
+export type AgentToolPolicy = z.infer<typeof AgentToolPolicy>;
+
+export const AgentMetadata = z.strictObject({
+  name: NonEmptyString,
+  title: NonEmptyString,
+  icon: NonEmptyString,
+  module: z.string().optional(),
+  description: z.string().optional(),
+  sourceId: z.string().optional(),
+});
+export type AgentMetadata = z.infer<typeof AgentMetadata>;
+
+export const AgentPersona = z.strictObject({
+  role: NonEmptyString,
+  identity: NonEmptyString,
+  communication_style: NonEmptyString,
+  principles: z.union([NonEmptyString, z.array(NonEmptyString).min(1)]),
+});
+export type AgentPersona = z.infer<typeof AgentPersona>;
+
+export const AgentPrompt = z.strictObject({
+  id: NonEmptyString,
+  content: NonEmptyString,
+  description: z.string().optional(),
+});
+export type AgentPrompt = z.infer<typeof AgentPrompt>;
+
+/** Menu items are the one open object in agents.json: BMAD tools add their own keys. */
+export const AgentMenuItem = z.looseObject({
+  trigger: z.string().optional(),
+  triggers: z.array(OpenObject).optional(),
+  description: NonEmptyString,
+  workflow: z.string().optional(),
+  exec: z.string().optional(),
+  action: z.string().optional(),
+  data: z.string().optional(),
+  'validate-workflow': z.string().optional(),
+  'ide-only': z.boolean().optional(),
+  'web-only': z.boolean().optional(),
+});
+export type AgentMenuItem = z.infer<typeof AgentMenuItem>;
+
+export const Agent = z.strictObject({
+  id: Id,
+  metadata: AgentMetadata,
+  persona: AgentPersona,
+  critical_actions: z.array(NonEmptyString).optional(),
+  prompts: z.array(AgentPrompt).optional(),
+  menu: z.array(AgentMenuItem).optional(),
+  systemPrompt: z.string().optional(),
+  userPromptTemplate: z.string().optional(),
+  discussion: z.boolean().optional(),
+  webskip: z.boolean().optional(),
+  conversational_knowledge: z.array(OpenObject).optional(),
+  tools: AgentToolPolicy.optional(),
+});
+export type Agent = z.infer<typeof Agent>;
+
+export const AgentsFile = z.strictObject({
+  schemaVersion: SchemaVersion,
+  agents: z.array(Agent).min(1),
+});
+export type AgentsFile = z.infer<typeof AgentsFile>;
+
+// ---- workflow.graph.json --------------------------------------------------------------------
+
+export const GraphNode = z.strictObject({
+  id: Id,
+  type: z.enum(NODE_TYPES),
+  /** Relative to the package root, e.g. `workflows/x/steps/a.md`; need not match the node id. */
+  file: NonEmptyString,
+  title: z.string().optional(),
+  description: z.string().optional(),
+  agentId: z.string().optional(),
+  inputs: StringList.optional(),
+  outputs: StringList.optional(),
+});
+export type GraphNode = z.infer<typeof GraphNode>;
+
+export const GraphEdge = z.strictObject({
+  id: z.string().optional(),
+  from: Id,
+  to: Id,
+  label: NonEmptyString,
+  isDefault: z.boolean().optional(),
+  conditionText: z.string().optional(),
+  conditionExpr: OpenObject.optional(),
+});
+export type GraphEdge = z.infer<typeof GraphEdge>;
+
+export const WorkflowGraph = z.strictObject({
+  schemaVersion: SchemaVersion,
+  entryNodeId: Id,
+  nodes: z.array(GraphNode).min(1),
+  edges: z.array(GraphEdge),
+  metadata: OpenObject.optional(),
+});
+export type WorkflowGraph = z.infer<typeof WorkflowGraph>;
+
+// ---- workflow.md frontmatter (open) ---------------------------------------------------------
+
+export const DecisionLogEntry = z.strictObject({
+  from: z.string(),
+  to: z.string(),
+  label: z.string(),
+  reason: z.string().optional(),
+  decidedAt: DateTime.optional(),
+});
+export type DecisionLogEntry = z.infer<typeof DecisionLogEntry>;
+
+export const WorkflowFrontmatter = z.looseObject({
+  schemaVersion: SchemaVersion,
+  workflowType: NonEmptyString,
+  runId: z.string().optional(),
+  project_name: z.string().optional(),
+  user_name: z.string().optional(),
+  date: z.string().optional(),
+  updatedAt: DateTime.optional(),
+  /** Empty before the first step starts. */
+  currentNodeId: z.string(),
+  stepsCompleted: StringList,
+  variables: OpenObject.optional(),
+  decisionLog: z.array(DecisionLogEntry).optional(),
+  artifacts: StringList.optional(),
+});
+export type WorkflowFrontmatter = z.infer<typeof WorkflowFrontmatter>;
+
+// ---- step frontmatter (open) ----------------------------------------------------------------
+
+export const StepTransition = z.strictObject({
+  to: z.string(),
+  label: z.string(),
+  isDefault: z.boolean().optional(),
+  conditionText: z.string().optional(),
+});
+export type StepTransition = z.infer<typeof StepTransition>;
+
+export const StepFrontmatter = z.looseObject({
+  schemaVersion: SchemaVersion,
+  nodeId: Id,
+  type: z.enum(NODE_TYPES),
+  title: z.string().optional(),
+  agentId: z.string().optional(),
+  inputs: StringList.optional(),
+  outputs: StringList.optional(),
+  setsVariables: StringList.optional(),
+  transitions: z.array(StepTransition).optional(),
+});
+export type StepFrontmatter = z.infer<typeof StepFrontmatter>;

@@ -1,0 +1,265 @@
+/**
+ * Converts between a flat file map (what a .bmad zip holds, paths from its root) and BmadPackage.
+ * Import reads both layouts: single-workflow (root workflow.md; workflow id "main") and
+ * multi-workflow (bmad.json `workflows[]`, files under workflows/<id>/). Export always writes the
+ * multi-workflow layout with a bmad.json derived from the package, so export(import(p)) keeps
+ * every workflow, node, edge and agent id.
+ */
+import { BmadManifest } from './models.ts';
+import type { ManifestWorkflow } from './models.ts';
+import { DEFAULT_AGENTS_PATH, MANIFEST_PATH, SINGLE_WORKFLOW_ID } from './package.ts';
+import type { BmadPackage, BmadStepFile, BmadWorkflow } from './package.ts';
+import { baseName, dirOf } from './paths.ts';
+
+type Json = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function tryJson(text: string | null | undefined): unknown {
+  if (text === null || text === undefined) return undefined;
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+interface WorkflowRef {
+  id: string;
+  workflowMdPath: string;
+  graphPath: string;
+  displayName?: string;
+  description?: string;
+  tags?: string[];
+}
+
+const MULTI_WORKFLOW_MD = /^workflows\/([^/]+)\/workflow\.md$/u;
+
+function workflowRefs(files: ReadonlyMap<string, string>, manifest: Json, entry: Json): WorkflowRef[] {
+  const listed = Array.isArray(manifest.workflows) ? manifest.workflows : [];
+  if (listed.length > 0) {
+    return listed.map((raw, i): WorkflowRef => {
+      const item = isRecord(raw) ? raw : {};
+      const id = str(item.id) ?? `workflow-${i + 1}`;
+      const ref: WorkflowRef = {
+        id,
+        workflowMdPath: str(item.workflow) ?? `workflows/${id}/workflow.md`,
+        graphPath: str(item.graph) ?? `workflows/${id}/workflow.graph.json`,
+      };
+      if (typeof item.displayName === 'string') ref.displayName = item.displayName;
+      if (typeof item.description === 'string') ref.description = item.description;
+      if (Array.isArray(item.tags) && item.tags.every((t) => typeof t === 'string')) ref.tags = [...(item.tags as string[])];
+      return ref;
+    });
+  }
+  const entryWorkflow = str(entry.workflow);
+  if (entryWorkflow !== undefined || files.has('workflow.md')) {
+    const workflowMdPath = entryWorkflow ?? 'workflow.md';
+    return [
+      {
+        id: MULTI_WORKFLOW_MD.exec(workflowMdPath)?.[1] ?? SINGLE_WORKFLOW_ID,
+        workflowMdPath,
+        graphPath: str(entry.graph) ?? `${dirOf(workflowMdPath)}workflow.graph.json`,
+      },
+    ];
+  }
+  const found = [...files.keys()]
+    .map((path) => MULTI_WORKFLOW_MD.exec(path)?.[1])
+    .filter((id): id is string => id !== undefined)
+    .sort();
+  if (found.length === 0) return [{ id: SINGLE_WORKFLOW_ID, workflowMdPath: 'workflow.md', graphPath: 'workflow.graph.json' }];
+  return found.map((id) => ({ id, workflowMdPath: `workflows/${id}/workflow.md`, graphPath: `workflows/${id}/workflow.graph.json` }));
+}
+
+/** Step files of a workflow: its graph's node files in node order, then other .md files in its steps/ folder. */
+function stepFiles(files: ReadonlyMap<string, string>, ref: WorkflowRef, graphJson: string | null): BmadStepFile[] {
+  const graph = tryJson(graphJson);
+  const nodes = isRecord(graph) && Array.isArray(graph.nodes) ? graph.nodes.filter(isRecord) : [];
+  const steps = new Map<string, BmadStepFile>();
+  for (const node of nodes) {
+    const file = str(node.file);
+    if (file === undefined || steps.has(file)) continue;
+    const markdown = files.get(file);
+    if (markdown === undefined) continue;
+    const step: BmadStepFile = { path: file, markdown };
+    if (typeof node.id === 'string') step.nodeId = node.id;
+    steps.set(file, step);
+  }
+  const stepsDir = `${dirOf(ref.workflowMdPath)}steps/`;
+  const loose = [...files.keys()].filter(
+    (p) => p.startsWith(stepsDir) && p.endsWith('.md') && !p.slice(stepsDir.length).includes('/') && !steps.has(p),
+  );
+  for (const path of loose.sort()) steps.set(path, { path, markdown: files.get(path)! });
+  return [...steps.values()];
+}
+
+export function packageFromFiles(files: ReadonlyMap<string, string>): BmadPackage {
+  const used = new Set<string>();
+  const take = (path: string): string | null => {
+    const text = files.get(path);
+    if (text === undefined) return null;
+    used.add(path);
+    return text;
+  };
+  const manifestJson = take(MANIFEST_PATH);
+  const parsed = tryJson(manifestJson);
+  const manifest = isRecord(parsed) ? parsed : {};
+  const entry = isRecord(manifest.entry) ? manifest.entry : {};
+  const agentsPath = str(entry.agents) ?? DEFAULT_AGENTS_PATH;
+  const agentsJson = take(agentsPath);
+
+  const refs = workflowRefs(files, manifest, entry);
+  const workflows = refs.map((ref): BmadWorkflow => {
+    const workflowMd = take(ref.workflowMdPath);
+    const graphJson = take(ref.graphPath);
+    const steps = stepFiles(files, ref, graphJson);
+    for (const s of steps) used.add(s.path);
+    return { ...ref, workflowMd, graphJson, steps };
+  });
+
+  const pkg: BmadPackage = { manifestJson, agentsJson, workflows, assets: [], otherFiles: [] };
+  if (agentsPath !== DEFAULT_AGENTS_PATH) pkg.agentsPath = agentsPath;
+  const entryWorkflow = str(entry.workflow);
+  const defaultRef = refs.find((r) => r.workflowMdPath === entryWorkflow);
+  if (defaultRef) pkg.defaultWorkflowId = defaultRef.id;
+
+  const rest = [...files.keys()].filter((p) => !used.has(p) && !p.endsWith('/')).sort();
+  for (const path of rest) {
+    const file = { path, content: files.get(path)! };
+    if (path.startsWith('assets/')) pkg.assets.push(file);
+    else pkg.otherFiles!.push(file);
+  }
+  return pkg;
+}
+
+// ---- export ---------------------------------------------------------------------------------
+
+/** Where a file of a workflow that lived under `fromDir` goes under `toDir`. */
+function relocate(path: string, fromDir: string, toDir: string): string {
+  if (path.startsWith(fromDir)) return toDir + path.slice(fromDir.length);
+  return `${toDir}steps/${baseName(path)}`;
+}
+
+function withSuffix(path: string, n: number): string {
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') ? `${path.slice(0, dot)}-${n}${path.slice(dot)}` : `${path}-${n}`;
+}
+
+function relayoutWorkflow(workflow: BmadWorkflow): BmadWorkflow {
+  const fromDir = dirOf(workflow.workflowMdPath);
+  const toDir = `workflows/${workflow.id}/`;
+  const moved = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const step of workflow.steps) {
+    let target = relocate(step.path, fromDir, toDir);
+    for (let n = 2; taken.has(target); n++) target = withSuffix(relocate(step.path, fromDir, toDir), n);
+    taken.add(target);
+    moved.set(step.path, target);
+  }
+  let graphJson = workflow.graphJson;
+  const graph = tryJson(graphJson);
+  if (isRecord(graph) && Array.isArray(graph.nodes)) {
+    let changed = false;
+    for (const node of graph.nodes) {
+      if (!isRecord(node) || typeof node.file !== 'string') continue;
+      const file = moved.get(node.file) ?? relocate(node.file, fromDir, toDir);
+      if (file !== node.file) {
+        node.file = file;
+        changed = true;
+      }
+    }
+    if (changed) graphJson = `${JSON.stringify(graph, null, 2)}\n`;
+  }
+  return {
+    ...workflow,
+    workflowMdPath: `${toDir}workflow.md`,
+    graphPath: `${toDir}workflow.graph.json`,
+    graphJson,
+    steps: workflow.steps.map((s) => ({ ...s, path: moved.get(s.path)! })),
+  };
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The bmad.json of a package in the multi-workflow layout: name, version and the other top-level
+ * fields from the stored manifest (when they are valid), `entry` at the default workflow, and one
+ * `workflows[]` item per workflow. `integrity` is dropped: it hashes a zip that no longer exists.
+ */
+export function deriveManifest(pkg: BmadPackage): BmadManifest {
+  const parsed = tryJson(pkg.manifestJson);
+  const old = isRecord(parsed) ? parsed : {};
+  /** The stored value of a top-level field, when it is present and valid. */
+  const valid = <K extends keyof typeof BmadManifest.shape>(key: K): BmadManifest[K] | undefined => {
+    const result = BmadManifest.shape[key].safeParse(old[key]);
+    return result.success ? (result.data as BmadManifest[K]) : undefined;
+  };
+  const main = pkg.workflows.find((w) => w.id === pkg.defaultWorkflowId) ?? pkg.workflows[0];
+  const description = valid('description');
+  const author = valid('author');
+  const createdAt = valid('createdAt');
+  const runtime = valid('runtime');
+  return {
+    schemaVersion: valid('schemaVersion') ?? '1.1',
+    name: valid('name') ?? 'package',
+    version: valid('version') ?? '0.1.0',
+    ...(description === undefined ? {} : { description }),
+    ...(author === undefined ? {} : { author }),
+    ...(createdAt === undefined ? {} : { createdAt }),
+    entry: {
+      workflow: main?.workflowMdPath ?? `workflows/${SINGLE_WORKFLOW_ID}/workflow.md`,
+      graph: main?.graphPath ?? `workflows/${SINGLE_WORKFLOW_ID}/workflow.graph.json`,
+      agents: DEFAULT_AGENTS_PATH,
+      assetsDir: 'assets/',
+    },
+    workflows: pkg.workflows.map(
+      (w): ManifestWorkflow => ({
+        id: w.id,
+        ...(w.displayName === undefined ? {} : { displayName: w.displayName }),
+        ...(w.description === undefined ? {} : { description: w.description }),
+        workflow: w.workflowMdPath,
+        graph: w.graphPath,
+        ...(w.tags === undefined ? {} : { tags: [...w.tags] }),
+      }),
+    ),
+    ...(runtime === undefined ? {} : { runtime }),
+  };
+}
+
+/**
+ * The same package in the multi-workflow layout: workflows/<id>/{workflow.md, workflow.graph.json,
+ * steps/…}, graph node files rewritten to match, agents at agents.json, a derived bmad.json (the
+ * stored text is kept when it already says the same), and no stray files.
+ */
+export function toMultiWorkflowLayout(pkg: BmadPackage): BmadPackage {
+  const workflows = pkg.workflows.map(relayoutWorkflow);
+  const laidOut: BmadPackage = { ...pkg, workflows, otherFiles: [] };
+  delete laidOut.agentsPath;
+  const manifest = deriveManifest(laidOut);
+  const same = canonicalJson(tryJson(pkg.manifestJson)) === canonicalJson(manifest);
+  laidOut.manifestJson = same && pkg.manifestJson !== null ? pkg.manifestJson : `${JSON.stringify(manifest, null, 2)}\n`;
+  return laidOut;
+}
+
+/** The files of a .bmad zip for this package, in the multi-workflow layout. */
+export function packageToFiles(pkg: BmadPackage): Map<string, string> {
+  const out = toMultiWorkflowLayout(pkg);
+  const files = new Map<string, string>();
+  if (out.manifestJson !== null) files.set(MANIFEST_PATH, out.manifestJson);
+  if (out.agentsJson !== null) files.set(DEFAULT_AGENTS_PATH, out.agentsJson);
+  for (const w of out.workflows) {
+    if (w.workflowMd !== null) files.set(w.workflowMdPath, w.workflowMd);
+    if (w.graphJson !== null) files.set(w.graphPath, w.graphJson);
+    for (const s of w.steps) files.set(s.path, s.markdown);
+  }
+  for (const a of out.assets) files.set(a.path, a.content);
+  return files;
+}

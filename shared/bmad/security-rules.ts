@@ -1,0 +1,87 @@
+/**
+ * Pipeline stage 5, security and paths: asset paths, extensions, sizes and counts (asset-path.ts),
+ * graph and manifest file paths that stay inside the package, and files outside the .bmad layout.
+ */
+import { checkAssetPath, checkAssetQuota, checkAssetSize } from './asset-path.ts';
+import { errorIssue, warningIssue } from './issues.ts';
+import type { ValidationIssue } from './issues.ts';
+import { utf8ByteLength } from './limits.ts';
+import type { BmadManifest, WorkflowGraph } from './models.ts';
+import { MANIFEST_PATH } from './package.ts';
+import type { BmadAsset } from './package.ts';
+import { isSafeRelativePath } from './paths.ts';
+import type { ValidationStage } from './stage.ts';
+
+export function checkAssets(assets: readonly BmadAsset[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  for (const asset of assets) {
+    total += utf8ByteLength(asset.content);
+    if (seen.has(asset.path)) {
+      issues.push(errorIssue('ASSET_INVALID_PATH', asset.path, `${asset.path} appears more than once.`, { hint: 'Keep one copy.' }));
+      continue;
+    }
+    seen.add(asset.path);
+    for (const check of [checkAssetPath(asset.path), checkAssetSize(asset.path, asset.content)]) {
+      if (!check.ok) issues.push(errorIssue(check.code, asset.path, check.message, { hint: check.hint }));
+    }
+  }
+  const quota = checkAssetQuota(assets.length, total);
+  if (!quota.ok) issues.push(errorIssue(quota.code, 'assets/', quota.message, { hint: quota.hint }));
+  return issues;
+}
+
+function unsafe(filePath: string, pointer: string, path: string, what: string): ValidationIssue {
+  return errorIssue('PATH_UNSAFE', filePath, `${what} "${path}" is not a safe path inside the package.`, {
+    pointer,
+    hint: 'Use a relative path with / separators and no "." or ".." parts, e.g. workflows/main/steps/step-01.md.',
+  });
+}
+
+export function checkGraphPaths(graph: WorkflowGraph, graphPath: string): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  graph.nodes.forEach((node, i) => {
+    if (!isSafeRelativePath(node.file)) issues.push(unsafe(graphPath, `/nodes/${i}/file`, node.file, `Node "${node.id}" file`));
+    else if (!node.file.endsWith('.md')) {
+      issues.push(
+        errorIssue('PATH_UNSAFE', graphPath, `Node "${node.id}" file "${node.file}" is not a Markdown (.md) file.`, {
+          pointer: `/nodes/${i}/file`,
+          hint: 'Step files are Markdown files, e.g. steps/step-01.md.',
+        }),
+      );
+    }
+  });
+  return issues;
+}
+
+export function checkManifestPaths(manifest: BmadManifest, filePath = MANIFEST_PATH): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const field of ['workflow', 'graph', 'agents'] as const) {
+    const path = manifest.entry[field];
+    if (!isSafeRelativePath(path)) issues.push(unsafe(filePath, `/entry/${field}`, path, `entry.${field}`));
+  }
+  (manifest.workflows ?? []).forEach((w, i) => {
+    for (const field of ['workflow', 'graph'] as const) {
+      if (!isSafeRelativePath(w[field])) issues.push(unsafe(filePath, `/workflows/${i}/${field}`, w[field], `workflows[${i}].${field}`));
+    }
+  });
+  return issues;
+}
+
+export const securityStage: ValidationStage = {
+  id: 'security',
+  order: 5,
+  run({ pkg, parsed, report }) {
+    report(...checkAssets(pkg.assets));
+    report(...checkManifestPaths(parsed.manifest));
+    for (const w of parsed.workflows) report(...checkGraphPaths(w.graph, w.workflow.graphPath));
+    for (const file of pkg.otherFiles ?? []) {
+      report(
+        warningIssue('PKG_UNKNOWN_FILE', file.path, `${file.path} is not part of the .bmad layout and will not be kept.`, {
+          hint: 'Move reference text under assets/ to keep it.',
+        }),
+      );
+    }
+  },
+};

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { markdownSections, titleMatches } from './markdown-sections.ts';
+import { checkStepBody } from './step-body.ts';
+
+const codes = (body: string) => checkStepBody(body, 's.md').map((i) => [i.severity, i.code]);
+
+describe('checkStepBody', () => {
+  it('accepts Goal and Instructions, with or without Completion', () => {
+    expect(checkStepBody('# T\n\n## Goal\n\nDo it.\n\n## Instructions\n\n1. Step.\n', 's.md')).toEqual([]);
+    expect(checkStepBody('## Goal\nx\n## Instructions\ny\n## Completion\nz\n', 's.md')).toEqual([]);
+  });
+
+  it('matches headings case-insensitively, with a parenthesised suffix', () => {
+    expect(checkStepBody('## GOAL (what this step achieves)\nx\n## instructions（给 LLM）\ny\n## Completion (Document-as-State)\nz\n', 's.md')).toEqual([]);
+  });
+
+  it('requires ## Goal and ## Instructions', () => {
+    expect(checkStepBody('## Instructions\ny\n', 'steps/a.md')).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'STEP_MISSING_GOAL', filePath: 'steps/a.md', message: 'The step has no "## Goal" section.' }),
+    ]);
+    expect(codes('## Goal\nx\n')).toEqual([['error', 'STEP_MISSING_INSTRUCTIONS']]);
+    expect(codes('')).toEqual([
+      ['error', 'STEP_MISSING_GOAL'],
+      ['error', 'STEP_MISSING_INSTRUCTIONS'],
+    ]);
+  });
+
+  it('does not accept other heading levels or near-miss titles, and says why', () => {
+    const [issue] = checkStepBody('### Goal\nx\n## Instructions\ny\n', 's.md', 10);
+    expect(issue).toMatchObject({ code: 'STEP_MISSING_GOAL' });
+    expect(issue!.hint).toContain('Line 10 has "### Goal"');
+    expect(codes('## Goals\nx\n## Instructions\ny\n')).toEqual([['error', 'STEP_MISSING_GOAL']]);
+  });
+
+  it('ignores headings inside fenced code blocks', () => {
+    expect(codes('```md\n## Goal\n```\n## Instructions\ny\n')).toEqual([['error', 'STEP_MISSING_GOAL']]);
+  });
+
+  it('warns on an empty section, citing the file line', () => {
+    const issues = checkStepBody('\n## Goal\n\n<!-- todo -->\n\n## Instructions\ny\n## Completion\n', 's.md', 12);
+    expect(issues).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'STEP_EMPTY_SECTION', message: 'The "## Goal" section (line 13) is empty.' }),
+      expect.objectContaining({ severity: 'warning', code: 'STEP_EMPTY_SECTION', message: 'The "## Completion" section (line 19) is empty.' }),
+    ]);
+  });
+
+  it('counts sub-headings as content, and warns on a repeated section', () => {
+    expect(codes('## Goal\n### Detail\ntext\n## Instructions\ny\n')).toEqual([]);
+    expect(codes('## Goal\nx\n## Instructions\ny\n## Goal\nz\n')).toEqual([['warning', 'STEP_DUPLICATE_SECTION']]);
+  });
+});
+
+describe('markdownSections', () => {
+  it('ends a section at the next heading of the same or a higher level', () => {
+    const sections = markdownSections('# A\na\n## B\nb\n### C\nc\n## D\nd');
+    expect(sections.map((s) => [s.level, s.title, s.line, s.content])).toEqual([
+      [1, 'A', 1, 'a\n## B\nb\n### C\nc\n## D\nd'],
+      [2, 'B', 3, 'b\n### C\nc'],
+      [3, 'C', 5, 'c'],
+      [2, 'D', 7, 'd'],
+    ]);
+  });
+
+  it('strips a closing #-sequence', () => {
+    expect(markdownSections('## Goal ##\nx')[0]!.title).toBe('Goal');
+  });
+
+  it('matches titles', () => {
+    expect(titleMatches('Steps Index', 'steps index')).toBe(true);
+    expect(titleMatches('Goal (a)', 'Goal')).toBe(true);
+    expect(titleMatches('Goal: x', 'Goal')).toBe(false);
+  });
+});

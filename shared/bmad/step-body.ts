@@ -1,0 +1,56 @@
+/**
+ * Rules for the Markdown body of a step file: `## Goal` and `## Instructions` are required,
+ * `## Completion` is optional; headings match case-insensitively and may carry a parenthesised
+ * suffix (`## Completion (Document-as-State)`). An empty section is a warning.
+ */
+import { errorIssue, warningIssue } from './issues.ts';
+import type { ValidationIssue } from './issues.ts';
+import { isBlankContent, markdownSections, titleMatches } from './markdown-sections.ts';
+
+const SECTIONS = [
+  { name: 'Goal', required: true, code: 'STEP_MISSING_GOAL' },
+  { name: 'Instructions', required: true, code: 'STEP_MISSING_INSTRUCTIONS' },
+  { name: 'Completion', required: false, code: null },
+] as const;
+
+/**
+ * @param bodyStartLine 1-based line of the file on which `body` starts, so messages cite file lines.
+ */
+export function checkStepBody(body: string, filePath: string, bodyStartLine = 1): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const sections = markdownSections(body);
+  const fileLine = (line: number) => line + bodyStartLine - 1;
+  for (const spec of SECTIONS) {
+    const named = sections.filter((s) => titleMatches(s.title, spec.name));
+    const matches = named.filter((s) => s.level === 2);
+    if (matches.length === 0) {
+      if (!spec.required) continue;
+      const wrongLevel = named[0];
+      issues.push(
+        errorIssue(spec.code, filePath, `The step has no "## ${spec.name}" section.`, {
+          hint: wrongLevel
+            ? `Line ${fileLine(wrongLevel.line)} has "${'#'.repeat(wrongLevel.level)} ${wrongLevel.title}"; make it a level-2 heading: "## ${spec.name}".`
+            : `Add a "## ${spec.name}" heading followed by its text.`,
+        }),
+      );
+      continue;
+    }
+    for (const duplicate of matches.slice(1)) {
+      issues.push(
+        warningIssue('STEP_DUPLICATE_SECTION', filePath, `"## ${spec.name}" appears again on line ${fileLine(duplicate.line)}.`, {
+          hint: 'Merge the two sections into one.',
+        }),
+      );
+    }
+    for (const section of matches) {
+      if (isBlankContent(section.content)) {
+        issues.push(
+          warningIssue('STEP_EMPTY_SECTION', filePath, `The "## ${section.title}" section (line ${fileLine(section.line)}) is empty.`, {
+            hint: `Write what the ${spec.name.toLowerCase()} of this step is.`,
+          }),
+        );
+      }
+    }
+  }
+  return issues;
+}

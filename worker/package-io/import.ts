@@ -1,0 +1,121 @@
+/**
+ * Import a `.bmad` zip as a new project: unpack with guards, validate with the shared pipeline,
+ * then write the project, its membership, workflows, steps and assets in ONE D1 batch, so a
+ * failure leaves nothing behind. Each row is its own statement with bound parameters, which
+ * keeps every statement far below D1's 100 KB SQL and 100-parameter limits however large the
+ * package is. The package is stored in the multi-workflow layout (what export writes), so
+ * import(export(p)) is p.
+ */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { projectMembers, projects, workflowSteps, workflows } from '../db/schema.ts';
+import { ApiError } from '../http/api-error.ts';
+import { newId } from '../ids.ts';
+import { runBatch, type Statement } from '../store/commit.ts';
+import { assetRow, upsertAssetStatement } from '../store/assets.ts';
+import { getProject } from '../store/projects.ts';
+import { unpackPackage } from './unpack.ts';
+import {
+  packageFromFiles,
+  parseFrontmatter,
+  toErrorDetail,
+  toMultiWorkflowLayout,
+  validatePackage,
+  type BmadStepFile,
+  type ValidationIssue,
+} from '../../shared/bmad/index.ts';
+import type { ProjectView } from '../../shared/api/projects.ts';
+
+function stepNodeId(step: BmadStepFile): string {
+  if (step.nodeId) return step.nodeId;
+  const parsed = parseFrontmatter(step.markdown);
+  const nodeId = parsed.ok ? parsed.value.data.nodeId : undefined;
+  return typeof nodeId === 'string' && nodeId ? nodeId : step.path.split('/').pop()!.replace(/\.md$/, '');
+}
+
+async function suggestName(db: Db, userId: string, wanted: string): Promise<string | undefined> {
+  const rows = await db
+    .select({ name: projects.name })
+    .from(projectMembers)
+    .innerJoin(projects, eq(projects.id, projectMembers.projectId))
+    .where(eq(projectMembers.userId, userId));
+  const taken = new Set(rows.map((r) => r.name.toLowerCase()));
+  if (!taken.has(wanted.toLowerCase())) return undefined;
+  for (let n = 2; ; n++) {
+    const candidate = `${wanted} (${n})`;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+export async function importPackage(
+  db: Db,
+  userId: string,
+  zip: Uint8Array,
+  requestedName?: string,
+): Promise<{ project: ProjectView; warnings: ValidationIssue[] }> {
+  const unpacked = unpackPackage(zip);
+  if (!unpacked.ok) {
+    throw new ApiError(unpacked.code, { message: unpacked.message, ...(unpacked.details ? { details: unpacked.details } : {}) });
+  }
+  const original = packageFromFiles(unpacked.files);
+  const report = validatePackage(original);
+  if (!report.valid) {
+    throw new ApiError('PKG_VALIDATION_FAILED', {
+      message: `The package has ${report.errors.length} problem(s) that must be fixed before it can be imported.`,
+      details: report.errors.map(toErrorDetail),
+      extra: { warnings: report.warnings },
+    });
+  }
+  const pkg = toMultiWorkflowLayout(original);
+  const manifest = JSON.parse(original.manifestJson!) as { name: string; version: string; description?: string };
+  const name = (requestedName?.trim() || manifest.name).slice(0, 100);
+  const suggestedName = await suggestName(db, userId, name);
+  if (suggestedName) {
+    throw new ApiError('PKG_NAME_CONFLICT', {
+      message: `You already have a project called "${name}".`,
+      hints: [`Import it as "${suggestedName}", or rename the existing project first.`],
+      extra: { suggestedName },
+    });
+  }
+
+  const projectId = newId('prj');
+  const statements: Statement[] = [
+    db.insert(projects).values({
+      id: projectId,
+      name,
+      description: manifest.description ?? '',
+      version: manifest.version,
+      manifestJson: original.manifestJson,
+      agentsJson: pkg.agentsJson!,
+      createdBy: userId,
+    }),
+    db.insert(projectMembers).values({ projectId, userId, role: 'owner' }),
+  ];
+  const defaultId = pkg.defaultWorkflowId ?? pkg.workflows[0]?.id;
+  for (const workflow of pkg.workflows) {
+    statements.push(
+      db.insert(workflows).values({
+        projectId,
+        id: workflow.id,
+        name: workflow.displayName ?? workflow.id,
+        isDefault: workflow.id === defaultId,
+        workflowMd: workflow.workflowMd!,
+        graphJson: workflow.graphJson!,
+      }),
+    );
+    const nodeIds = new Set<string>();
+    for (const step of workflow.steps) {
+      const nodeId = stepNodeId(step);
+      if (nodeIds.has(nodeId)) {
+        throw new ApiError('PKG_VALIDATION_FAILED', {
+          details: [{ path: step.path, message: `Two step files of workflow "${workflow.id}" are for node "${nodeId}".` }],
+        });
+      }
+      nodeIds.add(nodeId);
+      statements.push(db.insert(workflowSteps).values({ projectId, workflowId: workflow.id, nodeId, path: step.path, markdown: step.markdown }));
+    }
+  }
+  for (const asset of pkg.assets) statements.push(upsertAssetStatement(db, await assetRow(projectId, asset.path, asset.content)));
+  await runBatch(db, statements);
+  return { project: await getProject(db, projectId, 'owner'), warnings: report.warnings };
+}

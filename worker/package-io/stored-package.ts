@@ -1,0 +1,74 @@
+/**
+ * The stored package as a BmadPackage (shared/bmad): the same in-memory model that import,
+ * validation and export use, so the Builder's checks and the AI's see one thing.
+ */
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
+import { ApiError } from '../http/api-error.ts';
+import { deriveManifest, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
+
+interface StoredManifest {
+  name?: unknown;
+  workflows?: Array<{ id?: unknown; description?: unknown; tags?: unknown }>;
+  [key: string]: unknown;
+}
+
+function parseManifest(text: string | null): StoredManifest {
+  try {
+    const value: unknown = text ? JSON.parse(text) : {};
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as StoredManifest) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A package name from a project name: lower case, dashes, never empty. */
+export function packageNameFrom(projectName: string): string {
+  return projectName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'package';
+}
+
+export async function loadStoredPackage(db: Db, projectId: string): Promise<{ pkg: BmadPackage; projectName: string }> {
+  const project = await db.select().from(projects).where(eq(projects.id, projectId)).get();
+  if (!project) throw new ApiError('PROJECT_NOT_FOUND');
+  const [workflowRows, stepRows, assetRows] = await Promise.all([
+    db.select().from(workflows).where(eq(workflows.projectId, projectId)).orderBy(asc(workflows.createdAt), asc(workflows.id)),
+    db.select().from(workflowSteps).where(eq(workflowSteps.projectId, projectId)).orderBy(asc(workflowSteps.path)),
+    db.select({ path: assets.path, content: assets.content }).from(assets).where(eq(assets.projectId, projectId)).orderBy(asc(assets.path)),
+  ]);
+  const stored = parseManifest(project.manifestJson);
+  const manifestWorkflows = new Map((stored.workflows ?? []).map((w) => [w.id, w]));
+  const list = workflowRows.map((w): BmadWorkflow => {
+    const extra = manifestWorkflows.get(w.id);
+    return {
+      id: w.id,
+      displayName: w.name,
+      ...(typeof extra?.description === 'string' ? { description: extra.description } : {}),
+      ...(Array.isArray(extra?.tags) ? { tags: extra.tags.filter((t): t is string => typeof t === 'string') } : {}),
+      workflowMdPath: `workflows/${w.id}/workflow.md`,
+      graphPath: `workflows/${w.id}/workflow.graph.json`,
+      workflowMd: w.workflowMd,
+      graphJson: w.graphJson,
+      steps: stepRows.filter((s) => s.workflowId === w.id).map((s) => ({ nodeId: s.nodeId, path: s.path, markdown: s.markdown })),
+    };
+  });
+  // The project's own fields win over the imported manifest: they are what people edit here.
+  const fields = {
+    ...stored,
+    schemaVersion: '1.1',
+    name: typeof stored.name === 'string' && stored.name ? stored.name : packageNameFrom(project.name),
+    version: project.version,
+    ...(project.description ? { description: project.description } : {}),
+  };
+  const main = workflowRows.find((w) => w.isDefault) ?? workflowRows[0];
+  const pkg: BmadPackage = {
+    manifestJson: JSON.stringify(fields),
+    agentsJson: project.agentsJson,
+    workflows: list,
+    ...(main ? { defaultWorkflowId: main.id } : {}),
+    assets: assetRows,
+  };
+  // entry and workflows[] always describe what is stored now.
+  pkg.manifestJson = `${JSON.stringify(deriveManifest(pkg), null, 2)}\n`;
+  return { projectName: project.name, pkg };
+}

@@ -1,0 +1,100 @@
+/**
+ * Unpacks an uploaded `.bmad` zip into a map of text files, refusing anything unsafe before it
+ * is inflated: oversize archives, too many entries, bomb-like ratios, traversal (`..`, absolute
+ * paths, backslashes, NUL, drive letters), duplicate names, symlinks, encryption, non-UTF-8
+ * text. One common top-level folder is stripped. Expected failures are values.
+ */
+import { unzipSync } from 'fflate';
+import { IMPORT_LIMITS } from './limits.ts';
+import { readCentralDirectory } from './zip-entries.ts';
+import type { ErrorDetail } from '../../shared/errors.ts';
+
+export type UnpackResult =
+  | { ok: true; files: Map<string, string> }
+  | { ok: false; code: 'PKG_TOO_LARGE' | 'PKG_INVALID_ZIP' | 'PKG_INVALID_FORMAT'; message: string; details?: ErrorDetail[] };
+
+function unsafeName(name: string): string | undefined {
+  if (name.includes('\0')) return 'contains a NUL character';
+  if (name.includes('\\')) return 'contains a backslash';
+  if (name.startsWith('/')) return 'is an absolute path';
+  if (/^[A-Za-z]:/.test(name)) return 'starts with a drive letter';
+  const segments = name.replace(/\/$/, '').split('/');
+  if (segments.some((s) => s === '..')) return 'climbs out of the package with ".."';
+  if (segments.some((s) => s === '' || s === '.')) return 'has an empty or "." folder';
+  return undefined;
+}
+
+/** `pkg/bmad.json`, `pkg/steps/a.md` → `bmad.json`, `steps/a.md` when every file shares `pkg/`. */
+function stripCommonFolder(names: string[]): (name: string) => string {
+  const first = names[0]?.split('/')[0];
+  if (!first || names.some((n) => !n.includes('/') || n.split('/')[0] !== first)) return (n) => n;
+  return (n) => n.slice(first.length + 1);
+}
+
+export function unpackPackage(zip: Uint8Array): UnpackResult {
+  if (zip.byteLength > IMPORT_LIMITS.maxZipBytes) {
+    return { ok: false, code: 'PKG_TOO_LARGE', message: `The package is larger than ${IMPORT_LIMITS.maxZipBytes / 1024 / 1024} MB.` };
+  }
+  const directory = readCentralDirectory(zip);
+  if (!directory.ok) return { ok: false, code: 'PKG_INVALID_ZIP', message: `This is not a usable zip: ${directory.reason}.` };
+  const entries = directory.entries.filter((e) => !e.isDirectory && !/(^|\/)(__MACOSX\/|\.DS_Store$)/.test(e.name));
+  if (directory.entries.length > IMPORT_LIMITS.maxEntries) {
+    return { ok: false, code: 'PKG_TOO_LARGE', message: `The package has more than ${IMPORT_LIMITS.maxEntries} entries.` };
+  }
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  for (const entry of directory.entries) {
+    const why = unsafeName(entry.name);
+    if (why) details.push({ path: entry.name, message: `This entry's name ${why}.`, hint: 'Rebuild the zip from the package folder.' });
+    if (seen.has(entry.name)) details.push({ path: entry.name, message: 'This entry appears twice in the zip.' });
+    seen.add(entry.name);
+    if (entry.isSymlink) details.push({ path: entry.name, message: 'This entry is a symbolic link; packages hold plain files only.' });
+    if (entry.isEncrypted) details.push({ path: entry.name, message: 'This entry is encrypted.' });
+    if (entry.method !== 0 && entry.method !== 8) details.push({ path: entry.name, message: 'This entry uses an unsupported compression method.' });
+    total += entry.size;
+    if (entry.size > IMPORT_LIMITS.maxFileBytes) {
+      return { ok: false, code: 'PKG_TOO_LARGE', message: `${entry.name} is larger than ${IMPORT_LIMITS.maxFileBytes / 1024 / 1024} MB.` };
+    }
+    if (entry.size > 1024 * 1024 && entry.size / Math.max(1, entry.compressedSize) > IMPORT_LIMITS.maxRatio) {
+      return { ok: false, code: 'PKG_INVALID_ZIP', message: `${entry.name} expands suspiciously (a zip bomb?); it was not unpacked.` };
+    }
+  }
+  if (total > IMPORT_LIMITS.maxUnpackedBytes) {
+    return { ok: false, code: 'PKG_TOO_LARGE', message: `The package unpacks to more than ${IMPORT_LIMITS.maxUnpackedBytes / 1024 / 1024} MB.` };
+  }
+  if (details.length > 0) {
+    return { ok: false, code: 'PKG_INVALID_ZIP', message: 'The zip holds entries that are not safe to unpack.', details };
+  }
+  let raw: Record<string, Uint8Array>;
+  try {
+    raw = unzipSync(zip, { filter: (file) => entries.some((e) => e.name === file.name) });
+  } catch (error) {
+    return { ok: false, code: 'PKG_INVALID_ZIP', message: `The zip could not be unpacked: ${error instanceof Error ? error.message : 'damaged data'}.` };
+  }
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  const strip = stripCommonFolder(entries.map((e) => e.name));
+  const files = new Map<string, string>();
+  for (const entry of entries) {
+    const bytes = raw[entry.name];
+    if (!bytes || bytes.byteLength !== entry.size) {
+      return { ok: false, code: 'PKG_INVALID_ZIP', message: `${entry.name} does not match its recorded size.` };
+    }
+    try {
+      // A leading BOM is tolerated: the decoder drops it.
+      files.set(strip(entry.name), decoder.decode(bytes));
+    } catch {
+      details.push({ path: entry.name, message: 'This file is not valid UTF-8 text.', hint: 'Save it as UTF-8; packages hold text files only.' });
+    }
+  }
+  if (details.length > 0) return { ok: false, code: 'PKG_INVALID_FORMAT', message: 'Some files are not UTF-8 text.', details };
+  if (!files.has('bmad.json')) {
+    return {
+      ok: false,
+      code: 'PKG_INVALID_FORMAT',
+      message: 'This zip has no bmad.json at its top level, so it is not a .bmad package.',
+      details: [{ path: 'bmad.json', message: 'Missing bmad.json.', hint: 'Export the package from the Builder, or zip the folder that holds bmad.json.' }],
+    };
+  }
+  return { ok: true, files };
+}
