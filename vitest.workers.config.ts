@@ -2,21 +2,34 @@
 // session Durable Object and real WebSockets (@cloudflare/vitest-plugin, wrangler.toml).
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { loadExample, loadPackageDir } from './test/spec/examples.ts';
 
 export default defineConfig({
   plugins: [
-    cloudflareTest(async () => ({
+    cloudflareTest(async ({ inject }) => ({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations('./migrations'),
           LLM_KEY_ENCRYPTION_KEY: 'dGVzdC1rZXktZW5jcnlwdGlvbi1rZXktMzItYnl0ZXM=',
+          // As under `npm start`: local models (and the scripted server on 127.0.0.1) are allowed.
+          LLM_ALLOW_PRIVATE_BASE_URLS: 'true',
+          // Started by test/support/workers-global-setup.ts.
+          SCRIPTED_OPENAI_URL: inject('scriptedOpenAIUrl'),
+          SCRIPTED_OPENAI_UNREACHABLE_URL: inject('unreachableOpenAIUrl'),
+          // The spec pack's example packages as file maps (workerd cannot read the disk).
+          TEST_PACKAGES: {
+            'hello-branch': Object.fromEntries(loadExample('hello-branch')),
+            'expense-ops': Object.fromEntries(loadExample('expense-ops')),
+            demo: Object.fromEntries(loadPackageDir(new URL('./scripts/demo-package/', import.meta.url))),
+          },
         },
       },
     })),
   ],
   test: {
     include: ['test/workers/**/*.test.ts', 'worker/**/*.integration.test.ts', 'durable-objects/**/*.test.ts'],
+    globalSetup: ['./test/support/workers-global-setup.ts'],
     setupFiles: ['./test/workers/apply-migrations.ts'],
     testTimeout: 30_000,
   },

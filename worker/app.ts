@@ -14,6 +14,7 @@ import { agentRoutes } from './routes/agents.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { historyRoutes } from './routes/history.ts';
 import { sessionSocketRoutes } from './routes/session-socket.ts';
+import { llmProfileRoutes } from './routes/llm-profile.ts';
 
 const api = new Hono<AppEnv>()
   .use(async function attachDb(c, next) {
@@ -23,6 +24,7 @@ const api = new Hono<AppEnv>()
   .use(sameOrigin())
   .get('/health', (c) => c.json({ data: { ok: true }, error: null }))
   .route('/auth', authRoutes)
+  .route('/users/me/llm-profile', llmProfileRoutes)
   .use('/projects/*', requireUser())
   .use('/projects', requireUser())
   .route('/projects', projectRoutes)

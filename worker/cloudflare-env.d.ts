@@ -8,6 +8,12 @@ declare global {
     interface Env extends WorkerEnv {
       /** Only in the Workers-pool tests (vitest.workers.config.ts). */
       TEST_MIGRATIONS: D1Migration[];
+      /** Only in the Workers-pool tests: the scripted OpenAI-compatible server (test/support/workers-global-setup.ts). */
+      SCRIPTED_OPENAI_URL: string;
+      /** Only in the Workers-pool tests: an http://127.0.0.1 address where nothing listens. */
+      SCRIPTED_OPENAI_UNREACHABLE_URL: string;
+      /** Only in the Workers-pool tests: example packages as `{path: text}` maps. */
+      TEST_PACKAGES: Record<'hello-branch' | 'expense-ops' | 'demo', Record<string, string>>;
     }
     interface GlobalProps {
       mainModule: typeof import('./index.ts');

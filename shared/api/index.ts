@@ -3,3 +3,4 @@ export * from './common.ts';
 export * from './auth.ts';
 export * from './projects.ts';
 export * from './store.ts';
+export * from './llm-profile.ts';

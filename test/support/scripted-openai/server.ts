@@ -1,0 +1,223 @@
+// A scripted OpenAI-compatible HTTP server (node:http only) for tests and the local demo: real wire
+// format, SSE streaming, tool calls, and faults on demand. Scenarios decide each reply from the request.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openAIError, playReply, sendJson } from './respond.ts';
+import { echo, MODEL_SCENARIOS } from './scenarios.ts';
+import type { ChatMessage, FaultReply, OfferedTool, RecordedRequest, Reply, Scenario, ScenarioRequest } from './types.ts';
+
+export interface ScriptedOpenAIOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Scenarios chosen by the request's `model`, added to the built-in `scripted-demo` and `scripted-echo`. */
+  scenarios?: Record<string, Scenario | Reply>;
+  /** The scenario for every other model; `echo` unless set. */
+  scenario?: Scenario | Reply;
+  /** Pause between stream chunks, so a demo looks like a model typing. */
+  chunkDelayMs?: number;
+}
+
+export interface ScriptedOpenAI {
+  /** Base URL for an OpenAI client, ending in /v1. */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received since start or the last reset(), oldest first. */
+  readonly requests: readonly RecordedRequest[];
+  /** The chat completion requests only. */
+  chatRequests(): RecordedRequest[];
+  /** `requests` with Authorization and api-key headers redacted, safe to print. */
+  redactedRequests(): RecordedRequest[];
+  /** Sets the default scenario, or with `model` the scenario for that model name. */
+  setScenario(scenario: Scenario | Reply, options?: { model?: string }): void;
+  /** Plays `reply` (usually a fault) for the next `times` chat requests, before any scenario is asked. */
+  failNext(reply: FaultReply | Reply, times?: number): void;
+  /** Forgets recorded requests and queued faults, restarts callIndex and restores the start-up scenarios. */
+  reset(): void;
+  /** Stops listening and destroys open connections (hanging requests included). */
+  close(): Promise<void>;
+}
+
+const REDACTED = '***REDACTED***';
+
+export function redactRecordedRequest(request: RecordedRequest): RecordedRequest {
+  const headers = { ...request.headers };
+  for (const name of ['authorization', 'api-key', 'x-api-key']) {
+    const value = headers[name];
+    if (value !== undefined) headers[name] = /^bearer\s/i.test(value) ? `Bearer ${REDACTED}` : REDACTED;
+  }
+  return { ...request, headers };
+}
+
+function toScenario(value: Scenario | Reply): Scenario {
+  return typeof value === 'function' ? value : () => value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function offeredTools(body: Record<string, unknown>): OfferedTool[] {
+  const tools = Array.isArray(body['tools']) ? (body['tools'] as unknown[]) : [];
+  return tools.flatMap((tool) => {
+    if (!isRecord(tool) || !isRecord(tool['function'])) return [];
+    const fn = tool['function'];
+    if (typeof fn['name'] !== 'string') return [];
+    return [
+      {
+        name: fn['name'],
+        ...(typeof fn['description'] === 'string' ? { description: fn['description'] } : {}),
+        ...(isRecord(fn['parameters']) ? { parameters: fn['parameters'] } : {}),
+      },
+    ];
+  });
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): Promise<ScriptedOpenAI> {
+  const host = options.host ?? '127.0.0.1';
+  const chunkDelayMs = options.chunkDelayMs ?? 0;
+  const initialModels = (): Map<string, Scenario> =>
+    new Map(
+      Object.entries({ ...MODEL_SCENARIOS, ...(options.scenarios ?? {}) }).map(([name, s]) => [name, toScenario(s)]),
+    );
+
+  let byModel = initialModels();
+  let fallback: Scenario = toScenario(options.scenario ?? echo);
+  let requests: RecordedRequest[] = [];
+  let queued: Array<{ reply: Reply; remaining: number }> = [];
+  let callIndex = 0;
+
+  async function chat(res: ServerResponse, recorded: RecordedRequest): Promise<void> {
+    const body = recorded.body;
+    if (!isRecord(body)) {
+      sendJson(res, 400, openAIError('We could not parse the JSON body of your request.', 'invalid_request_error', null));
+      return;
+    }
+    if (!recorded.headers['authorization']) {
+      sendJson(
+        res,
+        401,
+        openAIError("You didn't provide an API key. Send it in an Authorization: Bearer header.", 'invalid_request_error', 'missing_api_key'),
+      );
+      return;
+    }
+    const model = typeof body['model'] === 'string' ? body['model'] : '';
+    const request: ScenarioRequest = {
+      body,
+      messages: Array.isArray(body['messages']) ? (body['messages'] as ChatMessage[]) : [],
+      tools: offeredTools(body),
+      model,
+      stream: body['stream'] === true,
+      headers: recorded.headers,
+      callIndex: callIndex++,
+    };
+    const streamOptions = body['stream_options'];
+    const includeUsage = request.stream && isRecord(streamOptions) && streamOptions['include_usage'] === true;
+
+    let reply: Reply;
+    const next = queued[0];
+    if (next !== undefined) {
+      reply = next.reply;
+      next.remaining -= 1;
+      if (next.remaining <= 0) queued.shift();
+    } else {
+      try {
+        reply = await (byModel.get(model) ?? fallback)(request);
+      } catch (error) {
+        // A broken scenario is a bug in the test: answer loudly rather than hang.
+        const message = error instanceof Error ? error.message : String(error);
+        sendJson(res, 500, openAIError(`The scripted scenario failed: ${message}`, 'scenario_error', null));
+        return;
+      }
+    }
+    await playReply(res, reply, request, { includeUsage, chunkDelayMs });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const parts: Buffer[] = [];
+    for await (const part of req) parts.push(part as Buffer);
+    const raw = Buffer.concat(parts).toString('utf8');
+    let body: unknown = null;
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = raw;
+      }
+    }
+    const path = new URL(req.url ?? '/', 'http://scripted.invalid').pathname.replace(/\/+$/, '') || '/';
+    const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: headersOf(req), body, receivedAt: Date.now() };
+    requests.push(recorded);
+
+    if (req.method === 'GET' && path === '/v1/models') {
+      const created = 1_700_000_000;
+      sendJson(res, 200, {
+        object: 'list',
+        data: [...byModel.keys()].map((id) => ({ id, object: 'model', created, owned_by: 'scripted-openai' })),
+      });
+      return;
+    }
+    if (req.method === 'POST' && path === '/v1/chat/completions') {
+      await chat(res, recorded);
+      return;
+    }
+    sendJson(res, 404, openAIError(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url'));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('[scripted-openai] request failed', error);
+      if (!res.headersSent) sendJson(res, 500, openAIError('The scripted server failed.', 'server_error', null));
+      else res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}/v1`,
+    port,
+    get requests() {
+      return requests;
+    },
+    chatRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions'),
+    redactedRequests: () => requests.map(redactRecordedRequest),
+    setScenario(scenario, setOptions = {}) {
+      if (setOptions.model !== undefined) byModel.set(setOptions.model, toScenario(scenario));
+      else fallback = toScenario(scenario);
+    },
+    failNext(reply, times = 1) {
+      if (times > 0) queued.push({ reply, remaining: times });
+    },
+    reset() {
+      requests = [];
+      queued = [];
+      callIndex = 0;
+      byModel = initialModels();
+      fallback = toScenario(options.scenario ?? echo);
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import { env, exports } from 'cloudflare:workers';
+import { strToU8, unzipSync, zipSync, strFromU8, type Zippable } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN, signedInClient, type TestClient } from './client.ts';
+
+type Files = Record<string, string>;
+
+function zip(files: Files, prefix = ''): Uint8Array {
+  const entries: Zippable = {};
+  for (const [path, text] of Object.entries(files)) entries[prefix + path] = strToU8(text);
+  return zipSync(entries);
+}
+
+async function upload(client: TestClient, body: Uint8Array | string, name?: string) {
+  const form = new FormData();
+  form.set('file', new File([typeof body === 'string' ? body : new Uint8Array(body)], 'package.bmad', { type: 'application/zip' }));
+  if (name) form.set('name', name);
+  const res = await exports.default.fetch(`${ORIGIN}/api/projects/import`, {
+    method: 'POST',
+    headers: { origin: ORIGIN, cookie: client.cookie! },
+    body: form,
+  });
+  const json = (await res.json()) as { data: any; error: any };
+  return { status: res.status, ...json };
+}
+
+async function exportZip(client: TestClient, projectId: string) {
+  const res = await exports.default.fetch(`${ORIGIN}/api/projects/${projectId}/export`, { headers: { cookie: client.cookie! } });
+  return res;
+}
+
+async function rowCount(table: string) {
+  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+}
+
+async function snapshot(projectId: string) {
+  const q = (sql: string) => env.DB.prepare(sql).bind(projectId).all().then((r) => r.results);
+  return {
+    workflows: await q('SELECT id, name, is_default, workflow_md, graph_json FROM workflows WHERE project_id = ? ORDER BY id'),
+    steps: await q('SELECT workflow_id, node_id, path, markdown FROM workflow_steps WHERE project_id = ? ORDER BY workflow_id, node_id'),
+    assets: await q('SELECT path, content, sha256 FROM assets WHERE project_id = ? ORDER BY path'),
+    agents: await q('SELECT agents_json, version, description FROM projects WHERE id = ?'),
+  };
+}
+
+describe('import', () => {
+  it('imports the multi-workflow example with its package ids, and exports it back byte for byte', async () => {
+    const user = await signedInClient('Importer');
+    const files = env.TEST_PACKAGES['expense-ops'];
+    const res = await upload(user, zip(files));
+    expect(res.status).toBe(201);
+    expect(res.data.project).toMatchObject({ name: 'expense-ops', version: '1.2.0', role: 'owner', workflowCount: 2 });
+    expect(res.data.warnings).toEqual([]);
+    const base = `/api/projects/${res.data.project.id}`;
+    const workflows = await user.get(`${base}/workflows`);
+    expect(workflows.data.workflows.map((w: { id: string }) => w.id)).toEqual(['expense-compliance', 'variance-analysis']);
+    expect((await user.get(`${base}/workflows/expense-compliance/steps/collect-report`)).status).toBe(200);
+    expect((await user.get(`${base}/validation`)).data.report).toMatchObject({ valid: true, errors: [] });
+
+    const exported = await exportZip(user, res.data.project.id);
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-disposition')).toContain('expense-ops.bmad');
+    const out = unzipSync(new Uint8Array(await exported.arrayBuffer()));
+    const outFiles = Object.fromEntries(Object.entries(out).map(([p, b]) => [p, strFromU8(b)]));
+    expect(Object.keys(outFiles).sort()).toEqual(Object.keys(files).sort());
+    for (const [path, text] of Object.entries(files)) expect(outFiles[path], path).toBe(text);
+  });
+
+  it('imports the single-workflow example as workflow "main" and round-trips import(export(p)) = p', async () => {
+    const user = await signedInClient('Single');
+    const first = await upload(user, zip(env.TEST_PACKAGES['hello-branch'], 'hello-branch/'));
+    expect(first.status).toBe(201);
+    const firstId = first.data.project.id;
+    const wf = (await user.get(`/api/projects/${firstId}/workflows/main`)).data.workflow;
+    expect(wf.steps.map((s: { path: string }) => s.path)).toContain('workflows/main/steps/step-01-intake.md');
+    expect(JSON.parse(wf.graphJson).nodes[0].file).toBe('workflows/main/steps/step-01-intake.md');
+
+    const exported = new Uint8Array(await (await exportZip(user, firstId)).arrayBuffer());
+    const second = await upload(user, exported, 'hello again');
+    expect(second.status).toBe(201);
+    const a = await snapshot(firstId);
+    const b = await snapshot(second.data.project.id);
+    expect(b).toEqual(a);
+  });
+
+  it('imports the demo package that npm start seeds', async () => {
+    const user = await signedInClient('Demo');
+    const res = await upload(user, zip(env.TEST_PACKAGES.demo));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    expect(res.data.project.workflowCount).toBe(3);
+  });
+
+  it('refuses a name conflict with a suggested name, writing nothing', async () => {
+    const user = await signedInClient('Conflict');
+    const files = env.TEST_PACKAGES['hello-branch'];
+    expect((await upload(user, zip(files))).status).toBe(201);
+    const projects = await rowCount('projects');
+    const again = await upload(user, zip(files));
+    expect(again.status).toBe(409);
+    expect(again.error).toMatchObject({ code: 'PKG_NAME_CONFLICT', suggestedName: 'hello-branch (2)' });
+    expect(await rowCount('projects')).toBe(projects);
+    expect((await upload(user, zip(files), again.error.suggestedName)).status).toBe(201);
+  });
+
+  it('reports every validation problem with file and pointer and leaves no rows behind', async () => {
+    const user = await signedInClient('Broken');
+    const files = { ...env.TEST_PACKAGES['hello-branch'] };
+    const graph = JSON.parse(files['workflow.graph.json']!);
+    graph.edges.push({ from: 'end-99', to: 'nowhere', label: 'dangling' });
+    graph.nodes[0].agentId = 'ghost';
+    files['workflow.graph.json'] = JSON.stringify(graph);
+    files['steps/step-01-intake.md'] = files['steps/step-01-intake.md']!.replace('## Goal', '## Aim');
+    const before = await Promise.all(['projects', 'workflows', 'workflow_steps', 'assets', 'project_members'].map(rowCount));
+    const res = await upload(user, zip(files));
+    expect(res.status).toBe(422);
+    expect(res.error.code).toBe('PKG_VALIDATION_FAILED');
+    const codes = res.error.details.map((d: { code: string }) => d.code);
+    expect(codes).toEqual(expect.arrayContaining(['GRAPH_EDGE_UNKNOWN_NODE', 'AGENT_NOT_FOUND', 'STEP_MISSING_GOAL']));
+    const dangling = res.error.details.find((d: { code: string }) => d.code === 'GRAPH_EDGE_UNKNOWN_NODE');
+    expect(dangling).toMatchObject({ path: 'workflow.graph.json', pointer: '/edges/5/to' });
+    expect(await Promise.all(['projects', 'workflows', 'workflow_steps', 'assets', 'project_members'].map(rowCount))).toEqual(before);
+  });
+
+  it('refuses unsafe and broken zips with PKG_* codes', async () => {
+    const user = await signedInClient('Unsafe');
+    const good = env.TEST_PACKAGES['hello-branch'];
+    const cases: Array<[string, Uint8Array | string, string]> = [
+      ['not a zip', 'hello, I am text', 'PKG_INVALID_ZIP'],
+      ['traversal', zip({ ...good, '../evil.md': 'x' }), 'PKG_INVALID_ZIP'],
+      ['absolute', zip({ ...good, '/etc/passwd': 'x' }), 'PKG_INVALID_ZIP'],
+      ['backslash', zip({ ...good, 'assets\\x.md': 'x' }), 'PKG_INVALID_ZIP'],
+      ['drive letter', zip({ ...good, 'C:/x.md': 'x' }), 'PKG_INVALID_ZIP'],
+      ['no manifest', zip({ 'README.md': 'hi' }), 'PKG_INVALID_FORMAT'],
+    ];
+    for (const [label, body, code] of cases) {
+      const res = await upload(user, body);
+      expect(res.error?.code, label).toBe(code);
+    }
+    const latin1 = zipSync({ ...Object.fromEntries(Object.entries(good).map(([p, t]) => [p, strToU8(t)])), 'assets/notes.md': new Uint8Array([0x63, 0x61, 0x66, 0xe9]) });
+    const res = await upload(user, latin1);
+    expect(res.error).toMatchObject({ code: 'PKG_INVALID_FORMAT', details: [{ path: 'assets/notes.md' }] });
+    // A bomb: 20 MB of zeros compresses to a few KB.
+    const bomb = zipSync({ ...Object.fromEntries(Object.entries(good).map(([p, t]) => [p, strToU8(t)])), 'assets/zeros.txt': new Uint8Array(9 * 1024 * 1024) });
+    expect((await upload(user, bomb)).error?.code).toBe('PKG_INVALID_ZIP');
+    const notMultipart = await user.post('/api/projects/import', { file: 'x' });
+    expect(notMultipart.status).toBe(415);
+    expect((await user.get('/api/projects')).data.projects).toEqual([]);
+  });
+});
+
+describe('export and validation', () => {
+  it('refuses to export a package with errors and lists them; viewers can export a valid one', async () => {
+    const { projectWithOwner } = await import('./client.ts');
+    const { owner, base, projectId, member } = await projectWithOwner();
+    await owner.post(`${base}/workflows`, { id: 'w', name: 'W' });
+    await owner.put(`${base}/agents/helper`, {
+      agent: { metadata: { name: 'H', title: 'Helper', icon: 'H' }, persona: { role: 'r', identity: 'i', communication_style: 'c', principles: 'p' } },
+    });
+    const viewer = await member('viewer');
+    expect((await exportZip(viewer, projectId)).status).toBe(200);
+    const saved = await owner.put(`${base}/workflows/w/steps/start`, { markdown: '---\nschemaVersion: "1.1"\nnodeId: "start"\ntype: "step"\n---\n# Start\n' });
+    expect(saved.status).toBe(200);
+    expect(saved.data.issues.map((i: { code: string }) => i.code)).toEqual(expect.arrayContaining(['STEP_MISSING_GOAL', 'STEP_MISSING_INSTRUCTIONS']));
+    const refused = await exportZip(owner, projectId);
+    expect(refused.status).toBe(422);
+    const body = (await refused.json()) as { error: { code: string; details: Array<{ path: string }> } };
+    expect(body.error.code).toBe('PKG_VALIDATION_FAILED');
+    expect(body.error.details[0]!.path).toBe('workflows/w/steps/start.md');
+    const report = await owner.get(`${base}/validation`);
+    expect(report.data.report.valid).toBe(false);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { checkBaseUrl, privateAddressKind } from './base-url.ts';
+
+describe('base URL safety', () => {
+  const refused = [
+    'http://127.0.0.1:8080/v1',
+    'http://127.1/v1',
+    'http://2130706433/v1',
+    'http://0x7f.0.0.1/v1',
+    'http://10.1.2.3/v1',
+    'http://172.16.0.1/v1',
+    'http://172.31.255.255/v1',
+    'http://192.168.1.10/v1',
+    'http://169.254.169.254/latest/meta-data',
+    'http://0.0.0.0:11434/v1',
+    'http://[::1]:8080/v1',
+    'http://[::ffff:127.0.0.1]/v1',
+    'http://[::ffff:a9fe:a9fe]/v1',
+    'http://[fd00:ec2::254]/v1',
+    'http://[fc00::1]/v1',
+    'http://[fe80::1]/v1',
+    'http://localhost:11434/v1',
+    'http://LOCALHOST./v1',
+    'http://ollama.localhost/v1',
+    'http://metadata.google.internal/computeMetadata/v1',
+    'http://printer.local/v1',
+    'http://ollama:11434/v1',
+  ];
+  it.each(refused)('refuses %s unless private addresses are allowed', (url) => {
+    const check = checkBaseUrl(url, { allowPrivate: false });
+    expect(check.type).toBe('private_not_allowed');
+    expect(check.type === 'private_not_allowed' && check.hint).toMatch(/LLM_ALLOW_PRIVATE_BASE_URLS/);
+    expect(checkBaseUrl(url, { allowPrivate: true }).type).toBe('ok');
+  });
+
+  it.each(['https://api.openai.com/v1', 'https://api.deepseek.com', 'https://8.8.8.8/v1', 'http://[2001:4860:4860::8888]/v1', 'https://172.32.0.1/v1'])(
+    'accepts the public address %s',
+    (url) => {
+      expect(checkBaseUrl(url, { allowPrivate: false }).type).toBe('ok');
+    },
+  );
+
+  it('accepts only http(s) without credentials, query or fragment, and normalises the trailing slash', () => {
+    for (const url of ['ftp://api.example.com/v1', 'file:///etc/passwd', 'https://user:pw@api.example.com/v1', 'https://api.example.com/v1?x=1', 'https://api.example.com/v1#a', 'not a url']) {
+      expect(checkBaseUrl(url, { allowPrivate: true }).type).toBe('invalid');
+    }
+    expect(checkBaseUrl(' https://API.example.com/v1/ ', { allowPrivate: false })).toEqual({ type: 'ok', url: 'https://api.example.com/v1' });
+    expect(privateAddressKind('api.openai.com')).toBeNull();
+  });
+});

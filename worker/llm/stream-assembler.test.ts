@@ -1,0 +1,76 @@
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { describe, expect, it } from 'vitest';
+import { CallbackError, StreamAssembler } from './stream-assembler.ts';
+
+function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): ChatCompletionChunk {
+  return { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'deepseek-reasoner', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra } as ChatCompletionChunk;
+}
+
+describe('StreamAssembler', () => {
+  it('merges tool-call deltas by index, whatever the interleaving', () => {
+    const a = new StreamAssembler();
+    a.push(chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'b', arguments: '' } }] }));
+    a.push(chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'a', arguments: '{"x"' } }] }));
+    a.push(chunk({ tool_calls: [{ index: 1, function: { arguments: '{}' } }] }));
+    a.push(chunk({ tool_calls: [{ index: 0, function: { arguments: ':1}' } }] }));
+    a.push(chunk({}, 'tool_calls'));
+    expect(a.result(true, 1).toolCalls).toEqual([
+      { index: 0, id: 'call_a', name: 'a', argumentsText: '{"x":1}', finishedCleanly: true },
+      { index: 1, id: 'call_b', name: 'b', argumentsText: '{}', finishedCleanly: true },
+    ]);
+  });
+
+  it('copes with providers that omit the index or the id', () => {
+    const a = new StreamAssembler();
+    a.push(chunk({ tool_calls: [{ id: 'x1', function: { name: 'first', arguments: '{"a":' } }] }));
+    a.push(chunk({ tool_calls: [{ function: { arguments: '1}' } }] }));
+    a.push(chunk({ tool_calls: [{ id: 'x2', function: { name: 'second', arguments: '{}' } }] }));
+    a.push(chunk({ tool_calls: [{ index: 2, function: { name: 'third', arguments: '{}' } }] }));
+    a.push(chunk({}, 'tool_calls'));
+    const calls = a.result(true, 1).toolCalls;
+    expect(calls.map((c) => [c.id, c.name, c.argumentsText])).toEqual([
+      ['x1', 'first', '{"a":1}'],
+      ['x2', 'second', '{}'],
+      ['call_missing_id_2', 'third', '{}'],
+    ]);
+  });
+
+  it('marks every call unfinished when the turn ended by length or the stream did not complete', () => {
+    const a = new StreamAssembler();
+    a.push(chunk({ tool_calls: [{ index: 0, id: 'c', function: { name: 'n', arguments: '{"a' } }] }, 'length'));
+    expect(a.result(true, 1).toolCalls[0]?.finishedCleanly).toBe(false);
+    const b = new StreamAssembler();
+    b.push(chunk({ tool_calls: [{ index: 0, id: 'c', function: { name: 'n', arguments: '{}' } }] }));
+    expect(b.result(false, 1).toolCalls[0]?.finishedCleanly).toBe(false);
+  });
+
+  it('keeps reasoning and other provider extras, and puts them in the assistant message', () => {
+    const reasoning: string[] = [];
+    const a = new StreamAssembler({ onReasoningDelta: (t) => reasoning.push(t) });
+    a.push(chunk({ role: 'assistant', content: null, reasoning_content: 'Think' }));
+    a.push(chunk({ reasoning_content: 'ing.' }));
+    a.push(chunk({ content: 'Hi', vendor_flag: { cached: true } }));
+    a.push(chunk({}, 'stop'));
+    a.push({ ...chunk({}), choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } } as ChatCompletionChunk);
+    const result = a.result(true, 1);
+    expect(reasoning).toEqual(['Think', 'ing.']);
+    expect(result).toMatchObject({
+      content: 'Hi',
+      reasoningContent: 'Thinking.',
+      providerExtras: { reasoning_content: 'Thinking.', vendor_flag: { cached: true } },
+      usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 },
+      model: 'deepseek-reasoner',
+      finishReason: 'stop',
+    });
+    expect(result.assistantMessage).toEqual({ role: 'assistant', content: 'Hi', reasoning_content: 'Thinking.', vendor_flag: { cached: true } });
+  });
+
+  it('wraps a throwing callback so the adapter can rethrow it as a bug', () => {
+    const a = new StreamAssembler({
+      onTextDelta: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(() => a.push(chunk({ content: 'x' }))).toThrow(CallbackError);
+  });
+});

@@ -1,0 +1,168 @@
+// Assembles streamed chat.completion.chunk objects into one answer: text, reasoning, tool calls merged by
+// index, finish reason, usage and provider extras (DeepSeek's reasoning_content must be sent back).
+
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { AssembledToolCall, AssistantMessage, ChatResult, FinishReason, StreamChatRequest, TokenUsage } from './types.ts';
+
+/** Delta fields of the OpenAI wire format; anything else is a provider extra. */
+const STANDARD_DELTA_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'tool_calls', 'refusal', 'function_call', 'audio']);
+/** DeepSeek streams `reasoning_content`; OpenRouter and some vLLM builds use `reasoning`. */
+const REASONING_FIELDS = ['reasoning_content', 'reasoning'] as const;
+
+/** A caller's callback threw: a bug on the caller's side, rethrown as is rather than blamed on the provider. */
+export class CallbackError extends Error {
+  override readonly name = 'CallbackError';
+  constructor(cause: unknown) {
+    super('A stream callback threw', { cause });
+  }
+}
+
+type Callbacks = Pick<StreamChatRequest, 'onTextDelta' | 'onReasoningDelta' | 'onToolCallDelta'>;
+
+interface PartialCall {
+  index: number;
+  id: string;
+  name: string;
+  argumentsText: string;
+}
+
+interface ToolCallChunk {
+  index?: number;
+  id?: string | null;
+  function?: { name?: string | null; arguments?: string | null } | null;
+}
+
+function call<T>(fn: ((value: T) => void) | undefined, value: T): void {
+  if (!fn) return;
+  try {
+    fn(value);
+  } catch (error) {
+    throw new CallbackError(error);
+  }
+}
+
+export class StreamAssembler {
+  readonly #callbacks: Callbacks;
+  #content = '';
+  #reasoning = '';
+  readonly #calls = new Map<number, PartialCall>();
+  #lastIndex: number | undefined;
+  #finishReason: FinishReason | null = null;
+  #usage: TokenUsage | undefined;
+  #model: string | undefined;
+  readonly #extras: Record<string, unknown> = {};
+  #chunks = 0;
+
+  constructor(callbacks: Callbacks = {}) {
+    this.#callbacks = callbacks;
+  }
+
+  get chunkCount(): number {
+    return this.#chunks;
+  }
+
+  get finishReason(): FinishReason | null {
+    return this.#finishReason;
+  }
+
+  push(chunk: ChatCompletionChunk): void {
+    this.#chunks += 1;
+    if (typeof chunk.model === 'string' && chunk.model) this.#model = chunk.model;
+    if (chunk.usage) {
+      this.#usage = {
+        promptTokens: chunk.usage.prompt_tokens ?? 0,
+        completionTokens: chunk.usage.completion_tokens ?? 0,
+        totalTokens: chunk.usage.total_tokens ?? 0,
+      };
+    }
+    const choice = (chunk.choices ?? []).find((c) => (c.index ?? 0) === 0);
+    if (!choice) return;
+    const delta = (choice.delta ?? {}) as Record<string, unknown>;
+
+    for (const [key, value] of Object.entries(delta)) {
+      if (STANDARD_DELTA_FIELDS.has(key) || value === null || value === undefined) continue;
+      const previous = this.#extras[key];
+      this.#extras[key] = typeof value === 'string' && (previous === undefined || typeof previous === 'string') ? (previous ?? '') + value : value;
+    }
+    for (const field of REASONING_FIELDS) {
+      const text = delta[field];
+      if (typeof text === 'string' && text) {
+        this.#reasoning += text;
+        call(this.#callbacks.onReasoningDelta, text);
+      }
+    }
+    if (typeof delta['content'] === 'string' && delta['content']) {
+      this.#content += delta['content'];
+      call(this.#callbacks.onTextDelta, delta['content']);
+    }
+    const toolCalls = delta['tool_calls'];
+    if (Array.isArray(toolCalls)) for (const toolCall of toolCalls as ToolCallChunk[]) this.#mergeToolCall(toolCall);
+
+    if (choice.finish_reason) this.#finishReason = choice.finish_reason;
+  }
+
+  #mergeToolCall(delta: ToolCallChunk): void {
+    let index = delta.index;
+    if (typeof index !== 'number') {
+      // Some providers omit the index: a new id starts a new call, anything else continues the last one.
+      const isNew = typeof delta.id === 'string' && delta.id !== '' && ![...this.#calls.values()].some((c) => c.id === delta.id);
+      index = isNew || this.#lastIndex === undefined ? this.#calls.size : this.#lastIndex;
+    }
+    this.#lastIndex = index;
+    let current = this.#calls.get(index);
+    if (!current) {
+      current = { index, id: '', name: '', argumentsText: '' };
+      this.#calls.set(index, current);
+    }
+    if (typeof delta.id === 'string' && delta.id && !current.id) current.id = delta.id;
+    const name = delta.function?.name;
+    if (typeof name === 'string' && name && !current.name) current.name = name;
+    const fragment = delta.function?.arguments;
+    const argumentsDelta = typeof fragment === 'string' ? fragment : '';
+    current.argumentsText += argumentsDelta;
+    call(this.#callbacks.onToolCallDelta, { index, id: current.id, name: current.name, argumentsDelta });
+  }
+
+  /**
+   * The answer so far. `streamCompleted` says the stream ended normally with a finish reason; without
+   * it no tool call counts as finished cleanly.
+   */
+  result(streamCompleted: boolean, attempts: number): ChatResult {
+    const cleanFinish = streamCompleted && this.#finishReason !== 'length' && this.#finishReason !== 'content_filter';
+    const toolCalls: AssembledToolCall[] = [...this.#calls.values()]
+      .sort((a, b) => a.index - b.index)
+      .map((c) => ({
+        index: c.index,
+        id: c.id || `call_missing_id_${c.index}`,
+        name: c.name,
+        argumentsText: c.argumentsText,
+        finishedCleanly: cleanFinish && c.name !== '',
+      }));
+    const providerExtras = { ...this.#extras };
+    const assistantMessage: AssistantMessage = {
+      ...providerExtras,
+      role: 'assistant',
+      content: this.#content.length > 0 ? this.#content : null,
+      ...(toolCalls.length > 0
+        ? {
+            tool_calls: toolCalls.map((c) => ({
+              id: c.id,
+              type: 'function' as const,
+              function: { name: c.name, arguments: c.argumentsText },
+            })),
+          }
+        : {}),
+    };
+    return {
+      content: this.#content,
+      ...(this.#reasoning ? { reasoningContent: this.#reasoning } : {}),
+      toolCalls,
+      finishReason: this.#finishReason,
+      ...(this.#usage ? { usage: this.#usage } : {}),
+      ...(this.#model ? { model: this.#model } : {}),
+      providerExtras,
+      assistantMessage,
+      attempts,
+    };
+  }
+}

@@ -1,0 +1,90 @@
+// Types of the LLM provider adapter: what the session engine passes in and gets back.
+
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import type { ProviderError, ProviderErrorCode } from './provider-error.ts';
+
+/** The effective model settings for one call; resolving org policy and the user's profile happens elsewhere. */
+export interface ProviderProfile {
+  baseUrl: string;
+  model: string;
+  /** Decrypted only by the caller, for this call; never logged, never in a message. Null: no key (local models). */
+  apiKey: string | null;
+  /** Total deadline of one call, retries and waits included. */
+  timeoutSeconds: number;
+  contextWindow?: number;
+}
+
+/** An assistant message with provider extras kept, e.g. DeepSeek's `reasoning_content`, so they can be sent back. */
+export type AssistantMessage = ChatCompletionAssistantMessageParam & { reasoning_content?: string; [extra: string]: unknown };
+
+export type ChatMessage = ChatCompletionMessageParam | AssistantMessage;
+
+export type ChatTool = ChatCompletionTool;
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
+
+export interface ToolCallDelta {
+  index: number;
+  /** The call's id and name as known so far (they arrive with the first delta). */
+  id: string;
+  name: string;
+  argumentsDelta: string;
+}
+
+export interface StreamChatRequest {
+  messages: ChatMessage[];
+  tools?: ChatTool[];
+  signal?: AbortSignal;
+  onTextDelta?: (text: string) => void;
+  onReasoningDelta?: (text: string) => void;
+  onToolCallDelta?: (delta: ToolCallDelta) => void;
+}
+
+export interface AssembledToolCall {
+  index: number;
+  id: string;
+  name: string;
+  /** The arguments exactly as streamed; parse and validate them before running anything. */
+  argumentsText: string;
+  /**
+   * True when the provider ended the turn normally (not `length` or `content_filter`, stream not cut)
+   * and the call has a name. False means the arguments may be incomplete: never run it.
+   */
+  finishedCleanly: boolean;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ChatResult {
+  content: string;
+  reasoningContent?: string;
+  toolCalls: AssembledToolCall[];
+  finishReason: FinishReason | null;
+  usage?: TokenUsage;
+  /** The model name the provider reported. */
+  model?: string;
+  /** Non-standard fields of the assistant deltas (strings concatenated), e.g. `reasoning_content`. */
+  providerExtras: Record<string, unknown>;
+  /** The assistant message to append to the conversation, extras included. */
+  assistantMessage: AssistantMessage;
+  /** HTTP attempts made (1 + retries). */
+  attempts: number;
+}
+
+export type ChatOutcome =
+  | { type: 'completed'; result: ChatResult }
+  /** The caller's signal aborted the call; `partial` holds what streamed before. Not an error. */
+  | { type: 'aborted'; partial: ChatResult }
+  | { type: 'failed'; error: ProviderError; partial?: ChatResult };
+
+export type ProbeResult =
+  | { ok: true; latencyMs: number; model: string }
+  | { ok: false; code: ProviderErrorCode; message: string; hints: string[] };
