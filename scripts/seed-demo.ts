@@ -1,10 +1,12 @@
 /**
- * Seeds the demo account and the demo project (scripts/demo-package/, a multi-workflow .bmad
- * package) through the product's own API, so the demo data passes the same checks as any
- * edit. Idempotent: an existing demo project is left alone.
+ * Seeds the demo account, a viewer, the demo model profile and the demo project
+ * (scripts/demo-package/, a multi-workflow .bmad package imported as a zip) through the
+ * product's own API, so the demo data passes the same checks as any author's package.
+ * Idempotent: an existing demo project is left alone.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { SeedClient } from './lib/api-client.ts';
 
 export const DEMO_USER = { email: 'demo@crewagent.local', password: 'demo-password-123', name: 'Demo Author' };
@@ -27,13 +29,6 @@ async function signIn(client: SeedClient, user: typeof DEMO_USER): Promise<void>
   await client.must('POST', '/api/auth/register', user);
 }
 
-interface Manifest {
-  name: string;
-  version: string;
-  description?: string;
-  workflows?: Array<{ id: string; displayName?: string; workflow: string; graph: string }>;
-}
-
 export async function seedDemo(baseUrl: string, options: { scriptedModelUrl?: string } = {}): Promise<{ projectId: string; created: boolean }> {
   const viewer = new SeedClient(baseUrl);
   await signIn(viewer, DEMO_VIEWER);
@@ -51,22 +46,21 @@ export async function seedDemo(baseUrl: string, options: { scriptedModelUrl?: st
       timeoutSeconds: 60,
       contextWindow: 128000,
     });
-    if (res.status === 404) console.log('  (the LLM profile API is not available yet; skipping the demo model profile)');
-    else if (res.status >= 400) throw new Error(`LLM profile: ${res.error?.code} ${res.error?.message}`);
+    if (res.status >= 400) throw new Error(`LLM profile: ${res.error?.code} ${res.error?.message}`);
   }
 
-  const manifest = JSON.parse(await text('bmad.json')) as Manifest;
   const projectName = 'Vendor onboarding (demo)';
   const { projects } = await client.must<{ projects: Array<{ id: string; name: string }> }>('GET', '/api/projects');
   const existing = projects.find((p) => p.name === projectName);
   if (existing) return { projectId: existing.id, created: false };
 
-  const { project } = await client.must('POST', '/api/projects', {
-    name: projectName,
-    description: manifest.description ?? '',
-  });
+  // The demo package goes in the way any author's would: as a .bmad zip through the import API.
+  const entries: Record<string, Uint8Array> = {};
+  for (const path of await filesUnder(PACKAGE_DIR)) {
+    if (path !== 'README.md') entries[path] = strToU8(await text(path));
+  }
+  const { project } = await client.upload('/api/projects/import', zipSync(entries), { name: projectName });
   const base = `/api/projects/${project.id}`;
-  await client.must('PATCH', base, { version: manifest.version });
   await client.must('PUT', `${base}/domain-profile`, {
     industryDomain: 'Procurement and vendor risk management',
     targetUsers: 'Procurement analysts, risk officers, legal and finance reviewers',
@@ -75,30 +69,5 @@ export async function seedDemo(baseUrl: string, options: { scriptedModelUrl?: st
     qualityStyle: 'Precise, checklist-driven, auditable; cite the policy section behind every decision',
   });
   await client.must('POST', `${base}/members`, { email: DEMO_VIEWER.email, role: 'viewer' });
-
-  const agents = JSON.parse(await text('agents.json')) as { agents: Array<{ id: string }> };
-  for (const agent of agents.agents) {
-    await client.must('PUT', `${base}/agents/${agent.id}`, { agent });
-  }
-  const files = await filesUnder(PACKAGE_DIR);
-  for (const path of files.filter((f) => f.startsWith('assets/'))) {
-    await client.must('PUT', `${base}/assets/file`, { path, content: await text(path) });
-  }
-  for (const workflow of manifest.workflows ?? []) {
-    const wbase = `${base}/workflows/${workflow.id}`;
-    await client.must('POST', `${base}/workflows`, { id: workflow.id, name: workflow.displayName ?? workflow.id });
-    await client.must('PUT', `${wbase}/workflow-md`, { content: await text(workflow.workflow) });
-    const graphJson = await text(workflow.graph);
-    const graph = JSON.parse(graphJson) as { nodes: Array<{ id: string; file: string }> };
-    const nodeIds = new Set(graph.nodes.map((n) => n.id));
-    // The new workflow's placeholder steps go first so their paths are free for the package's.
-    for (const placeholder of ['start', 'end'].filter((id) => !nodeIds.has(id))) {
-      await client.must('DELETE', `${wbase}/steps/${placeholder}`);
-    }
-    for (const node of graph.nodes) {
-      await client.must('PUT', `${wbase}/steps/${node.id}`, { markdown: await text(node.file), path: node.file });
-    }
-    await client.must('PUT', `${wbase}/graph`, { content: graphJson });
-  }
   return { projectId: project.id, created: true };
 }
