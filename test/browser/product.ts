@@ -8,6 +8,7 @@
  *   await product.stop();
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -205,6 +206,13 @@ export async function startProduct(options: StartProductOptions = {}): Promise<P
       '--ip',
       '127.0.0.1',
       '--show-interactive-dev-session=false',
+      // Not from wrangler.toml or the git-ignored .dev.vars (CI has none): tests point LLM profiles
+      // at the scripted model server on loopback, and saving a key needs a key-encryption key
+      // (worker/llm/crypto.ts); a fresh one per run. `--var` wins over both files.
+      '--var',
+      'LLM_ALLOW_PRIVATE_BASE_URLS:true',
+      '--var',
+      `LLM_KEY_ENCRYPTION_KEY:${randomBytes(32).toString('base64')}`,
     ],
     { cwd: ROOT, env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
