@@ -5,7 +5,7 @@
 import { errorIssue } from './issues.ts';
 import { locateJsonError } from './json-locate.ts';
 import type { ValidationIssue } from './issues.ts';
-import { MAX_TEXT_FILE_BYTES, utf8ByteLength } from './limits.ts';
+import { MAX_TEXT_FILE_BYTES, exceedsUtf8Bytes, utf8ByteLength } from './limits.ts';
 
 export type JsonTextResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
@@ -37,8 +37,7 @@ export function tooLargeIssue(filePath: string, bytes: number, limit: number): V
 }
 
 export function parseJsonText(text: string, filePath: string, maxBytes = MAX_TEXT_FILE_BYTES): JsonTextResult {
-  const bytes = utf8ByteLength(text);
-  if (bytes > maxBytes) return { ok: false, issues: [tooLargeIssue(filePath, bytes, maxBytes)] };
+  if (exceedsUtf8Bytes(text, maxBytes)) return { ok: false, issues: [tooLargeIssue(filePath, utf8ByteLength(text), maxBytes)] };
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (source.trim() === '') {
     return {

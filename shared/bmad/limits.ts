@@ -39,3 +39,13 @@ export function utf8ByteLength(text: string): number {
   }
   return bytes;
 }
+
+/**
+ * Whether `text` is longer than `limit` UTF-8 bytes. A UTF-16 code unit is 1 to 3 UTF-8 bytes,
+ * so most texts are decided by their length alone, without walking them.
+ */
+export function exceedsUtf8Bytes(text: string, limit: number): boolean {
+  if (text.length * 3 <= limit) return false;
+  if (text.length > limit) return true;
+  return utf8ByteLength(text) > limit;
+}

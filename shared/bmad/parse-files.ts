@@ -8,7 +8,7 @@ import type { FrontmatterProblem } from './frontmatter.ts';
 import { errorIssue } from './issues.ts';
 import type { IssueCode, ValidationIssue } from './issues.ts';
 import { parseJsonText, tooLargeIssue } from './json-text.ts';
-import { MAX_TEXT_FILE_BYTES, utf8ByteLength } from './limits.ts';
+import { MAX_TEXT_FILE_BYTES, exceedsUtf8Bytes, utf8ByteLength } from './limits.ts';
 import { AgentsFile, BmadManifest, StepFrontmatter, WorkflowFrontmatter, WorkflowGraph } from './models.ts';
 import { schemaIssues } from './schema-issues.ts';
 import type { DataSource } from './schema-issues.ts';
@@ -56,8 +56,9 @@ function parseMarkdownFile<S extends z.ZodType>(
   missingCode: IssueCode,
   invalidCode: IssueCode,
 ): FileParse<MarkdownFile<z.infer<S>>> {
-  const bytes = utf8ByteLength(text);
-  if (bytes > MAX_TEXT_FILE_BYTES) return { ok: false, issues: [tooLargeIssue(filePath, bytes, MAX_TEXT_FILE_BYTES)] };
+  if (exceedsUtf8Bytes(text, MAX_TEXT_FILE_BYTES)) {
+    return { ok: false, issues: [tooLargeIssue(filePath, utf8ByteLength(text), MAX_TEXT_FILE_BYTES)] };
+  }
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) {
     return { ok: false, issues: parsed.problems.map((p) => problemIssue(p, filePath, missingCode, invalidCode)) };

@@ -68,7 +68,8 @@ export function unpackPackage(zip: Uint8Array): UnpackResult {
   }
   let raw: Record<string, Uint8Array>;
   try {
-    raw = unzipSync(zip, { filter: (file) => entries.some((e) => e.name === file.name) });
+    const wanted = new Set(entries.map((e) => e.name));
+    raw = unzipSync(zip, { filter: (file) => wanted.has(file.name) });
   } catch (error) {
     return { ok: false, code: 'PKG_INVALID_ZIP', message: `The zip could not be unpacked: ${error instanceof Error ? error.message : 'damaged data'}.` };
   }
