@@ -40,8 +40,40 @@ import type {
   WorkflowView,
   WriteResult,
 } from '../../shared/api/index.ts';
+import type { ValidationIssue, ValidationReport } from '../../shared/bmad/index.ts';
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody; status: number };
+
+/**
+ * What a write answers: the new revision and the file-level validation of what was saved.
+ * Saving is never blocked by these issues; editors show them. (`issues` is absent on Workers
+ * older than the validation-on-write change, hence optional.)
+ */
+export type SaveResult = WriteResult & { issues?: ValidationIssue[]; packageIssues?: PackageIssueCounts };
+
+/** Error and warning counts over the whole stored package after a save. */
+export interface PackageIssueCounts {
+  errors: number;
+  warnings: number;
+}
+
+/** `GET /projects/:id/validation`: the whole stored package through the pipeline. */
+export interface ValidationView {
+  report: ValidationReport;
+}
+
+/** A downloaded `.bmad` export: the zip, its file name, and how many warnings it carries. */
+export interface ExportedPackage {
+  blob: Blob;
+  fileName: string;
+  warnings: number;
+}
+
+/** `POST /projects/import`: the new project and the package's warnings. */
+export interface ImportedPackage {
+  project: ProjectView;
+  warnings: ValidationIssue[];
+}
 
 /** The 401 codes that mean "sign in again" (a wrong password is AUTH_INVALID_CREDENTIALS and is not one). */
 const SESSION_CODES: ReadonlySet<ErrorCode> = new Set(['AUTH_MISSING_TOKEN', 'AUTH_INVALID_TOKEN', 'AUTH_TOKEN_EXPIRED']);
@@ -55,6 +87,7 @@ type Query = Record<string, string | number | undefined>;
 
 interface RequestOptions {
   query?: Query;
+  /** Sent as JSON, or as multipart/form-data when it is a `FormData`. */
   body?: unknown;
   /** `true` for calls that probe the sign-in (`/auth/me`): a 401 is returned, not redirected. */
   anonymous?: boolean;
@@ -124,24 +157,34 @@ function buildUrl(path: string, query: Query | undefined): string {
   return `/api${path}${qs ? `?${qs}` : ''}`;
 }
 
-async function request<T>(fetchFn: FetchLike, method: Method, path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  let body: string | undefined;
-  if (options.body !== undefined) {
+const UNREACHABLE = (): ApiResult<never> =>
+  failure(0, 'INTERNAL_ERROR', 'The server could not be reached.', ['Check your connection and try again in a moment.']);
+
+async function send(fetchFn: FetchLike, method: Method, path: string, options: RequestOptions, accept: string): Promise<Response | null> {
+  const headers: Record<string, string> = { accept };
+  let body: string | FormData | undefined;
+  if (options.body instanceof FormData) {
+    // The browser writes the multipart boundary into the content type itself.
+    body = options.body;
+  } else if (options.body !== undefined) {
     // The Worker accepts state-changing bodies only as JSON (worker/http/validate.ts).
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-
-  let response: Response;
   try {
-    response = await fetchFn(buildUrl(path, options.query), { method, headers, body, credentials: 'same-origin' });
+    return await fetchFn(buildUrl(path, options.query), { method, headers, body, credentials: 'same-origin' });
   } catch {
-    return failure(0, 'INTERNAL_ERROR', 'The server could not be reached.', [
-      'Check your connection and try again in a moment.',
-    ]);
+    return null;
   }
+}
 
+async function request<T>(fetchFn: FetchLike, method: Method, path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+  const response = await send(fetchFn, method, path, options, 'application/json');
+  if (!response) return UNREACHABLE();
+  return readEnvelope<T>(response, options);
+}
+
+async function readEnvelope<T>(response: Response, options: RequestOptions): Promise<ApiResult<T>> {
   let payload: unknown;
   try {
     payload = await response.json();
@@ -163,6 +206,38 @@ async function request<T>(fetchFn: FetchLike, method: Method, path: string, opti
   const error = readError(response.status, payload.error);
   if (response.status === 401 && SESSION_CODES.has(error.code) && !options.anonymous) handleUnauthorized(error);
   return { ok: false, error, status: response.status };
+}
+
+/** `attachment; filename="x.bmad"` (or RFC 5987 `filename*=UTF-8''x.bmad`) → `x.bmad`. */
+export function attachmentFileName(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // fall through to the plain form
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(header);
+  return plain?.[1]?.trim() || fallback;
+}
+
+/** A file download: the body as a Blob on success, the usual error value otherwise. */
+async function download(fetchFn: FetchLike, path: string, fallbackName: string): Promise<ApiResult<ExportedPackage>> {
+  const response = await send(fetchFn, 'GET', path, {}, 'application/zip, application/json');
+  if (!response) return UNREACHABLE();
+  const type = response.headers.get('content-type') ?? '';
+  if (!response.ok || type.includes('application/json')) return readEnvelope<never>(response, {});
+  const warnings = Number(response.headers.get('x-bmad-warnings') ?? '0');
+  return {
+    ok: true,
+    data: {
+      blob: await response.blob(),
+      fileName: attachmentFileName(response.headers.get('content-disposition'), fallbackName),
+      warnings: Number.isFinite(warnings) ? warnings : 0,
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,6 +273,11 @@ export function currentRevision(error: ErrorBody): number | undefined {
   return typeof error.currentRevision === 'number' ? error.currentRevision : undefined;
 }
 
+/** A PKG_NAME_CONFLICT answer proposes a free project name. */
+export function suggestedName(error: ErrorBody): string | undefined {
+  return typeof error.suggestedName === 'string' && error.suggestedName !== '' ? error.suggestedName : undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Endpoints
 
@@ -226,6 +306,16 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
       remove: (projectId: string) => call<{ deleted: true }>('DELETE', project(projectId)),
       putDomainProfile: (projectId: string, profile: DomainProfile) =>
         call<{ project: ProjectView }>('PUT', `${project(projectId)}/domain-profile`, { body: profile }),
+      validation: (projectId: string) => call<ValidationView>('GET', `${project(projectId)}/validation`),
+      /** The `.bmad` zip, or 422 PKG_VALIDATION_FAILED with `details[]` when errors block it. */
+      exportPackage: (projectId: string) => download(fetchFn, `${project(projectId)}/export`, 'package.bmad'),
+      /** Upload a `.bmad` zip as a new project (multipart: `file`, optional `name`). */
+      importPackage: (file: Blob, fileName: string, name?: string) => {
+        const form = new FormData();
+        form.append('file', file, fileName);
+        if (name) form.append('name', name);
+        return call<ImportedPackage>('POST', '/projects/import', { body: form });
+      },
     },
 
     members: {
@@ -247,34 +337,34 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
         call<{ workflow: WorkflowView }>('PATCH', workflow(projectId, workflowId), { body: input }),
       remove: (projectId: string, workflowId: string) => call<{ deleted: true }>('DELETE', workflow(projectId, workflowId)),
       putWorkflowMd: (projectId: string, workflowId: string, input: PutTextInput) =>
-        call<WriteResult>('PUT', `${workflow(projectId, workflowId)}/workflow-md`, { body: input }),
+        call<SaveResult>('PUT', `${workflow(projectId, workflowId)}/workflow-md`, { body: input }),
       putGraph: (projectId: string, workflowId: string, input: PutTextInput) =>
-        call<WriteResult>('PUT', `${workflow(projectId, workflowId)}/graph`, { body: input }),
+        call<SaveResult>('PUT', `${workflow(projectId, workflowId)}/graph`, { body: input }),
       getStep: (projectId: string, workflowId: string, nodeId: string) =>
         call<{ step: StepView; revision: number }>('GET', `${workflow(projectId, workflowId)}/steps/${seg(nodeId)}`),
       putStep: (projectId: string, workflowId: string, nodeId: string, input: PutStepInput) =>
-        call<WriteResult>('PUT', `${workflow(projectId, workflowId)}/steps/${seg(nodeId)}`, { body: input }),
+        call<SaveResult>('PUT', `${workflow(projectId, workflowId)}/steps/${seg(nodeId)}`, { body: input }),
       removeStep: (projectId: string, workflowId: string, nodeId: string, baseRevision?: number) =>
-        call<WriteResult>('DELETE', `${workflow(projectId, workflowId)}/steps/${seg(nodeId)}`, { query: { baseRevision } }),
+        call<SaveResult>('DELETE', `${workflow(projectId, workflowId)}/steps/${seg(nodeId)}`, { query: { baseRevision } }),
     },
 
     agents: {
       list: (projectId: string) => call<AgentsView>('GET', `${project(projectId)}/agents`),
       put: (projectId: string, agentId: string, input: PutAgentInput) =>
-        call<WriteResult>('PUT', `${project(projectId)}/agents/${seg(agentId)}`, { body: input }),
+        call<SaveResult>('PUT', `${project(projectId)}/agents/${seg(agentId)}`, { body: input }),
       remove: (projectId: string, agentId: string, baseRevision?: number) =>
-        call<WriteResult>('DELETE', `${project(projectId)}/agents/${seg(agentId)}`, { query: { baseRevision } }),
+        call<SaveResult>('DELETE', `${project(projectId)}/agents/${seg(agentId)}`, { query: { baseRevision } }),
     },
 
     assets: {
       list: (projectId: string) => call<AssetsView>('GET', `${project(projectId)}/assets`),
       get: (projectId: string, path: string) =>
         call<{ asset: AssetView; revision: number }>('GET', `${project(projectId)}/assets/file`, { query: { path } }),
-      put: (projectId: string, input: PutAssetInput) => call<WriteResult>('PUT', `${project(projectId)}/assets/file`, { body: input }),
+      put: (projectId: string, input: PutAssetInput) => call<SaveResult>('PUT', `${project(projectId)}/assets/file`, { body: input }),
       remove: (projectId: string, path: string, baseRevision?: number) =>
-        call<WriteResult>('DELETE', `${project(projectId)}/assets/file`, { query: { path, baseRevision } }),
+        call<SaveResult>('DELETE', `${project(projectId)}/assets/file`, { query: { path, baseRevision } }),
       rename: (projectId: string, input: RenameAssetInput) =>
-        call<WriteResult>('POST', `${project(projectId)}/assets/rename`, { body: input }),
+        call<SaveResult>('POST', `${project(projectId)}/assets/rename`, { body: input }),
     },
 
     history: {
@@ -283,7 +373,7 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
       get: (projectId: string, historyId: string) =>
         call<{ entry: HistoryEntryDetailView }>('GET', `${project(projectId)}/history/${seg(historyId)}`),
       revert: (projectId: string, historyId: string, input: RevertInput = {}) =>
-        call<WriteResult>('POST', `${project(projectId)}/history/${seg(historyId)}/revert`, { body: input }),
+        call<SaveResult>('POST', `${project(projectId)}/history/${seg(historyId)}/revert`, { body: input }),
     },
   };
 }

@@ -60,10 +60,13 @@ describeBrowser('projects (browser)', () => {
     for (const empty of ['workflows-empty', 'agents-empty', 'assets-empty']) {
       await page.getByTestId(empty).waitFor();
     }
-    // An owner sees the write controls.
+    // An owner sees the write controls, on the settings tab.
+    await page.getByTestId('tab-settings').click();
     await page.getByTestId('project-edit-form').waitFor();
     await page.getByTestId('domain-profile-form').waitFor();
     await page.getByTestId('delete-project').waitFor();
+    await page.getByTestId('tab-overview').click();
+    await page.getByTestId('project-overview').waitFor();
 
     // Reloading a deep link works (the Worker serves the SPA for every page path).
     await page.reload();

@@ -66,11 +66,16 @@ describeBrowser('project roles (browser)', () => {
 
     expect(await viewerPage.getByTestId('project-name').textContent()).toBe(projectName);
     expect(await viewerPage.getByTestId('project-role').textContent()).toBe('viewer');
+    expect(await viewerPage.getByTestId('new-workflow-form').count()).toBe(0);
+    await screenshot(viewerPage, 'overview-viewer.png');
+
+    // Settings are read-only for a viewer.
+    await viewerPage.getByTestId('tab-settings').click();
     await viewerPage.getByTestId('domain-profile-readonly').waitFor();
+    await viewerPage.getByTestId('project-details-readonly').waitFor();
     for (const control of ['project-edit-form', 'domain-profile-form', 'delete-project']) {
       expect(await viewerPage.getByTestId(control).count(), control).toBe(0);
     }
-    await screenshot(viewerPage, 'overview-viewer.png');
 
     await viewerPage.getByTestId('tab-members').click();
     await viewerPage.getByTestId('members-table').waitFor();

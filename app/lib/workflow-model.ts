@@ -1,0 +1,186 @@
+/**
+ * Pure helpers the workflow page and the agent editor read a stored workflow with: a lenient
+ * view of the graph (so a schema-invalid graph still draws), the layered layout, which step file
+ * belongs to which node, and the per-node validation counts. No Svelte, no I/O.
+ */
+import type { StepView } from '../../shared/api/index.ts';
+import { NODE_TYPES, type NodeType, type ValidationIssue } from '../../shared/bmad/index.ts';
+
+export interface LooseNode {
+  id: string;
+  /** One of NODE_TYPES, or `unknown` when the graph names something else. */
+  type: NodeType | 'unknown';
+  file: string;
+  title: string;
+  agentId: string;
+  /** Position in `nodes[]`: graph issues point at `/nodes/<index>`. */
+  index: number;
+}
+
+export interface LooseEdge {
+  id: string;
+  from: string;
+  to: string;
+  label: string;
+  isDefault: boolean;
+  conditionText: string;
+  index: number;
+}
+
+export interface LooseGraph {
+  entryNodeId: string;
+  nodes: LooseNode[];
+  edges: LooseEdge[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * Whatever of the graph can be drawn: nodes with a string id, edges whose ends are strings.
+ * `null` when the text is not a JSON object at all (validation says why).
+ */
+export function readGraphLoosely(jsonText: string): LooseGraph | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(jsonText);
+  } catch {
+    return null;
+  }
+  if (!isRecord(value)) return null;
+  const seen = new Set<string>();
+  const nodes: LooseNode[] = [];
+  (Array.isArray(value.nodes) ? value.nodes : []).forEach((raw: unknown, index: number) => {
+    if (!isRecord(raw) || typeof raw.id !== 'string' || raw.id === '' || seen.has(raw.id)) return;
+    seen.add(raw.id);
+    const type = (NODE_TYPES as readonly string[]).includes(str(raw.type)) ? (raw.type as NodeType) : 'unknown';
+    nodes.push({ id: raw.id, type, file: str(raw.file), title: str(raw.title), agentId: str(raw.agentId), index });
+  });
+  const edges: LooseEdge[] = [];
+  (Array.isArray(value.edges) ? value.edges : []).forEach((raw: unknown, index: number) => {
+    if (!isRecord(raw) || typeof raw.from !== 'string' || typeof raw.to !== 'string') return;
+    edges.push({
+      id: str(raw.id) || `e${index}`,
+      from: raw.from,
+      to: raw.to,
+      label: str(raw.label),
+      isDefault: raw.isDefault === true,
+      conditionText: str(raw.conditionText),
+      index,
+    });
+  });
+  return { entryNodeId: str(value.entryNodeId), nodes, edges };
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export const LAYOUT = { columnWidth: 220, rowHeight: 120 } as const;
+
+/**
+ * Layered layout: a node's row is its BFS depth from the entry (nodes the entry cannot reach go
+ * below, in document order); each row is centred on x = 0. Good enough for the small graphs of
+ * a .bmad package; back edges of loops simply point upwards.
+ */
+export function layoutGraph(graph: LooseGraph): Map<string, Point> {
+  const ids = new Set(graph.nodes.map((n) => n.id));
+  const next = new Map<string, string[]>();
+  for (const edge of graph.edges) {
+    if (!ids.has(edge.from) || !ids.has(edge.to)) continue;
+    next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  }
+  const depth = new Map<string, number>();
+  const start = ids.has(graph.entryNodeId) ? graph.entryNodeId : graph.nodes[0]?.id;
+  if (start !== undefined) {
+    depth.set(start, 0);
+    const queue = [start];
+    while (queue.length > 0) {
+      const id = queue.shift()!;
+      for (const to of next.get(id) ?? []) {
+        if (depth.has(to)) continue;
+        depth.set(to, depth.get(id)! + 1);
+        queue.push(to);
+      }
+    }
+  }
+  let lowest = Math.max(-1, ...depth.values());
+  for (const node of graph.nodes) {
+    if (!depth.has(node.id)) depth.set(node.id, ++lowest);
+  }
+  const rows = new Map<number, string[]>();
+  // Document order within a row keeps the picture stable between saves.
+  for (const node of graph.nodes) {
+    const row = depth.get(node.id)!;
+    rows.set(row, [...(rows.get(row) ?? []), node.id]);
+  }
+  const positions = new Map<string, Point>();
+  for (const [row, members] of rows) {
+    members.forEach((id, i) => {
+      positions.set(id, { x: (i - (members.length - 1) / 2) * LAYOUT.columnWidth, y: row * LAYOUT.rowHeight });
+    });
+  }
+  return positions;
+}
+
+/** The stored step file of a node: the one at `node.file`, else the one recorded for its id. */
+export function stepForNode(steps: readonly StepView[], node: Pick<LooseNode, 'id' | 'file'>): StepView | undefined {
+  return steps.find((s) => s.path === node.file) ?? steps.find((s) => s.nodeId === node.id);
+}
+
+export interface IssueCounts {
+  errors: number;
+  warnings: number;
+  issues: ValidationIssue[];
+}
+
+const NODE_POINTER = /^\/nodes\/(\d+)(?:\/|$)/;
+
+/**
+ * Issues per node id: the node's own step-file issues plus the graph issues that point at
+ * `/nodes/<index>` of that node.
+ */
+export function issuesByNode(
+  graph: LooseGraph,
+  graphIssues: readonly ValidationIssue[],
+  stepIssues: ReadonlyMap<string, readonly ValidationIssue[]>,
+): Map<string, IssueCounts> {
+  const byIndex = new Map(graph.nodes.map((n) => [n.index, n.id]));
+  const result = new Map<string, IssueCounts>();
+  for (const node of graph.nodes) result.set(node.id, { errors: 0, warnings: 0, issues: [...(stepIssues.get(node.id) ?? [])] });
+  for (const issue of graphIssues) {
+    const match = NODE_POINTER.exec(issue.pointer ?? '');
+    const id = match ? byIndex.get(Number(match[1])) : undefined;
+    if (id !== undefined) result.get(id)!.issues.push(issue);
+  }
+  for (const counts of result.values()) {
+    counts.errors = counts.issues.filter((i) => i.severity === 'error').length;
+    counts.warnings = counts.issues.length - counts.errors;
+  }
+  return result;
+}
+
+/** Where a stored workflow's files sit in an exported package (the multi-workflow layout). */
+export function workflowFilePaths(workflowId: string): { workflowMd: string; graph: string } {
+  return { workflowMd: `workflows/${workflowId}/workflow.md`, graph: `workflows/${workflowId}/workflow.graph.json` };
+}
+
+/** The agents of an agents.json text, read leniently (a broken file reads as none). */
+export function agentsOf(agentsJson: string): Array<Record<string, unknown>> {
+  try {
+    const value: unknown = JSON.parse(agentsJson);
+    if (isRecord(value) && Array.isArray(value.agents)) return value.agents.filter(isRecord);
+  } catch {
+    // validation reports the broken file
+  }
+  return [];
+}
+
+/** Nodes of a graph whose `agentId` is the given agent. */
+export function nodesUsingAgent(graph: LooseGraph | null, agentId: string): LooseNode[] {
+  return graph ? graph.nodes.filter((n) => n.agentId === agentId) : [];
+}

@@ -1,0 +1,252 @@
+/**
+ * The Builder's editors in a real browser: import the hello-branch example through the projects
+ * page, draw its graph, edit a step in CodeMirror with live validation, save, read the change in
+ * history and revert it, create assets with the path checked as you type, and follow an AI
+ * workbench entry point to its parsed target.
+ */
+import { readdir, readFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { zipSync } from 'fflate';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBrowser, newUser, screenshot, startSuite, type Suite, type TestUser } from './harness.ts';
+
+const EXAMPLE = '/work/shared/spec/bmad-v1.1/examples/hello-branch';
+const NODE_COUNT = 5;
+
+/** Every file of a folder, keyed by its path inside the folder. */
+async function filesUnder(dir: string, prefix = ''): Promise<Record<string, Uint8Array>> {
+  const out: Record<string, Uint8Array> = {};
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) Object.assign(out, await filesUnder(full, name));
+    else out[name] = new Uint8Array(await readFile(full));
+  }
+  return out;
+}
+
+/** The example package as a .bmad zip in a temp folder. */
+async function helloBranchZip(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'bmad-upload-'));
+  const file = path.join(dir, 'hello-branch.bmad');
+  await writeFile(file, zipSync(await filesUnder(EXAMPLE)));
+  return file;
+}
+
+/** Registers through the API with the context's own request client, so the browser is signed in. */
+async function signUp(context: BrowserContext, baseUrl: string, label: string): Promise<TestUser> {
+  const user = newUser(label);
+  const response = await context.request.post(`${baseUrl}/api/auth/register`, { data: user, headers: { origin: baseUrl } });
+  expect(response.status()).toBe(201);
+  return user;
+}
+
+/** Replaces the whole text of the CodeMirror editor inside `testid`, the way a paste would. */
+async function replaceEditorText(page: Page, testid: string, text: string): Promise<void> {
+  const content = page.getByTestId(testid).locator('.cm-content');
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(text);
+}
+
+/** The stored markdown of a step, read through the API with the browser's own sign-in. */
+async function storedStep(context: BrowserContext, baseUrl: string, projectId: string, nodeId: string): Promise<string> {
+  const response = await context.request.get(`${baseUrl}/api/projects/${projectId}/workflows/main/steps/${nodeId}`);
+  const body = (await response.json()) as { data: { step: { markdown: string } } };
+  return body.data.step.markdown;
+}
+
+describeBrowser('editors (browser)', () => {
+  let suite: Suite;
+
+  beforeAll(async () => {
+    suite = await startSuite();
+  });
+
+  afterAll(async () => {
+    await suite?.close();
+  });
+
+  it('imports a package, edits a step with live validation, reverts it from history, creates assets and opens the AI workbench', async () => {
+    const { product } = suite;
+    const context = await suite.newContext();
+    const page = await context.newPage();
+    await signUp(context, product.url, 'Editor');
+
+    // Import the example through the file picker on the projects page.
+    await page.goto('/projects');
+    await page.getByTestId('import-file').setInputFiles(await helloBranchZip());
+    await page.getByTestId('import-submit').click();
+    await page.getByTestId('import-done').waitFor();
+    expect(await page.getByTestId('import-done').textContent()).toContain('hello-branch');
+
+    // A second import of the same package is refused by name, with a free name offered.
+    await page.getByTestId('import-file').setInputFiles(await helloBranchZip());
+    await page.getByTestId('import-submit').click();
+    await page.getByTestId('import-name-conflict').waitFor();
+    expect(await page.getByTestId('import-use-suggestion').textContent()).toContain('hello-branch (2)');
+
+    // Open the first import: the overview validates it and links to the workflow.
+    const projectLink = page.getByTestId('project-item').filter({ hasText: 'hello-branch' }).getByRole('link').first();
+    await projectLink.click();
+    await page.getByTestId('validation-summary').waitFor();
+    expect(await page.getByTestId('validation-counts').getAttribute('data-errors')).toBe('0');
+    await page.getByTestId('workflow-link').first().click();
+
+    // The graph: five nodes, the decision's default edge marked.
+    await page.getByTestId('workflow-graph').waitFor();
+    await expect.poll(() => page.getByTestId('graph-node').count()).toBe(NODE_COUNT);
+    expect(await page.locator('[data-testid="graph-node"][data-node-type="decision"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="graph-node"][data-node-type="end"]').count()).toBe(1);
+    expect(await page.locator('.svelte-flow__edge-label', { hasText: 'default' }).count()).toBe(1);
+    const revisionBefore = Number(await page.getByTestId('workflow-revision').getAttribute('data-revision'));
+
+    // Click a step: the inspector opens with its file in CodeMirror.
+    await page.locator('[data-testid="graph-node"][data-node-id="step-01-intake"]').click();
+    await page.getByTestId('step-inspector').waitFor();
+    expect(await page.getByTestId('step-title').inputValue()).toBe('Intake');
+    // CodeMirror renders only the lines in view, so the full text is read from the package itself.
+    const original = await readFile(path.join(EXAMPLE, 'steps/step-01-intake.md'), 'utf8');
+    await page.getByTestId('step-editor').locator('.cm-line', { hasText: '## Goal' }).waitFor();
+    const projectId = /\/projects\/([^/]+)\//.exec(page.url())![1]!;
+    expect(await storedStep(context, product.url, projectId, 'step-01-intake')).toBe(original);
+
+    // Deleting the Goal section shows a live problem; restoring it clears it.
+    const missingGoal = page.locator('[data-testid="step-live-issues"] [data-code="STEP_MISSING_GOAL"]');
+    const withoutGoal = original.replace(/## Goal\n\nCapture[^\n]*\n\n/, '');
+    expect(withoutGoal).not.toContain('## Goal');
+    await replaceEditorText(page, 'step-editor', withoutGoal);
+    await missingGoal.waitFor();
+    expect(await page.locator('[data-testid="graph-node"][data-node-id="step-01-intake"] [data-testid="node-issues"]').count()).toBe(0);
+    await replaceEditorText(page, 'step-editor', original);
+    await missingGoal.waitFor({ state: 'detached' });
+    await page.getByTestId('step-live-issues-empty').waitFor();
+
+    // A real edit, saved: the workflow revision goes up.
+    await replaceEditorText(page, 'step-editor', original.replace('3. Write the answers', '3. Confirm the goal in one sentence.\n4. Write the answers'));
+    await page.getByTestId('step-save').click();
+    await page.getByTestId('step-saved').waitFor();
+    await expect.poll(async () => Number(await page.getByTestId('workflow-revision').getAttribute('data-revision'))).toBe(revisionBefore + 1);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'workflow.png');
+
+    // The AI workbench entry point of the selected step carries its target.
+    const stepPage = page.url();
+    await page.locator('[data-testid="step-ai-links"] [data-mode="optimize"]').click();
+    await page.waitForURL(/\/builder\/[^/]+\/ai-workbench\?/);
+    await page.getByTestId('workbench-badges').waitFor();
+    expect(await page.getByTestId('badge-target-type').getAttribute('data-value')).toBe('step');
+    expect(await page.getByTestId('badge-target-id').getAttribute('data-value')).toBe('step-01-intake');
+    expect(await page.getByTestId('badge-workflow').getAttribute('data-value')).toBe('main');
+    expect(await page.getByTestId('badge-mode').getAttribute('data-value')).toBe('optimize');
+    // The same route explains an address it cannot use.
+    const workbench = page.url();
+    await page.goto(`/builder/${projectId}/ai-workbench?targetType=thing&workflowId=main`);
+    await page.getByTestId('workbench-query-error').waitFor();
+    expect(await page.locator('[data-testid="workbench-problem"]').evaluateAll((items) => items.map((i) => i.getAttribute('data-field')))).toEqual([
+      'targetType',
+      'mode',
+    ]);
+    await page.goto('/builder/no-such-project/ai-workbench?targetType=agent&mode=create');
+    await page.getByTestId('workbench-project-error').waitFor();
+    await page.goto(workbench);
+    await page.getByTestId('workbench-badges').waitFor();
+    await page.getByTestId('workbench-back').click();
+    await page.waitForURL(stepPage);
+    await page.getByTestId('step-inspector').waitFor();
+
+    // History: the step's update with its diff, then revert it.
+    await page.getByTestId('tab-history').click();
+    const entry = page.locator('[data-testid="history-entry"][data-object-key="step:main/step-01-intake"]').first();
+    await entry.waitFor();
+    expect(await entry.getAttribute('data-action')).toBe('update');
+    expect(await entry.getByTestId('history-revisions').textContent()).toBe(`${revisionBefore} → ${revisionBefore + 1}`);
+    await entry.getByTestId('history-open').click();
+    await page.getByTestId('diff-view').waitFor();
+    await screenshot(page, 'history-diff.png');
+    expect(await page.getByTestId('diff-added').textContent()).toBe('+2');
+    expect(await page.getByTestId('diff-removed').textContent()).toBe('−1');
+    expect(await page.locator('[data-testid="diff-line"][data-kind="add"]', { hasText: 'Confirm the goal' }).count()).toBe(1);
+    await page.getByTestId('history-revert').click();
+    await page.getByTestId('history-revert-confirm').click();
+    await page.getByTestId('history-reverted').waitFor();
+    await page.locator('[data-testid="history-entry"][data-action="revert"][data-object-key="step:main/step-01-intake"]').waitFor();
+
+    // The reverted step is back to the imported text, and so is the inspector.
+    expect(await storedStep(context, product.url, projectId, 'step-01-intake')).toBe(original);
+    await page.goto(stepPage);
+    await page.getByTestId('step-inspector').waitFor();
+    await page.getByTestId('step-editor').locator('.cm-line', { hasText: '3. Write the answers' }).waitFor();
+    expect(await page.getByTestId('step-editor').locator('.cm-line', { hasText: 'Confirm the goal' }).count()).toBe(0);
+
+    // Someone else saves first: the save is refused as stale, the text stays, and after a reload it saves.
+    const bumped = await context.request.put(`${product.url}/api/projects/${projectId}/workflows/main/workflow-md`, {
+      data: { content: await readFile(path.join(EXAMPLE, 'workflow.md'), 'utf8') },
+      headers: { origin: product.url },
+    });
+    expect(bumped.status()).toBe(200);
+    await replaceEditorText(page, 'step-editor', original.replace('## Instructions\n', '## Instructions\n\n0. Greet the user.\n'));
+    await page.getByTestId('step-save').click();
+    await page.getByTestId('step-conflict').waitFor();
+    expect(await page.getByTestId('step-conflict').textContent()).toContain('Someone saved a newer version');
+    await page.getByTestId('step-editor').locator('.cm-line', { hasText: '0. Greet the user.' }).waitFor();
+    await page.getByTestId('step-reload').click();
+    await page.getByTestId('step-conflict').waitFor({ state: 'detached' });
+    await page.getByTestId('step-editor').locator('.cm-line', { hasText: '0. Greet the user.' }).waitFor();
+    await page.getByTestId('step-save').click();
+    await page.getByTestId('step-saved').waitFor();
+    expect(await storedStep(context, product.url, projectId, 'step-01-intake')).toContain('0. Greet the user.');
+
+    // Assets: the imported template renders; a new asset's path is checked as it is typed.
+    await page.getByTestId('tab-assets').click();
+    await page.locator('[data-testid="asset-file"][data-path="assets/templates/plan-template.md"]').click();
+    await page.getByTestId('asset-editor').waitFor();
+    await page.getByTestId('asset-preview-tab').click();
+    expect(await page.getByTestId('asset-preview').locator('h1').textContent()).toBe('Plan');
+
+    await page.getByTestId('new-asset-path').fill('notes/todo.md');
+    await page.getByTestId('new-asset-path-error').waitFor();
+    expect(await page.getByTestId('new-asset-path-error').textContent()).toContain('under the assets/ folder');
+    expect(await page.getByTestId('new-asset-path-hint').textContent()).toContain('Start the path with assets/');
+    expect(await page.getByTestId('new-asset-submit').isDisabled()).toBe(true);
+    await page.getByTestId('new-asset-path').fill('assets/notes/todo.md');
+    await page.getByTestId('new-asset-path-ok').waitFor();
+    await page.getByTestId('new-asset-content').fill('# To do\n\n- Review the plan template.\n');
+    await page.getByTestId('new-asset-submit').click();
+    await page.locator('[data-testid="asset-editor"][data-path="assets/notes/todo.md"]').waitFor();
+    await page.locator('[data-testid="asset-file"][data-path="assets/notes/todo.md"]').waitFor();
+
+    // A viewer sees the same pages read-only: no save, delete, revert or AI controls.
+    const viewerContext = await suite.newContext();
+    const viewer = await signUp(viewerContext, product.url, 'Viewer');
+    const added = await context.request.post(`${product.url}/api/projects/${projectId}/members`, {
+      data: { email: viewer.email, role: 'viewer' },
+      headers: { origin: product.url },
+    });
+    expect(added.status()).toBe(201);
+    const viewerPage = await viewerContext.newPage();
+    await viewerPage.goto(new URL(stepPage).pathname + new URL(stepPage).search);
+    await viewerPage.getByTestId('step-inspector').waitFor();
+    expect(await viewerPage.getByTestId('step-editor').locator('.cm-content').getAttribute('contenteditable')).toBe('false');
+    for (const control of ['step-save', 'step-ai-links', 'workflow-delete', 'workflow-rename', 'workflow-ai-links']) {
+      expect(await viewerPage.getByTestId(control).count(), control).toBe(0);
+    }
+    await viewerPage.getByTestId('tab-history').click();
+    await viewerPage.getByTestId('history-open').first().click();
+    await viewerPage.getByTestId('diff-view').waitFor();
+    expect(await viewerPage.getByTestId('history-revert').count()).toBe(0);
+    await viewerPage.getByTestId('tab-assets').click();
+    await viewerPage.getByTestId('asset-tree').waitFor();
+    expect(await viewerPage.getByTestId('new-asset-form').count()).toBe(0);
+    await viewerPage.getByTestId('tab-agents').click();
+    await viewerPage.getByTestId('agent-list-item').first().click();
+    await viewerPage.getByTestId('agent-editor').waitFor();
+    expect(await viewerPage.getByTestId('agent-save').count()).toBe(0);
+    expect(await viewerPage.getByTestId('agent-delete').count()).toBe(0);
+    await viewerContext.close();
+
+    await context.close();
+  });
+});
