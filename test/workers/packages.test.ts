@@ -170,3 +170,67 @@ describe('export and validation', () => {
     expect(report.data.report.valid).toBe(false);
   });
 });
+
+describe('large imports', () => {
+  /** A valid package far past one D1 statement (100 KB SQL, 100 bound parameters). */
+  function largePackage(workflowCount: number, stepsPerWorkflow: number): Files {
+    const body = `${'Check the vendor file line by line and record every finding. '.repeat(60)}\n`;
+    const files: Files = {
+      'agents.json': JSON.stringify({
+        schemaVersion: '1.1',
+        agents: [{ id: 'a', metadata: { name: 'A', title: 'Agent', icon: 'A' }, persona: { role: 'r', identity: 'i', communication_style: 'c', principles: 'p' } }],
+      }),
+    };
+    const workflows = [];
+    for (let w = 0; w < workflowCount; w++) {
+      const id = `wf-${w}`;
+      const nodes = [];
+      const edges = [];
+      for (let s = 0; s < stepsPerWorkflow; s++) {
+        const nodeId = s === stepsPerWorkflow - 1 ? 'finish' : `s-${s}`;
+        const type = s === stepsPerWorkflow - 1 ? 'end' : 'step';
+        const file = `workflows/${id}/steps/${nodeId}.md`;
+        nodes.push({ id: nodeId, type, file, agentId: 'a' });
+        if (s > 0) edges.push({ from: nodes[s - 1]!.id, to: nodeId, label: 'next' });
+        files[file] = `---\nschemaVersion: "1.1"\nnodeId: "${nodeId}"\ntype: "${type}"\nagentId: "a"\n---\n# ${nodeId}\n\n## Goal\n\n${body}\n## Instructions\n\n${body}`;
+      }
+      files[`workflows/${id}/workflow.graph.json`] = JSON.stringify({ schemaVersion: '1.1', entryNodeId: 's-0', nodes, edges });
+      files[`workflows/${id}/workflow.md`] = `---\nschemaVersion: "1.1"\nworkflowType: "${id}"\ncurrentNodeId: "s-0"\nstepsCompleted: []\n---\n# ${id}\n`;
+      workflows.push({ id, workflow: `workflows/${id}/workflow.md`, graph: `workflows/${id}/workflow.graph.json` });
+    }
+    files['bmad.json'] = JSON.stringify({
+      schemaVersion: '1.1',
+      name: 'large',
+      version: '1.0.0',
+      entry: { workflow: workflows[0]!.workflow, graph: workflows[0]!.graph, agents: 'agents.json' },
+      workflows,
+    });
+    return files;
+  }
+
+  it('imports a multi-megabyte package in one all-or-nothing batch', async () => {
+    const user = await signedInClient('Large');
+    const files = largePackage(4, 80);
+    const bytes = Object.values(files).reduce((n, t) => n + t.length, 0);
+    expect(bytes).toBeGreaterThan(2_000_000);
+    const res = await upload(user, zip(files));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    const steps = await env.DB.prepare('SELECT count(*) AS n FROM workflow_steps WHERE project_id = ?').bind(res.data.project.id).first<{ n: number }>();
+    expect(steps!.n).toBe(320);
+  });
+
+  it('leaves no rows behind when the last statement of a large import fails', async () => {
+    const user = await signedInClient('Rollback');
+    const files = largePackage(3, 60);
+    files['assets/last.md'] = '# Last';
+    await env.DB.prepare(
+      `CREATE TRIGGER fail_last_asset BEFORE INSERT ON assets WHEN NEW.path = 'assets/last.md'
+       BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+    ).run();
+    const before = await Promise.all(['projects', 'workflows', 'workflow_steps', 'assets', 'project_members'].map(rowCount));
+    const res = await upload(user, zip(files));
+    expect(res.status).toBe(500);
+    expect(await Promise.all(['projects', 'workflows', 'workflow_steps', 'assets', 'project_members'].map(rowCount))).toEqual(before);
+    await env.DB.prepare('DROP TRIGGER fail_last_asset').run();
+  });
+});
