@@ -15,14 +15,11 @@ import {
   type ValidationIssue,
   type ValidationReport,
 } from '../../shared/bmad/index.ts';
-import { api as browserApi, currentRevision, type Api, type PackageIssueCounts, type SaveResult } from './api.ts';
+import { api as browserApi, type Api, type ApiResult, type SaveResult } from './api.ts';
+import { saveOutcome, type SaveOutcome } from './save-tracker.svelte.ts';
 import { issuesByNode, readGraphLoosely, stepForNode, type IssueCounts, type LooseGraph, type LooseNode } from './workflow-model.ts';
 
 /** What a save came to; a stale base revision is its own case so editors can keep the text. */
-export type SaveOutcome =
-  | { type: 'saved'; revision: number; issues: ValidationIssue[]; packageIssues: PackageIssueCounts | null }
-  | { type: 'conflict'; error: ErrorBody; currentRevision: number | undefined }
-  | { type: 'failed'; error: ErrorBody };
 
 export type WorkflowFile = 'workflow-md' | 'graph';
 
@@ -253,17 +250,9 @@ export class WorkflowDoc {
     return { ok: true };
   }
 
-  #settle(
-    result: { ok: true; data: SaveResult } | { ok: false; error: ErrorBody; status: number },
-    apply: (revision: number) => void,
-  ): SaveOutcome {
-    if (result.ok) {
-      apply(result.data.revision);
-      return { type: 'saved', revision: result.data.revision, issues: result.data.issues ?? [], packageIssues: result.data.packageIssues ?? null };
-    }
-    if (result.error.code === 'REVISION_CONFLICT') {
-      return { type: 'conflict', error: result.error, currentRevision: currentRevision(result.error) };
-    }
-    return { type: 'failed', error: result.error };
+  #settle(result: ApiResult<SaveResult>, apply: (revision: number) => void): SaveOutcome {
+    const outcome = saveOutcome(result);
+    if (outcome.type === 'saved') apply(outcome.revision);
+    return outcome;
   }
 }
