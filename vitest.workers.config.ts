@@ -28,7 +28,7 @@ export default defineConfig({
     })),
   ],
   test: {
-    include: ['test/workers/**/*.test.ts', 'worker/**/*.integration.test.ts', 'durable-objects/**/*.test.ts'],
+    include: ['test/workers/**/*.test.ts', 'worker/**/*.integration.test.ts', 'durable-objects/**/*.integration.test.ts'],
     globalSetup: ['./test/support/workers-global-setup.ts'],
     setupFiles: ['./test/workers/apply-migrations.ts'],
     testTimeout: 30_000,

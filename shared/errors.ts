@@ -97,6 +97,22 @@ export const ERROR_CODES = {
   AI_TARGET_CONTEXT_MISMATCH: { status: 422, message: 'The target does not match this session.' },
   AI_TARGET_NOT_SUPPORTED: { status: 422, message: 'The AI cannot work on this kind of target.' },
   AI_SESSION_NOT_FOUND: { status: 404, message: 'This AI session does not exist.' },
+  // Session, review and live channel (ours)
+  AI_SESSION_CLOSED: { status: 409, message: 'This AI session was cancelled; start a new one to continue.' },
+  AI_SESSION_BUSY: { status: 409, message: 'The session is applying changes right now. Try again in a moment.' },
+  AI_CHANGESET_NOT_FOUND: { status: 404, message: 'This version of the staged changes does not exist.' },
+  AI_CHANGESET_STALE: {
+    status: 409,
+    message: 'The staged changes were edited after this version. Review the latest version, then apply it.',
+  },
+  AI_CHANGESET_ALREADY_APPLIED: { status: 409, message: 'This version of the changes has already been applied.' },
+  AI_APPROVALS_REQUIRED: { status: 409, message: 'This project needs more approvals before the changes can be applied.' },
+  AI_COMMENT_NOT_FOUND: { status: 404, message: 'This comment thread does not exist.' },
+  PROTOCOL_ERROR: { status: 400, message: 'The live connection sent a message the server does not understand.' },
+  FRAME_TOO_LARGE: { status: 413, message: 'A live message was too large; large contents are loaded separately.' },
+  YJS_MALFORMED: { status: 400, message: 'An edit to the staged files could not be read, so it was not applied.' },
+  YJS_FORBIDDEN_CHANGE: { status: 403, message: 'That edit to the staged files is not allowed.' },
+  YJS_TOO_LARGE: { status: 413, message: 'That edit would make a staged file too large.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { Role } from './api/common.ts';
+import { SessionEvent } from './ai/events.ts';
+import { SessionStatus } from './ai/session.ts';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -17,6 +19,8 @@ export const CLOSE_CODES = {
   NOT_FOUND: 4404,
   FRAME_TOO_LARGE: 4413,
   SESSION_CLOSED: 4410,
+  /** The client fell too far behind (its send buffer overflowed); reconnect with `lastSeq`. */
+  TOO_SLOW: 4408,
 } as const;
 export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
 
@@ -30,22 +34,66 @@ export const HelloMessage = z.object({
   you: SocketIdentity,
   /** The newest event seq the session has; a client resumes by sending its own. */
   lastSeq: z.number().int().min(0),
+  status: SessionStatus,
+  /** Whether this socket may write to the Yjs document (editors and owners). */
+  canEdit: z.boolean(),
 });
 export type HelloMessage = z.infer<typeof HelloMessage>;
+
+/**
+ * Sequenced events. Live events arrive one frame each (`replay: false`); a resume after
+ * `hello {lastSeq}` arrives as one batch (`replay: true`), split over several frames only when it
+ * is larger than MAX_SERVER_FRAME_BYTES, the last one with `done: true`.
+ */
+export const EventsMessage = z.object({
+  type: z.literal('events'),
+  events: z.array(SessionEvent),
+  replay: z.boolean(),
+  done: z.boolean(),
+});
+export type EventsMessage = z.infer<typeof EventsMessage>;
+
+export const PresenceEntry = z.object({
+  connectionId: z.string(),
+  userId: z.string(),
+  name: z.string(),
+  role: Role,
+  /** The object key the person is looking at, if any. */
+  file: z.string().nullable(),
+  since: z.string(),
+});
+export type PresenceEntry = z.infer<typeof PresenceEntry>;
+
+/** Everyone connected, sent to everyone whenever someone joins, leaves or changes file. */
+export const PresenceMessage = z.object({ type: z.literal('presence'), present: z.array(PresenceEntry) });
+export type PresenceMessage = z.infer<typeof PresenceMessage>;
 
 export const ErrorMessage = z.object({
   type: z.literal('error'),
   code: z.string(),
   message: z.string(),
+  hints: z.array(z.string()).optional(),
 });
 export type ErrorMessage = z.infer<typeof ErrorMessage>;
 
-export const ServerMessage = z.discriminatedUnion('type', [HelloMessage, ErrorMessage]);
+export const ServerMessage = z.discriminatedUnion('type', [HelloMessage, EventsMessage, PresenceMessage, ErrorMessage]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
 export const ClientHello = z.strictObject({ type: z.literal('hello'), lastSeq: z.number().int().min(0) });
-export const ClientMessage = z.discriminatedUnion('type', [ClientHello]);
+/** Tell the others which file you are looking at (null: none). */
+export const ClientPresence = z.strictObject({ type: z.literal('presence'), file: z.string().max(1024).nullable() });
+export const ClientMessage = z.discriminatedUnion('type', [ClientHello, ClientPresence]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
+
+/** Text frames from a client above this close the socket with FRAME_TOO_LARGE. */
+export const MAX_CLIENT_TEXT_FRAME_BYTES = 16 * 1024;
+/** Binary (Yjs) frames from a client above this close the socket with FRAME_TOO_LARGE. */
+export const MAX_CLIENT_BINARY_FRAME_BYTES = 512 * 1024;
+/** Server frames stay below this; a larger replay is split. */
+export const MAX_SERVER_FRAME_BYTES = 256 * 1024;
+
+/** y-protocols message kinds on binary frames (the y-websocket convention). */
+export const YJS_MESSAGE = { SYNC: 0, AWARENESS: 1 } as const;
 
 /** Headers the Worker sets after it has verified the user and the role; the DO trusts only these. */
 export const IDENTITY_HEADERS = {

@@ -13,7 +13,7 @@ import { workflowRoutes } from './routes/workflows.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { historyRoutes } from './routes/history.ts';
-import { sessionSocketRoutes } from './routes/session-socket.ts';
+import { aiSessionRoutes } from './routes/ai-sessions.ts';
 import { llmProfileRoutes } from './routes/llm-profile.ts';
 
 const api = new Hono<AppEnv>()
@@ -33,7 +33,7 @@ const api = new Hono<AppEnv>()
   .route('/projects/:projectId/agents', agentRoutes)
   .route('/projects/:projectId/assets', assetRoutes)
   .route('/projects/:projectId/history', historyRoutes)
-  .route('/projects/:projectId/ai/sessions', sessionSocketRoutes);
+  .route('/projects/:projectId/ai/sessions', aiSessionRoutes);
 
 export const app = new Hono<AppEnv>()
   .route('/api', api)

@@ -1,7 +1,8 @@
 /** The bindings and variables the Worker receives (wrangler.toml, secrets in .dev.vars). */
+import type { AiSessionDurableObject } from '../durable-objects/ai-session/ai-session.ts';
 export interface Env {
   DB: D1Database;
-  AI_SESSION: DurableObjectNamespace;
+  AI_SESSION: DurableObjectNamespace<AiSessionDurableObject>;
   ASSETS: Fetcher;
   /** `allow-all | disable-all | allow-openai-compatible-only` (spec README §4). */
   LLM_ORG_POLICY_MODE?: string;

@@ -1,15 +1,12 @@
-import { env, exports } from 'cloudflare:workers';
+import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { ORIGIN, projectWithOwner, signedInClient, type TestClient } from './client.ts';
 
-async function insertSession(projectId: string, userId: string): Promise<string> {
-  const id = `as_test${Math.random().toString(36).slice(2)}`;
-  await env.DB.prepare(
-    "INSERT INTO ai_sessions (id, project_id, user_id, target_type, target_id, mode) VALUES (?, ?, ?, 'workflow', 'w', 'optimize')",
-  )
-    .bind(id, projectId, userId)
-    .run();
-  return id;
+/** A workflow-create session made through the API (the project starts empty). */
+async function insertSession(projectId: string, owner: TestClient): Promise<string> {
+  const res = await owner.post(`/api/projects/${projectId}/ai/sessions`, { targetType: 'workflow', workflowId: 'new-flow', mode: 'create' });
+  if (res.status !== 201) throw new Error(`create session failed: ${JSON.stringify(res.error)}`);
+  return res.data.sessionId as string;
 }
 
 async function upgrade(client: TestClient | undefined, path: string, origin = ORIGIN) {
@@ -18,18 +15,19 @@ async function upgrade(client: TestClient | undefined, path: string, origin = OR
   return exports.default.fetch(`${ORIGIN}${path}`, { headers });
 }
 
-/** The next text frame, or a failure after a bounded wait (sockets never hang a test). */
+/** The next JSON frame other than presence (Yjs binary frames are skipped), within a bounded wait. */
 function nextMessage(socket: WebSocket, timeoutMs = 5_000): Promise<any> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no frame within the time limit')), timeoutMs);
-    socket.addEventListener(
-      'message',
-      (event) => {
-        clearTimeout(timer);
-        resolve(JSON.parse(event.data as string));
-      },
-      { once: true },
-    );
+    const onMessage = (event: MessageEvent) => {
+      if (typeof event.data !== 'string') return;
+      const message = JSON.parse(event.data);
+      if (message.type === 'presence') return;
+      clearTimeout(timer);
+      socket.removeEventListener('message', onMessage);
+      resolve(message);
+    };
+    socket.addEventListener('message', onMessage);
   });
 }
 
@@ -37,7 +35,7 @@ describe('the session socket', () => {
   it('greets an authenticated member with a hello frame carrying the verified identity', async () => {
     const { owner, projectId, base, member } = await projectWithOwner();
     const viewer = await member('viewer');
-    const sessionId = await insertSession(projectId, owner.userId);
+    const sessionId = await insertSession(projectId, owner);
     for (const [client, role] of [[owner, 'owner'], [viewer, 'viewer']] as const) {
       const res = await upgrade(client, `${base}/ai/sessions/${sessionId}/ws`);
       expect(res.status).toBe(101);
@@ -49,19 +47,21 @@ describe('the session socket', () => {
         protocolVersion: 1,
         sessionId,
         you: { userId: client.userId, name: role === 'owner' ? 'Owner' : 'Victor', role },
-        lastSeq: 0,
+        lastSeq: 1,
+        status: 'active',
+        canEdit: role === 'owner',
       });
       socket.send('not json');
       expect(await nextMessage(socket)).toMatchObject({ type: 'error', code: 'INVALID_JSON' });
       socket.send(JSON.stringify({ type: 'launch-missiles' }));
-      expect(await nextMessage(socket)).toMatchObject({ type: 'error', code: 'BAD_REQUEST' });
+      expect(await nextMessage(socket)).toMatchObject({ type: 'error', code: 'PROTOCOL_ERROR' });
       socket.close(1000, 'done');
     }
   });
 
   it('refuses anonymous users, non-members, foreign origins, unknown sessions and plain GETs', async () => {
     const { owner, projectId, base } = await projectWithOwner();
-    const sessionId = await insertSession(projectId, owner.userId);
+    const sessionId = await insertSession(projectId, owner);
     const path = `${base}/ai/sessions/${sessionId}/ws`;
     expect((await upgrade(undefined, path)).status).toBe(401);
     const stranger = await signedInClient('Stranger');
@@ -78,7 +78,7 @@ describe('the session socket', () => {
   it('does not trust identity headers sent by the client', async () => {
     const { projectId, base, member, owner } = await projectWithOwner();
     const viewer = await member('viewer');
-    const sessionId = await insertSession(projectId, owner.userId);
+    const sessionId = await insertSession(projectId, owner);
     const res = await exports.default.fetch(`${ORIGIN}${base}/ai/sessions/${sessionId}/ws`, {
       headers: { upgrade: 'websocket', origin: ORIGIN, cookie: viewer.cookie!, 'x-bmad-role': 'owner', 'x-bmad-user-id': owner.userId },
     });

@@ -9,7 +9,7 @@ import { projects } from '../db/schema.ts';
 import { ApiError } from '../http/api-error.ts';
 import { nowIso } from '../ids.ts';
 import { commitChanges, expectRevision, type CommitContext } from './commit.ts';
-import { formatObjectKey } from './object-keys.ts';
+import { formatObjectKey } from '../../shared/object-keys.ts';
 import { PackageId } from '../../shared/api/common.ts';
 import type { AgentsView } from '../../shared/api/store.ts';
 

@@ -6,7 +6,7 @@ import { ApiError } from '../http/api-error.ts';
 import { nowIso } from '../ids.ts';
 import { sha256Hex } from '../auth/password.ts';
 import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, type Statement } from './commit.ts';
-import { formatObjectKey } from './object-keys.ts';
+import { formatObjectKey } from '../../shared/object-keys.ts';
 import { checkAssetPath, checkAssetQuota, checkAssetSize, type AssetCheck } from '../../shared/bmad/asset-path.ts';
 import type { AssetSummaryView, AssetView, AssetsView } from '../../shared/api/store.ts';
 

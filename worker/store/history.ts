@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import { revisionHistory, users, workflowSteps, workflows } from '../db/schema.ts';
 import { ApiError } from '../http/api-error.ts';
 import { commitChanges, readRevision, type CommitContext, type ObjectWrite } from './commit.ts';
-import { parseObjectKey } from './object-keys.ts';
+import { parseObjectKey } from '../../shared/object-keys.ts';
 import { deleteAsset, putAsset } from './assets.ts';
 import { deleteStep, putStep, putWorkflowFile, updateWorkflowMeta } from './workflows.ts';
 import { commitAgents, parseAgentsDocument } from './agents.ts';

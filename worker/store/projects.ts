@@ -10,7 +10,7 @@ import type { Role } from '../../shared/api/common.ts';
 
 type ProjectRow = typeof projects.$inferSelect;
 
-function parseDomainProfile(text: string): DomainProfile {
+export function parseDomainProfile(text: string): DomainProfile {
   try {
     const parsed = DomainProfile.safeParse(JSON.parse(text));
     if (parsed.success) return parsed.data;

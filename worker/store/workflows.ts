@@ -5,7 +5,7 @@ import { workflowSteps, workflows } from '../db/schema.ts';
 import { ApiError } from '../http/api-error.ts';
 import { nowIso } from '../ids.ts';
 import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, type Statement } from './commit.ts';
-import { formatObjectKey } from './object-keys.ts';
+import { formatObjectKey } from '../../shared/object-keys.ts';
 import { defaultStepPath, newWorkflowSeed } from './templates.ts';
 import type { StepView, WorkflowSummaryView, WorkflowView } from '../../shared/api/store.ts';
 

@@ -1,0 +1,294 @@
+/**
+ * The apply orchestrator (seed 000 §9): turn the reviewed overlay into ONE D1 batch — object
+ * writes, revision bumps, revision_history rows with the content before, the change set marked
+ * `applied`, the session touched and an `ai.apply.succeeded` audit event. D1 runs a batch as one
+ * transaction, so any failing statement rolls every one of them back.
+ *
+ * Revisions follow the seed's single-writer rule: a base the client (or the staged entry) names
+ * that differs from the current revision is a non-blocking AI_REVISION_BASE_MISMATCH warning; the
+ * batch is then guarded on the revision just read, and history keeps what was overwritten.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../worker/db/client.ts';
+import { aiAuditEvents, aiSessions, workflows, workflowSteps } from '../../worker/db/schema.ts';
+import { commitChanges, type ObjectWrite, type ScopeChange, type Statement } from '../../worker/store/commit.ts';
+import { assetRow, deleteAssetStatement, upsertAssetStatement } from '../../worker/store/assets.ts';
+import { newId, nowIso } from '../../worker/ids.ts';
+import { parseObjectKey } from '../../shared/object-keys.ts';
+import { parseFrontmatter } from '../../shared/bmad/index.ts';
+import type { Baseline, ChangedFile } from '../../shared/ai/overlay.ts';
+import type { RevisionSet, RevisionWarning } from '../../shared/ai/events.ts';
+import type { SessionMeta } from '../../shared/ai/session.ts';
+import { contentOf, pathOf, type EffectiveView } from './effective-view.ts';
+import { projects } from '../../worker/db/schema.ts';
+
+/** The revisions the client reviewed against (seed §5.2 `revisionBase`). */
+export interface RevisionBase {
+  workflowRevision?: number | undefined;
+  agentsRevision?: number | undefined;
+  assetsRevision?: number | undefined;
+}
+
+export interface ApplyInput {
+  db: Db;
+  view: EffectiveView;
+  files: ChangedFile[];
+  session: SessionMeta;
+  actor: { userId: string; name: string };
+  changeSetId: string;
+  version: number;
+  contentHash: string;
+  changeSetJson: string;
+  validationJson: string;
+  revisionBase: RevisionBase | undefined;
+}
+
+export interface ApplyOutcome {
+  newRevision: RevisionSet;
+  warnings: RevisionWarning[];
+  writeId: string;
+}
+
+type ScopeKey = `workflow:${string}` | 'agents' | 'assets';
+
+function mismatch(field: string, provided: number, current: number, label: string): RevisionWarning {
+  return {
+    code: 'AI_REVISION_BASE_MISMATCH',
+    message: `${label} changed since these changes were prepared (revision ${provided} → ${current}); applying overwrites it, and history keeps the earlier content.`,
+    field,
+    provided,
+    current,
+    blocking: false,
+  };
+}
+
+/** The workflow whose revision `workflowRevision` means: the session's, else the only one touched. */
+function primaryWorkflow(session: SessionMeta, files: ChangedFile[]): string | null {
+  if (session.workflowId) return session.workflowId;
+  const touched = new Set(files.flatMap((f) => {
+    const key = parseObjectKey(f.key);
+    return key && 'workflowId' in key ? [key.workflowId] : [];
+  }));
+  return touched.size === 1 ? [...touched][0]! : null;
+}
+
+/** Compare the client's revisionBase and each staged entry's base with the current revisions. */
+export function revisionWarnings(baseline: Baseline, view: EffectiveView, files: ChangedFile[], session: SessionMeta, base: RevisionBase | undefined): RevisionWarning[] {
+  const warnings = new Map<string, RevisionWarning>();
+  const current = baseline.revisions;
+  const workflowId = primaryWorkflow(session, files);
+  const workflowCurrent = workflowId ? current.workflows[workflowId] ?? 0 : null;
+  if (base?.workflowRevision !== undefined && workflowCurrent !== null && base.workflowRevision !== workflowCurrent) {
+    warnings.set('workflowRevision', mismatch('workflowRevision', base.workflowRevision, workflowCurrent, `Workflow "${workflowId}"`));
+  }
+  if (base?.agentsRevision !== undefined && base.agentsRevision !== current.agents) {
+    warnings.set('agentsRevision', mismatch('agentsRevision', base.agentsRevision, current.agents, 'agents.json'));
+  }
+  if (base?.assetsRevision !== undefined && base.assetsRevision !== current.assets) {
+    warnings.set('assetsRevision', mismatch('assetsRevision', base.assetsRevision, current.assets, 'The assets'));
+  }
+  for (const file of files) {
+    const entry = view.entries.get(file.key);
+    const key = parseObjectKey(file.key);
+    if (!entry || !key || entry.baseRevision === 0) continue;
+    const [field, now, label] =
+      key.kind === 'agent'
+        ? ['agentsRevision', current.agents, 'agents.json']
+        : key.kind === 'asset'
+          ? ['assetsRevision', current.assets, 'The assets']
+          : 'workflowId' in key
+            ? [key.workflowId === workflowId ? 'workflowRevision' : `workflowRevision:${key.workflowId}`, current.workflows[key.workflowId] ?? 0, `Workflow "${key.workflowId}"`]
+            : [null, 0, ''];
+    if (field && !warnings.has(field) && entry.baseRevision !== now) {
+      warnings.set(field, mismatch(field, entry.baseRevision, now, label));
+    }
+  }
+  return [...warnings.values()];
+}
+
+function workflowName(workflowMd: string, fallback: string): string {
+  const parsed = parseFrontmatter(workflowMd);
+  const name = parsed.ok ? parsed.value.data.name : undefined;
+  return typeof name === 'string' && name.trim() ? name.trim().slice(0, 200) : fallback;
+}
+
+/** Writes and statements per revision scope. */
+async function scopeChanges(db: Db, view: EffectiveView, files: ChangedFile[]): Promise<Map<ScopeKey, ScopeChange>> {
+  const { baseline, pkg } = view;
+  const projectId = baseline.projectId;
+  const now = nowIso();
+  const scopes = new Map<ScopeKey, ScopeChange>();
+  const scope = (key: ScopeKey): ScopeChange => {
+    let change = scopes.get(key);
+    if (!change) {
+      const workflowId = key.startsWith('workflow:') ? key.slice('workflow:'.length) : null;
+      change = workflowId !== null
+        ? { scope: { kind: 'workflow', workflowId }, expectedRevision: baseline.revisions.workflows[workflowId] ?? 0, writes: [], statements: [] }
+        : key === 'agents'
+          ? { scope: { kind: 'agents' }, expectedRevision: baseline.revisions.agents, writes: [], statements: [] }
+          : { scope: { kind: 'assets' }, expectedRevision: baseline.revisions.assets, writes: [], statements: [] };
+      scopes.set(key, change);
+    }
+    return change;
+  };
+  const write = (change: ScopeChange, file: ChangedFile, extraMeta: Record<string, unknown> = {}): void => {
+    const before = contentOf(baseline.pkg, file.key);
+    const after = file.action === 'D' ? null : contentOf(pkg, file.key);
+    const entry: ObjectWrite = {
+      objectKey: file.key,
+      action: 'ai_apply',
+      contentBefore: before,
+      contentAfter: after,
+      meta: { op: file.action === 'A' ? 'create' : file.action === 'D' ? 'delete' : 'update', ...extraMeta },
+    };
+    change.writes.push(entry);
+  };
+
+  for (const file of files) {
+    const key = parseObjectKey(file.key);
+    if (!key) continue;
+    switch (key.kind) {
+      case 'workflow':
+      case 'graph': {
+        const change = scope(`workflow:${key.workflowId}`);
+        write(change, file, key.kind === 'workflow' ? { path: pathOf(pkg, file.key) } : {});
+        const exists = baseline.revisions.workflows[key.workflowId] !== undefined;
+        if (exists) {
+          const content = contentOf(pkg, file.key) ?? '';
+          change.statements.push(
+            db
+              .update(workflows)
+              .set(key.kind === 'workflow' ? { workflowMd: content, updatedAt: now } : { graphJson: content, updatedAt: now })
+              .where(and(eq(workflows.projectId, projectId), eq(workflows.id, key.workflowId))),
+          );
+        }
+        break;
+      }
+      case 'step': {
+        const change = scope(`workflow:${key.workflowId}`);
+        const path = pathOf(pkg, file.key) ?? pathOf(baseline.pkg, file.key);
+        write(change, file, { path });
+        const where = and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, key.workflowId), eq(workflowSteps.nodeId, key.nodeId));
+        if (file.action === 'D') {
+          change.statements.push(db.delete(workflowSteps).where(where));
+        } else {
+          const markdown = contentOf(pkg, file.key) ?? '';
+          change.statements.push(
+            db
+              .insert(workflowSteps)
+              .values({ projectId, workflowId: key.workflowId, nodeId: key.nodeId, path: path!, markdown, updatedAt: now })
+              .onConflictDoUpdate({
+                target: [workflowSteps.projectId, workflowSteps.workflowId, workflowSteps.nodeId],
+                set: { path: path!, markdown, updatedAt: now },
+              }),
+          );
+        }
+        break;
+      }
+      case 'agent':
+        write(scope('agents'), file);
+        break;
+      case 'asset': {
+        const change = scope('assets');
+        write(change, file, { path: key.path });
+        change.statements.push(
+          file.action === 'D'
+            ? deleteAssetStatement(db, projectId, key.path)
+            : upsertAssetStatement(db, await assetRow(projectId, key.path, contentOf(pkg, file.key) ?? '')),
+        );
+        break;
+      }
+      case 'workflow-name':
+        break;
+      default: {
+        const never: never = key;
+        throw new Error(`unknown key ${String(never)}`);
+      }
+    }
+  }
+
+  // A new workflow: its row comes first in its scope (steps reference it), created at revision 1.
+  for (const [scopeKey, change] of scopes) {
+    if (change.scope.kind !== 'workflow' || change.expectedRevision !== 0) continue;
+    const workflowId = change.scope.workflowId;
+    const workflow = pkg.workflows.find((w) => w.id === workflowId);
+    const workflowMd = workflow?.workflowMd ?? '';
+    change.bump = false;
+    change.statements.unshift(
+      db.insert(workflows).values({
+        projectId,
+        id: workflowId,
+        name: workflowName(workflowMd, workflowId),
+        workflowMd,
+        graphJson: workflow?.graphJson ?? '',
+        revision: 1,
+        updatedAt: now,
+      }),
+    );
+    scopes.set(scopeKey, change);
+  }
+  // agents.json is one column: write the effective document once.
+  const agents = scopes.get('agents');
+  if (agents) {
+    agents.statements.push(db.update(projects).set({ agentsJson: pkg.agentsJson ?? '', updatedAt: now }).where(eq(projects.id, projectId)));
+  }
+  return scopes;
+}
+
+export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {
+  const { db, view, files, session } = input;
+  const baseline = view.baseline;
+  const warnings = revisionWarnings(baseline, view, files, session, input.revisionBase);
+  const scopes = await scopeChanges(db, view, files);
+  const changes = [...scopes.values()];
+  const now = nowIso();
+  const bookkeeping: Statement[] = [
+    sql`INSERT INTO ai_change_sets (id, session_id, project_id, suggestion_version, change_set_json, content_hash,
+          validation_result_json, status, created_by, created_at, updated_at)
+        VALUES (${input.changeSetId}, ${session.sessionId}, ${session.projectId}, ${input.version}, ${input.changeSetJson},
+          ${input.contentHash}, ${input.validationJson}, 'applied', ${input.actor.userId}, ${now}, ${now})
+        ON CONFLICT(id) DO UPDATE SET status = 'applied', validation_result_json = excluded.validation_result_json,
+          updated_at = excluded.updated_at`,
+    db.update(aiSessions).set({ updatedAt: now }).where(eq(aiSessions.id, session.sessionId)),
+    db.insert(aiAuditEvents).values({
+      id: newId('aud'),
+      projectId: session.projectId,
+      sessionId: session.sessionId,
+      userId: input.actor.userId,
+      eventType: 'ai.apply.succeeded',
+      payloadJson: JSON.stringify({
+        changeSetId: input.changeSetId,
+        version: input.version,
+        contentHash: input.contentHash,
+        files,
+        warnings: warnings.map((w) => ({ field: w.field, provided: w.provided, current: w.current })),
+      }),
+      createdAt: now,
+    }),
+  ];
+  changes[changes.length - 1]!.statements.push(...bookkeeping);
+  const result = await commitChanges(
+    db,
+    { projectId: session.projectId, actorId: input.actor.userId, sessionId: session.sessionId, changeSetId: input.changeSetId },
+    changes,
+  );
+
+  const after = { ...baseline.revisions.workflows };
+  let agentsRevision = baseline.revisions.agents;
+  let assetsRevision = baseline.revisions.assets;
+  changes.forEach((change, i) => {
+    const revision = result.revisions[i]!;
+    if (change.scope.kind === 'workflow') after[change.scope.workflowId] = change.expectedRevision === 0 ? 1 : revision;
+    else if (change.scope.kind === 'agents') agentsRevision = revision;
+    else assetsRevision = revision;
+  });
+  const workflowId = primaryWorkflow(session, files);
+  const written = changes.flatMap((c) => (c.scope.kind === 'workflow' ? [c.scope.workflowId] : []));
+  const newRevision: RevisionSet = {
+    workflowRevision: workflowId ? (after[workflowId] ?? null) : null,
+    agentsRevision,
+    assetsRevision,
+  };
+  if (written.length > 1) newRevision.workflowRevisions = Object.fromEntries(written.map((id) => [id, after[id]!]));
+  return { newRevision, warnings, writeId: result.writeId };
+}

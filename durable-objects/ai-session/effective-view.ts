@@ -1,0 +1,471 @@
+/**
+ * The effective view of an AI session: the stored package (the baseline) with the session's overlay
+ * on top, overlay first (ARCHITECTURE.md "The session Durable Object"; seed 001 §6.2). The read
+ * tools, validation, the diff and the UI all read objects through it by object key. Also the
+ * lenient lookups they share (a step by node id, an agent by id, the graph's nodes and edges),
+ * which never throw on a broken file: validation reports those.
+ */
+import { deriveManifest, parseFrontmatter, DEFAULT_AGENTS_PATH } from '../../shared/bmad/index.ts';
+import type { BmadPackage, BmadStepFile, BmadWorkflow } from '../../shared/bmad/index.ts';
+import { isSafeRelativePath } from '../../shared/bmad/paths.ts';
+import { formatObjectKey, parseObjectKey } from '../../shared/object-keys.ts';
+import type { Baseline, ChangedFile, FileAction, KeyScope, OverlayEntry } from '../../shared/ai/overlay.ts';
+
+export type JsonObject = Record<string, unknown>;
+
+export const isJsonObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** JSON.parse that answers undefined instead of throwing (a leading BOM is ignored). */
+export function parseJsonLoose(text: string | null | undefined): unknown {
+  if (text === null || text === undefined) return undefined;
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The frontmatter data of a Markdown file, or null when it has none that parses. */
+export function frontmatterOf(markdown: string | null): JsonObject | null {
+  if (markdown === null) return null;
+  const parsed = parseFrontmatter(markdown);
+  return parsed.ok ? parsed.value.data : null;
+}
+
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+// ---- the graph, read leniently ----------------------------------------------------------------
+
+export interface GraphNodeInfo {
+  id: string;
+  type?: string;
+  file?: string;
+  title?: string;
+  agentId?: string;
+}
+
+export interface GraphEdgeInfo {
+  from: string;
+  to: string;
+  label?: string;
+  isDefault?: boolean;
+  conditionText?: string;
+}
+
+export interface GraphInfo {
+  entryNodeId?: string;
+  nodes: GraphNodeInfo[];
+  edges: GraphEdgeInfo[];
+}
+
+function stringFields<K extends string>(source: JsonObject, keys: readonly K[]): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const key of keys) {
+    const value = source[key];
+    if (typeof value === 'string') out[key] = value;
+  }
+  return out;
+}
+
+/** Nodes and edges of a graph file whose JSON parses, keeping the well-formed items; null otherwise. */
+export function readGraph(graphJson: string | null): GraphInfo | null {
+  const value = parseJsonLoose(graphJson);
+  if (!isJsonObject(value)) return null;
+  const items = (list: unknown) => (Array.isArray(list) ? list.filter(isJsonObject) : []);
+  const nodes = items(value.nodes)
+    .filter((n) => typeof n.id === 'string')
+    .map((n): GraphNodeInfo => ({ id: n.id as string, ...stringFields(n, ['type', 'file', 'title', 'agentId'] as const) }));
+  const edges = items(value.edges)
+    .filter((e) => typeof e.from === 'string' && typeof e.to === 'string')
+    .map(
+      (e): GraphEdgeInfo => ({
+        from: e.from as string,
+        to: e.to as string,
+        ...stringFields(e, ['label', 'conditionText'] as const),
+        ...(typeof e.isDefault === 'boolean' ? { isDefault: e.isDefault } : {}),
+      }),
+    );
+  return { ...(typeof value.entryNodeId === 'string' ? { entryNodeId: value.entryNodeId } : {}), nodes, edges };
+}
+
+// ---- lookups ------------------------------------------------------------------------------------
+
+export function findWorkflow(pkg: BmadPackage, workflowId: string): BmadWorkflow | undefined {
+  return pkg.workflows.find((w) => w.id === workflowId);
+}
+
+/** The node id a step file belongs to: its own, else the first graph node that uses its path. */
+export function stepNodeId(step: BmadStepFile, graph: GraphInfo | null): string | undefined {
+  return step.nodeId ?? graph?.nodes.find((n) => n.file === step.path)?.id;
+}
+
+export function findStep(workflow: BmadWorkflow, nodeId: string, graph = readGraph(workflow.graphJson)): BmadStepFile | undefined {
+  return (
+    workflow.steps.find((s) => s.nodeId === nodeId) ??
+    workflow.steps.find((s) => s.nodeId === undefined && stepNodeId(s, graph) === nodeId)
+  );
+}
+
+/** One step of a workflow: a graph node, its file, or both. */
+export interface StepInfo {
+  nodeId: string;
+  node?: GraphNodeInfo;
+  file?: BmadStepFile;
+}
+
+/** The graph's nodes in order (with their files), then the step files no node uses. */
+export function stepsOf(workflow: BmadWorkflow, graph = readGraph(workflow.graphJson)): StepInfo[] {
+  const out: StepInfo[] = [];
+  const seen = new Set<string>();
+  const used = new Set<BmadStepFile>();
+  for (const node of graph?.nodes ?? []) {
+    if (seen.has(node.id)) continue;
+    seen.add(node.id);
+    const file = findStep(workflow, node.id, graph);
+    if (file) used.add(file);
+    out.push({ nodeId: node.id, node, ...(file ? { file } : {}) });
+  }
+  for (const file of workflow.steps) {
+    const nodeId = used.has(file) ? undefined : stepNodeId(file, graph);
+    if (nodeId === undefined || seen.has(nodeId)) continue;
+    seen.add(nodeId);
+    out.push({ nodeId, file });
+  }
+  return out;
+}
+
+/** agents.json read leniently, as the package store does: a broken file reads as an empty list. */
+export function readAgentsDocument(text: string | null): JsonObject & { agents: unknown[] } {
+  const value = parseJsonLoose(text);
+  if (isJsonObject(value)) return { ...value, agents: Array.isArray(value.agents) ? value.agents : [] };
+  return { schemaVersion: '1.1', agents: [] };
+}
+
+export const agentIdOf = (agent: unknown): string | undefined =>
+  isJsonObject(agent) && typeof agent.id === 'string' ? agent.id : undefined;
+
+/** The agent objects of the package's agents.json (entries that are not objects are skipped). */
+export function agentsOf(pkg: BmadPackage): JsonObject[] {
+  if (pkg.agentsJson === null) return [];
+  return readAgentsDocument(pkg.agentsJson).agents.filter(isJsonObject);
+}
+
+export function findAgent(pkg: BmadPackage, agentId: string): JsonObject | undefined {
+  return agentsOf(pkg).find((a) => a.id === agentId);
+}
+
+export const agentsPathOf = (pkg: BmadPackage): string => pkg.agentsPath ?? DEFAULT_AGENTS_PATH;
+
+// ---- objects by key ---------------------------------------------------------------------------
+
+/** The text of one object of a package by object key; null when the package does not hold it. */
+export function contentOf(pkg: BmadPackage, key: string): string | null {
+  const parsed = parseObjectKey(key);
+  switch (parsed?.kind) {
+    case 'workflow':
+      return findWorkflow(pkg, parsed.workflowId)?.workflowMd ?? null;
+    case 'graph':
+      return findWorkflow(pkg, parsed.workflowId)?.graphJson ?? null;
+    case 'step': {
+      const workflow = findWorkflow(pkg, parsed.workflowId);
+      return (workflow && findStep(workflow, parsed.nodeId)?.markdown) ?? null;
+    }
+    case 'agent': {
+      const agent = findAgent(pkg, parsed.agentId);
+      return agent ? JSON.stringify(agent, null, 2) : null;
+    }
+    case 'asset':
+      return pkg.assets.find((a) => a.path === parsed.path)?.content ?? null;
+    case 'workflow-name':
+    case undefined:
+      // A workflow's name is project metadata, not a package file.
+      return null;
+    default: {
+      const never: never = parsed;
+      throw new Error(`unknown object key ${String(never)}`);
+    }
+  }
+}
+
+/** The path, inside the package, of the file an object lives in (agents: agents.json); undefined when absent. */
+export function pathOf(pkg: BmadPackage, key: string): string | undefined {
+  const parsed = parseObjectKey(key);
+  switch (parsed?.kind) {
+    case 'workflow':
+      return findWorkflow(pkg, parsed.workflowId)?.workflowMdPath;
+    case 'graph':
+      return findWorkflow(pkg, parsed.workflowId)?.graphPath;
+    case 'step': {
+      const workflow = findWorkflow(pkg, parsed.workflowId);
+      return workflow && findStep(workflow, parsed.nodeId)?.path;
+    }
+    case 'agent':
+      return findAgent(pkg, parsed.agentId) ? agentsPathOf(pkg) : undefined;
+    case 'asset':
+      return pkg.assets.some((a) => a.path === parsed.path) ? parsed.path : undefined;
+    case 'workflow-name':
+    case undefined:
+      return undefined;
+    default: {
+      const never: never = parsed;
+      throw new Error(`unknown object key ${String(never)}`);
+    }
+  }
+}
+
+/**
+ * The object key of the file at `filePath`, for mapping validation issues to keys. agents.json
+ * and bmad.json hold no single object, so they have none.
+ */
+export function keyOfPath(pkg: BmadPackage, filePath: string): string | undefined {
+  for (const workflow of pkg.workflows) {
+    if (filePath === workflow.workflowMdPath) return formatObjectKey({ kind: 'workflow', workflowId: workflow.id });
+    if (filePath === workflow.graphPath) return formatObjectKey({ kind: 'graph', workflowId: workflow.id });
+    const step = workflow.steps.find((s) => s.path === filePath);
+    if (!step) continue;
+    const nodeId = stepNodeId(step, readGraph(workflow.graphJson));
+    return nodeId === undefined ? undefined : formatObjectKey({ kind: 'step', workflowId: workflow.id, nodeId });
+  }
+  return pkg.assets.some((a) => a.path === filePath) ? formatObjectKey({ kind: 'asset', path: filePath }) : undefined;
+}
+
+// ---- baseline + overlay -----------------------------------------------------------------------
+
+/** One entry per key (the last one wins), sorted by key, so the result never depends on order. */
+function latestByKey(entries: Iterable<OverlayEntry>): OverlayEntry[] {
+  const byKey = new Map<string, OverlayEntry>();
+  for (const entry of entries) byKey.set(entry.key, entry);
+  return [...byKey.values()].sort((a, b) => byCodeUnits(a.key, b.key));
+}
+
+function clonePackage(pkg: BmadPackage): BmadPackage {
+  return {
+    ...pkg,
+    workflows: pkg.workflows.map((w) => ({ ...w, steps: w.steps.map((s) => ({ ...s })) })),
+    assets: pkg.assets.map((a) => ({ ...a })),
+    ...(pkg.otherFiles ? { otherFiles: pkg.otherFiles.map((f) => ({ ...f })) } : {}),
+  };
+}
+
+/** The workflow, created empty (both files missing) when the package has none with this id. */
+function workflowFor(pkg: BmadPackage, workflowId: string): BmadWorkflow {
+  const found = findWorkflow(pkg, workflowId);
+  if (found) return found;
+  const created: BmadWorkflow = {
+    id: workflowId,
+    workflowMdPath: `workflows/${workflowId}/workflow.md`,
+    graphPath: `workflows/${workflowId}/workflow.graph.json`,
+    workflowMd: null,
+    graphJson: null,
+    steps: [],
+  };
+  pkg.workflows.push(created);
+  return created;
+}
+
+function applyWorkflowFile(pkg: BmadPackage, workflowId: string, field: 'workflowMd' | 'graphJson', entry: OverlayEntry): void {
+  if (entry.deleted && !findWorkflow(pkg, workflowId)) return;
+  workflowFor(pkg, workflowId)[field] = entry.deleted ? null : entry.content;
+}
+
+/** Where a staged step lives: its node's file in the effective graph, else where it was, else the default. */
+function stepPathFor(workflowId: string, nodeId: string, graph: GraphInfo | null, current: BmadStepFile | undefined): string {
+  const file = graph?.nodes.find((n) => n.id === nodeId)?.file;
+  if (file !== undefined && file.endsWith('.md') && isSafeRelativePath(file)) return file;
+  return current?.path ?? `workflows/${workflowId}/steps/${nodeId}.md`;
+}
+
+function applyStep(pkg: BmadPackage, workflowId: string, nodeId: string, entry: OverlayEntry): void {
+  if (entry.deleted && !findWorkflow(pkg, workflowId)) return;
+  const workflow = workflowFor(pkg, workflowId);
+  const graph = readGraph(workflow.graphJson);
+  const current = findStep(workflow, nodeId, graph);
+  if (entry.deleted) {
+    workflow.steps = workflow.steps.filter((s) => s !== current);
+    return;
+  }
+  const next: BmadStepFile = { nodeId, path: stepPathFor(workflowId, nodeId, graph, current), markdown: entry.content };
+  if (current) workflow.steps[workflow.steps.indexOf(current)] = next;
+  else workflow.steps.push(next);
+}
+
+/**
+ * Staged agents go into agents.json at their place (replace by id, else append). An agent whose
+ * staged text is not a JSON object is kept as that raw text, as a JSON string in `agents[]`: the
+ * file stays readable for every other agent, and validation reports `/agents/<i>` as not an
+ * agent, so nothing staged is silently dropped.
+ */
+function applyAgents(pkg: BmadPackage, staged: Array<{ agentId: string; entry: OverlayEntry }>): void {
+  if (staged.length === 0) return;
+  const document = readAgentsDocument(pkg.agentsJson);
+  const agents = [...document.agents];
+  let changed = false;
+  for (const { agentId, entry } of staged) {
+    const index = agents.findIndex((a) => agentIdOf(a) === agentId);
+    if (entry.deleted) {
+      if (index < 0) continue;
+      agents.splice(index, 1);
+    } else {
+      const parsed = parseJsonLoose(entry.content);
+      const value = isJsonObject(parsed) ? parsed : entry.content;
+      if (index >= 0) agents[index] = value;
+      else agents.push(value);
+    }
+    changed = true;
+  }
+  if (changed) pkg.agentsJson = `${JSON.stringify({ ...document, agents }, null, 2)}\n`;
+}
+
+function applyAssets(pkg: BmadPackage, staged: Array<{ path: string; entry: OverlayEntry }>): void {
+  if (staged.length === 0) return;
+  const byPath = new Map(pkg.assets.map((a) => [a.path, a]));
+  for (const { path, entry } of staged) {
+    if (entry.deleted) byPath.delete(path);
+    else byPath.set(path, { path, content: entry.content });
+  }
+  pkg.assets = [...byPath.values()].sort((a, b) => byCodeUnits(a.path, b.path));
+}
+
+/** A workflow the overlay emptied (both files and every step deleted) is gone. */
+function dropEmptiedWorkflows(pkg: BmadPackage, touched: ReadonlySet<string>): void {
+  pkg.workflows = pkg.workflows.filter(
+    (w) => !touched.has(w.id) || w.workflowMd !== null || w.graphJson !== null || w.steps.length > 0,
+  );
+  if (pkg.defaultWorkflowId !== undefined && !findWorkflow(pkg, pkg.defaultWorkflowId)) delete pkg.defaultWorkflowId;
+}
+
+/**
+ * The package as the session sees it: a new package (the baseline is never mutated) with every
+ * overlay entry applied: workflow files, then steps (placed by the effective graph), then agents
+ * and assets. bmad.json is re-derived when the set of workflows changed.
+ */
+export function effectivePackage(baseline: BmadPackage, entries: Iterable<OverlayEntry>): BmadPackage {
+  const pkg = clonePackage(baseline);
+  const staged = latestByKey(entries).map((entry) => ({ entry, key: parseObjectKey(entry.key) }));
+  const touched = new Set<string>();
+  for (const { entry, key } of staged) {
+    if (key?.kind !== 'workflow' && key?.kind !== 'graph') continue;
+    applyWorkflowFile(pkg, key.workflowId, key.kind === 'workflow' ? 'workflowMd' : 'graphJson', entry);
+    touched.add(key.workflowId);
+  }
+  for (const { entry, key } of staged) {
+    if (key?.kind !== 'step') continue;
+    applyStep(pkg, key.workflowId, key.nodeId, entry);
+    touched.add(key.workflowId);
+  }
+  dropEmptiedWorkflows(pkg, touched);
+  applyAgents(pkg, staged.flatMap(({ entry, key }) => (key?.kind === 'agent' ? [{ agentId: key.agentId, entry }] : [])));
+  applyAssets(pkg, staged.flatMap(({ entry, key }) => (key?.kind === 'asset' ? [{ path: key.path, entry }] : [])));
+  const before = baseline.workflows.map((w) => w.id).join('\n');
+  if (pkg.manifestJson !== null && pkg.workflows.map((w) => w.id).join('\n') !== before) {
+    pkg.manifestJson = `${JSON.stringify(deriveManifest(pkg), null, 2)}\n`;
+  }
+  return pkg;
+}
+
+export interface EffectiveView {
+  baseline: Baseline;
+  /** The overlay, one entry per key, in key order. */
+  entries: ReadonlyMap<string, OverlayEntry>;
+  pkg: BmadPackage;
+}
+
+export function createEffectiveView(baseline: Baseline, entries: Iterable<OverlayEntry>): EffectiveView {
+  const latest = latestByKey(entries);
+  return { baseline, entries: new Map(latest.map((e) => [e.key, e])), pkg: effectivePackage(baseline.pkg, latest) };
+}
+
+// ---- the diff -----------------------------------------------------------------------------------
+
+/** Keys that name a package file (not `workflow-name:`, not garbage). */
+function isFileKey(key: string): boolean {
+  const kind = parseObjectKey(key)?.kind;
+  return kind !== undefined && kind !== 'workflow-name';
+}
+
+/** Agents compare as data: a staged agent that only differs in formatting is not a change. */
+function sameContent(key: string, staged: string, before: string): boolean {
+  if (staged === before) return true;
+  if (parseObjectKey(key)?.kind !== 'agent') return false;
+  const parsed = parseJsonLoose(staged);
+  return isJsonObject(parsed) && JSON.stringify(parsed, null, 2) === before;
+}
+
+function actionOf(entry: OverlayEntry, before: string | null): FileAction | undefined {
+  if (entry.deleted) return before === null ? undefined : 'D';
+  if (before === null) return 'A';
+  return sameContent(entry.key, entry.content, before) ? undefined : 'M';
+}
+
+/** What the overlay changes against the baseline (Added/Modified/Deleted), sorted by key. */
+export function changedFiles(view: EffectiveView): ChangedFile[] {
+  const out: ChangedFile[] = [];
+  for (const entry of view.entries.values()) {
+    if (!isFileKey(entry.key)) continue;
+    const action = actionOf(entry, contentOf(view.baseline.pkg, entry.key));
+    if (action === undefined) continue;
+    const path = pathOf(view.pkg, entry.key) ?? pathOf(view.baseline.pkg, entry.key);
+    out.push({ key: entry.key, action, ...(path === undefined ? {} : { path }) });
+  }
+  return out.sort((a, b) => byCodeUnits(a.key, b.key));
+}
+
+// ---- revisions and hashes -----------------------------------------------------------------------
+
+export function scopeOf(key: string): KeyScope | undefined {
+  const parsed = parseObjectKey(key);
+  switch (parsed?.kind) {
+    case 'workflow':
+    case 'graph':
+    case 'step':
+    case 'workflow-name':
+      return { kind: 'workflow', workflowId: parsed.workflowId };
+    case 'agent':
+      return { kind: 'agents' };
+    case 'asset':
+      return { kind: 'assets' };
+    case undefined:
+      return undefined;
+    default: {
+      const never: never = parsed;
+      throw new Error(`unknown object key ${String(never)}`);
+    }
+  }
+}
+
+/** The baseline revision of the scope a key belongs to; 0 when the scope does not exist (yet). */
+export function revisionOf(baseline: Baseline, key: string): number {
+  const scope = scopeOf(key);
+  switch (scope?.kind) {
+    case 'workflow': {
+      const { workflows } = baseline.revisions;
+      // Object.hasOwn: a workflow id such as "constructor" must not read Object.prototype.
+      return Object.hasOwn(workflows, scope.workflowId) ? (workflows[scope.workflowId] ?? 0) : 0;
+    }
+    case 'agents':
+      return baseline.revisions.agents;
+    case 'assets':
+      return baseline.revisions.assets;
+    case undefined:
+      return 0;
+    default: {
+      const never: never = scope;
+      throw new Error(`unknown scope ${String(never)}`);
+    }
+  }
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * sha256 of the overlay as canonical JSON: `[[key, deleted, content], …]` sorted by key, one entry
+ * per key, a deletion's content counted as ''. Equal overlays hash equal whatever their order.
+ */
+export async function overlayHash(entries: Iterable<OverlayEntry>): Promise<string> {
+  const canonical = latestByKey(entries).map((e) => [e.key, e.deleted, e.deleted ? '' : e.content]);
+  return sha256Hex(JSON.stringify(canonical));
+}

@@ -1,0 +1,63 @@
+/**
+ * The session's sequenced event log. `append` stores the event and gives it the next seq in one
+ * synchronous SQLite write, so seqs have no gaps and no duplicates even when the object is evicted
+ * right after; the caller broadcasts only what was stored. `after(seq)` is what a reconnecting
+ * client receives.
+ */
+import type { NewEvent, SessionEvent } from '../../shared/ai/events.ts';
+
+interface EventRow extends Record<string, SqlStorageValue> {
+  seq: number;
+  type: string;
+  at: string;
+  actor: string;
+  turn_id: string | null;
+  payload: string;
+}
+
+function fromRow(row: EventRow): SessionEvent {
+  return {
+    seq: row.seq,
+    type: row.type,
+    at: row.at,
+    actor: JSON.parse(row.actor),
+    turnId: row.turn_id,
+    payload: JSON.parse(row.payload),
+  } as SessionEvent;
+}
+
+export class EventLog {
+  readonly #sql: SqlStorage;
+
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+  }
+
+  lastSeq(): number {
+    return this.#sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events').one().seq ?? 0;
+  }
+
+  append(event: NewEvent): SessionEvent {
+    const seq = this.lastSeq() + 1;
+    const at = new Date().toISOString();
+    const turnId = event.turnId ?? null;
+    this.#sql.exec(
+      'INSERT INTO events (seq, type, at, actor, turn_id, payload) VALUES (?, ?, ?, ?, ?, ?)',
+      seq,
+      event.type,
+      at,
+      JSON.stringify(event.actor),
+      turnId,
+      JSON.stringify(event.payload),
+    );
+    return { seq, at, turnId, type: event.type, actor: event.actor, payload: event.payload } as SessionEvent;
+  }
+
+  /** Events with seq > `seq`, oldest first. */
+  after(seq: number, limit = 10_000): SessionEvent[] {
+    return this.#sql
+      .exec<EventRow>('SELECT seq, type, at, actor, turn_id, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?', seq, limit)
+      .toArray()
+      .map(fromRow);
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The working-copy overlay as one Y.Doc: `files` maps an object key to an entry map holding the
+ * staged text (`Y.Text`), whether the object is deleted, and the baseline revision/hash it was
+ * staged on. Every update is appended to SQLite before listeners (the broadcast) see it, and the
+ * log is compacted into one snapshot once it grows.
+ *
+ * People co-edit through Yjs, but only the *text* of entries that already exist: an update from a
+ * socket is tried on a scratch copy first and refused when it is malformed, adds or removes
+ * entries, touches their metadata, writes into a deleted entry, creates other shared types, or
+ * grows a text past the size cap. A refused update leaves the document untouched.
+ */
+import * as Y from 'yjs';
+import type { OverlayEntry } from '../../shared/ai/overlay.ts';
+import { toArrayBuffer } from './storage.ts';
+
+const FILES = 'files';
+/** Staged text larger than this is refused (the changeSet contract uses the same cap). */
+export const MAX_ENTRY_CHARS = 512 * 1024;
+/** Compact the update log into one snapshot after this many rows. */
+const COMPACT_AFTER = 200;
+
+export type UpdateListener = (update: Uint8Array, origin: unknown) => void;
+
+export interface StagedWrite {
+  key: string;
+  deleted: boolean;
+  content: string;
+  /** Used only when the key has no entry yet. */
+  baseRevision: number;
+  baseHash: string | null;
+}
+
+export type ClientUpdateResult =
+  | { ok: true; changed: boolean }
+  | { ok: false; code: 'YJS_MALFORMED' | 'YJS_FORBIDDEN_CHANGE' | 'YJS_TOO_LARGE'; message: string };
+
+type EntryMap = Y.Map<unknown>;
+
+/** Replace a Y.Text's content with `next`, touching only the middle that differs. */
+function replaceText(text: Y.Text, next: string): void {
+  const current = text.toString();
+  if (current === next) return;
+  let start = 0;
+  const max = Math.min(current.length, next.length);
+  while (start < max && current.charCodeAt(start) === next.charCodeAt(start)) start++;
+  let end = 0;
+  while (
+    end < max - start &&
+    current.charCodeAt(current.length - 1 - end) === next.charCodeAt(next.length - 1 - end)
+  ) {
+    end++;
+  }
+  text.delete(start, current.length - start - end);
+  text.insert(start, next.slice(start, next.length - end));
+}
+
+function readEntry(key: string, map: EntryMap): OverlayEntry {
+  const text = map.get('text');
+  return {
+    key,
+    deleted: map.get('deleted') === true,
+    content: text instanceof Y.Text ? text.toString() : '',
+    baseRevision: typeof map.get('baseRevision') === 'number' ? (map.get('baseRevision') as number) : 0,
+    baseHash: typeof map.get('baseHash') === 'string' ? (map.get('baseHash') as string) : null,
+  };
+}
+
+/** What a co-edit may not change: the key set and every entry's metadata. */
+function shapeOf(doc: Y.Doc): string {
+  const files = doc.getMap<EntryMap>(FILES);
+  const shape = [...files.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, map]) => {
+      if (!(map instanceof Y.Map)) return [key, 'not-a-map'];
+      const text = map.get('text');
+      return [key, map.get('deleted'), map.get('baseRevision'), map.get('baseHash'), text instanceof Y.Text, [...map.keys()].sort()];
+    });
+  return JSON.stringify(shape);
+}
+
+export class OverlayDoc {
+  readonly doc = new Y.Doc();
+  readonly #sql: SqlStorage;
+  readonly #listeners: UpdateListener[] = [];
+  #rows = 0;
+
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+    this.#load();
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      // Persist first: a broadcast update is always one the object can replay after eviction.
+      this.#sql.exec('INSERT INTO y_updates (data) VALUES (?)', toArrayBuffer(update));
+      this.#rows++;
+      if (this.#rows > COMPACT_AFTER) this.compact();
+      for (const listener of this.#listeners) listener(update, origin);
+    });
+  }
+
+  #load(): void {
+    const rows = this.#sql.exec<{ data: ArrayBuffer }>('SELECT data FROM y_updates ORDER BY id').toArray();
+    this.doc.transact(() => {
+      for (const row of rows) Y.applyUpdate(this.doc, new Uint8Array(row.data), 'load');
+    }, 'load');
+    this.#rows = rows.length;
+  }
+
+  /** Replace the update log with one snapshot of the current state. */
+  compact(): void {
+    const snapshot = Y.encodeStateAsUpdate(this.doc);
+    this.#sql.exec('DELETE FROM y_updates');
+    this.#sql.exec('INSERT INTO y_updates (data) VALUES (?)', toArrayBuffer(snapshot));
+    this.#rows = 1;
+  }
+
+  onUpdate(listener: UpdateListener): void {
+    this.#listeners.push(listener);
+  }
+
+  get #files(): Y.Map<EntryMap> {
+    return this.doc.getMap<EntryMap>(FILES);
+  }
+
+  entries(): OverlayEntry[] {
+    return [...this.#files.entries()]
+      .filter(([, map]) => map instanceof Y.Map)
+      .map(([key, map]) => readEntry(key, map))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  entry(key: string): OverlayEntry | undefined {
+    const map = this.#files.get(key);
+    return map instanceof Y.Map ? readEntry(key, map) : undefined;
+  }
+
+  get size(): number {
+    return this.#files.size;
+  }
+
+  /** Write staged objects in one transaction (one update). An existing entry keeps its base revision/hash. */
+  stage(writes: readonly StagedWrite[], origin: unknown): void {
+    this.doc.transact(() => {
+      for (const write of writes) {
+        let map = this.#files.get(write.key);
+        if (!(map instanceof Y.Map)) {
+          map = new Y.Map<unknown>();
+          map.set('text', new Y.Text());
+          map.set('deleted', false);
+          map.set('baseRevision', write.baseRevision);
+          map.set('baseHash', write.baseHash);
+          this.#files.set(write.key, map);
+        }
+        if (map.get('deleted') !== write.deleted) map.set('deleted', write.deleted);
+        replaceText(map.get('text') as Y.Text, write.deleted ? '' : write.content);
+      }
+    }, origin);
+  }
+
+  /** Drop every entry (discard, cancel, or the reset after apply). */
+  clear(origin: unknown): void {
+    if (this.#files.size === 0) return;
+    this.doc.transact(() => {
+      for (const key of [...this.#files.keys()]) this.#files.delete(key);
+    }, origin);
+  }
+
+  /**
+   * An update from a socket. `readOnly` (viewers): accepted only when it adds nothing the
+   * document lacks (a y-protocols client answers the server's sync step 1 with its state).
+   */
+  applyClientUpdate(update: Uint8Array, origin: unknown, readOnly: boolean): ClientUpdateResult {
+    try {
+      Y.decodeUpdate(update);
+    } catch {
+      return { ok: false, code: 'YJS_MALFORMED', message: 'The document update could not be read.' };
+    }
+    const scratch = new Y.Doc();
+    const before = Y.encodeStateAsUpdate(this.doc);
+    try {
+      Y.applyUpdate(scratch, before);
+      Y.applyUpdate(scratch, update);
+    } catch {
+      return { ok: false, code: 'YJS_MALFORMED', message: 'The document update could not be applied.' };
+    }
+    const after = Y.encodeStateAsUpdate(scratch);
+    const changed = !sameBytes(before, after) || scratch.store.pendingStructs !== null || scratch.store.pendingDs !== null;
+    if (!changed) return { ok: true, changed: false };
+    if (readOnly) {
+      return { ok: false, code: 'YJS_FORBIDDEN_CHANGE', message: 'Viewers can watch the staged changes but not edit them.' };
+    }
+    if (scratch.store.pendingStructs !== null || scratch.store.pendingDs !== null) {
+      return { ok: false, code: 'YJS_MALFORMED', message: 'The document update depends on changes the server does not have.' };
+    }
+    if ([...scratch.share.keys()].some((name) => name !== FILES) || shapeOf(scratch) !== shapeOf(this.doc)) {
+      return {
+        ok: false,
+        code: 'YJS_FORBIDDEN_CHANGE',
+        message: 'Only the text of staged files can be edited; files are added or removed by staging a change set.',
+      };
+    }
+    for (const [key, map] of scratch.getMap<EntryMap>(FILES).entries()) {
+      const entry = readEntry(key, map);
+      if (entry.deleted && entry.content !== '') {
+        return { ok: false, code: 'YJS_FORBIDDEN_CHANGE', message: `${key} is staged as deleted and cannot be edited.` };
+      }
+      if (entry.content.length > MAX_ENTRY_CHARS) {
+        return { ok: false, code: 'YJS_TOO_LARGE', message: `${key} would be larger than ${MAX_ENTRY_CHARS} characters.` };
+      }
+    }
+    Y.applyUpdate(this.doc, update, origin);
+    return { ok: true, changed: true };
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,801 @@
+/**
+ * The session itself, apart from sockets: its meta and status, the overlay, change-set versions,
+ * validation, shared review, apply and cancel. Every observable step goes through `emit`, which
+ * appends to the event log before anything is broadcast. Mutations run one at a time (a promise
+ * chain), so two stages or a stage and an apply never interleave at an await.
+ */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../worker/db/client.ts';
+import { aiAuditEvents, aiChangeSets, aiSessions } from '../../worker/db/schema.ts';
+import { ApiError } from '../../worker/http/api-error.ts';
+import { newId, nowIso } from '../../worker/ids.ts';
+import { atLeast, type Role } from '../../shared/api/common.ts';
+import { validatePackage, type ValidationReport } from '../../shared/bmad/index.ts';
+import { parseObjectKey } from '../../shared/object-keys.ts';
+import { parseChangeSet, operationKeys, type ChangeSet, type ChangeOperation } from '../../shared/ai/change-set.ts';
+import { impactBoundaryStage } from '../../shared/ai/impact-stage.ts';
+import { summarizeValidation, toChangeValidation, type ChangeValidation } from '../../shared/ai/validation-result.ts';
+import type { EventActor, NewEvent, RevisionSet, RevisionWarning, SessionEvent } from '../../shared/ai/events.ts';
+import type { SessionMeta, SessionStatus } from '../../shared/ai/session.ts';
+import type { ChangedFile, OverlayEntry } from '../../shared/ai/overlay.ts';
+import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
+import { applyChanges, type RevisionBase } from './apply.ts';
+import { loadProjectContext, type ProjectContext } from './baseline.ts';
+import { changedFiles, contentOf, createEffectiveView, keyOfPath, overlayHash, pathOf, revisionOf, sha256Hex, type EffectiveView } from './effective-view.ts';
+import { EventLog } from './event-log.ts';
+import { OverlayDoc, MAX_ENTRY_CHARS, type StagedWrite } from './overlay-doc.ts';
+import { ReviewStore, type Approval, type ReviewThread } from './review.ts';
+import { readKv, writeKv } from './storage.ts';
+import { VersionStore, type ChangeVersion, type VersionSource } from './versions.ts';
+
+export interface Actor {
+  userId: string;
+  name: string;
+  role: Role;
+}
+
+export interface VersionView {
+  changeSetId: string;
+  version: number;
+  contentHash: string;
+  source: VersionSource;
+  status: ChangeVersion['status'];
+  files: ChangedFile[];
+  changeSet: ChangeSet | null;
+  createdAt: string;
+}
+
+export interface SessionView {
+  meta: SessionMeta;
+  status: SessionStatus;
+  lastSeq: number;
+  latestSuggestion: VersionView | null;
+  validation: ChangeValidation | null;
+  /** A co-edit changed the overlay after the latest version; a new version follows shortly. */
+  pendingEdits: boolean;
+  review: {
+    threads: ReviewThread[];
+    approvals: Approval[];
+    requiredApprovals: number;
+    /** Approvals of the latest version's content from people other than the session's creator. */
+    countedApprovals: number;
+  };
+  messages: { items: Array<{ id: number; role: string; content: string; createdAt: string }>; nextCursor: number | null };
+}
+
+export interface StageResult {
+  changeSetId: string;
+  version: number;
+  contentHash: string;
+  status: 'staged';
+  files: ChangedFile[];
+  warnings: Array<{ code: string; message: string; path: string; hints: string[] }>;
+}
+
+export interface ApplyRequest {
+  changeSetId: string;
+  /** The content hash the client reviewed; must equal the version's. */
+  contentHash?: string | undefined;
+  revisionBase?: RevisionBase | undefined;
+}
+
+export interface ApplyResult {
+  applied: true;
+  sessionStatus: SessionStatus;
+  changeSetId: string;
+  newRevision: RevisionSet;
+  warnings: RevisionWarning[];
+}
+
+export interface FileDiff {
+  key: string;
+  action: ChangedFile['action'];
+  path?: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** How long co-edits settle before a new version is made and validated. */
+export const REVALIDATE_DEBOUNCE_MS = 750;
+const MAX_COMMENT_CHARS = 4000;
+
+function userActor(actor: { userId: string; name: string }): EventActor {
+  return { kind: 'user', userId: actor.userId, name: actor.name };
+}
+
+function versionView(v: ChangeVersion): VersionView {
+  return {
+    changeSetId: v.id,
+    version: v.version,
+    contentHash: v.contentHash,
+    source: v.source,
+    status: v.status,
+    files: v.files,
+    changeSet: v.changeSet,
+    createdAt: v.createdAt,
+  };
+}
+
+function lineCount(text: string): number {
+  return text === '' ? 0 : text.split('\n').length;
+}
+
+export interface SessionDeps {
+  sql: SqlStorage;
+  db: Db;
+  /** Store-then-broadcast; returns the stored event. */
+  emit: (event: NewEvent) => SessionEvent;
+  /** Ask for the alarm to run at `dueAt` (ms since epoch). */
+  schedule: (name: string, dueAt: number) => void;
+}
+
+export class SessionCore {
+  readonly overlay: OverlayDoc;
+  readonly log: EventLog;
+  readonly versions: VersionStore;
+  readonly review: ReviewStore;
+  readonly #deps: SessionDeps;
+  #queue: Promise<unknown> = Promise.resolve();
+  #applying = false;
+  #baselineReport: { key: string; report: ValidationReport } | null = null;
+
+  constructor(deps: SessionDeps) {
+    this.#deps = deps;
+    this.overlay = new OverlayDoc(deps.sql);
+    this.log = new EventLog(deps.sql);
+    this.versions = new VersionStore(deps.sql);
+    this.review = new ReviewStore(deps.sql);
+  }
+
+  get meta(): SessionMeta | undefined {
+    return readKv<SessionMeta>(this.#deps.sql, 'meta');
+  }
+
+  get status(): SessionStatus {
+    return readKv<SessionStatus>(this.#deps.sql, 'status') ?? 'active';
+  }
+
+  #requireMeta(): SessionMeta {
+    const meta = this.meta;
+    if (!meta) throw new ApiError('AI_SESSION_NOT_FOUND');
+    return meta;
+  }
+
+  #requireActive(): SessionMeta {
+    const meta = this.#requireMeta();
+    if (this.status !== 'active') throw new ApiError('AI_SESSION_CLOSED');
+    return meta;
+  }
+
+  #requireEditor(actor: Actor): void {
+    if (!atLeast(actor.role, 'editor')) {
+      throw new ApiError('FORBIDDEN', {
+        message: `This needs the editor role on the project; you are a ${actor.role}.`,
+        hints: ['Ask a project owner to change your role.'],
+      });
+    }
+  }
+
+  /** Run mutations one at a time. */
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(fn, fn);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Record the session (idempotent: a retried create does not log twice). */
+  init(meta: SessionMeta, userPrompt: string | null): void {
+    if (this.meta) return;
+    writeKv(this.#deps.sql, 'meta', meta);
+    writeKv(this.#deps.sql, 'status', 'active');
+    if (userPrompt) {
+      this.#deps.sql.exec(
+        'INSERT INTO messages (role, content, turn_id, extra, created_at) VALUES (?, ?, NULL, NULL, ?)',
+        'user',
+        userPrompt,
+        meta.createdAt,
+      );
+    }
+    this.#deps.emit({
+      type: 'session.created',
+      actor: { kind: 'user', userId: meta.createdBy, name: readKv<string>(this.#deps.sql, 'creatorName') ?? '' },
+      payload: { targetType: meta.targetType, targetId: meta.targetId, workflowId: meta.workflowId, mode: meta.mode },
+    });
+  }
+
+  setCreatorName(name: string): void {
+    writeKv(this.#deps.sql, 'creatorName', name);
+  }
+
+  async #context(): Promise<ProjectContext> {
+    return loadProjectContext(this.#deps.db, this.#requireMeta().projectId);
+  }
+
+  #baselineValidation(ctx: ProjectContext): ValidationReport {
+    const key = JSON.stringify(ctx.baseline.revisions);
+    if (this.#baselineReport?.key !== key) this.#baselineReport = { key, report: validatePackage(ctx.baseline.pkg) };
+    return this.#baselineReport.report;
+  }
+
+  #declaredKeys(): string[] {
+    return this.#deps.sql.exec<{ key: string }>('SELECT key FROM declared_keys ORDER BY key').toArray().map((r) => r.key);
+  }
+
+  /** The effective view over a freshly read baseline. */
+  async view(): Promise<{ ctx: ProjectContext; view: EffectiveView }> {
+    const ctx = await this.#context();
+    return { ctx, view: createEffectiveView(ctx.baseline, this.overlay.entries()) };
+  }
+
+  validateView(ctx: ProjectContext, view: EffectiveView, files: ChangedFile[]): ChangeValidation {
+    const meta = this.#requireMeta();
+    const stage = impactBoundaryStage({
+      target: { targetType: meta.targetType, workflowId: meta.workflowId, targetId: meta.targetId, mode: meta.mode },
+      changedKeys: files.map((f) => f.key),
+      declaredKeys: this.#declaredKeys(),
+      pathOf: (key) => pathOf(view.pkg, key) ?? pathOf(ctx.baseline.pkg, key),
+    });
+    const report = validatePackage(view.pkg, { stages: [stage] });
+    return toChangeValidation(report, { baseline: this.#baselineValidation(ctx), keyOfPath: (p) => keyOfPath(view.pkg, p) });
+  }
+
+  // ---------------------------------------------------------------- versions
+
+  /** Make a new version of the current overlay (when it differs from the latest) and revoke stale approvals. */
+  async #recordVersion(view: EffectiveView, source: VersionSource, createdBy: { userId: string; name: string } | null, changeSet: ChangeSet | null): Promise<ChangeVersion> {
+    const meta = this.#requireMeta();
+    const files = changedFiles(view);
+    const contentHash = await overlayHash(this.overlay.entries());
+    const version = this.versions.add({ id: newId('cs'), contentHash, source, createdBy: createdBy?.userId ?? null, changeSet, files });
+    const actor: EventActor = source === 'ai' ? { kind: 'ai' } : createdBy ? userActor(createdBy) : { kind: 'system' };
+    this.#deps.emit({
+      type: 'change.staged',
+      actor,
+      payload: { version: version.version, changeSetId: version.id, contentHash, source, files },
+    });
+    for (const revoked of this.review.revoke('content_changed', { exceptHash: contentHash })) {
+      this.#deps.emit({ type: 'approval.revoked', actor: { kind: 'system' }, payload: { ...revoked, reason: 'content_changed' } });
+    }
+    await this.#mirrorVersion(meta, version, null);
+    return version;
+  }
+
+  #validateVersion(ctx: ProjectContext, view: EffectiveView, version: ChangeVersion): ChangeValidation {
+    const validation = this.validateView(ctx, view, version.files);
+    this.versions.setValidation(version.version, validation);
+    this.#deps.emit({
+      type: 'change.validated',
+      actor: { kind: 'system' },
+      payload: {
+        version: version.version,
+        changeSetId: version.id,
+        valid: validation.valid,
+        errorCount: validation.errors.length,
+        warningCount: validation.warnings.length,
+        summary: summarizeValidation(validation),
+      },
+    });
+    return validation;
+  }
+
+  /** Keep D1's ai_change_sets and the session's latest suggestion in step (best effort; DO storage is the truth). */
+  async #mirrorVersion(meta: SessionMeta, version: ChangeVersion, validation: ChangeValidation | null, rejected = false): Promise<void> {
+    const now = nowIso();
+    const status = rejected ? 'rejected' : validation ? (validation.valid ? 'validated' : 'rejected') : 'staged';
+    const suggestion = JSON.stringify({ changeSetId: version.id, version: version.version, contentHash: version.contentHash, files: version.files, status });
+    try {
+      await this.#deps.db.batch([
+        this.#deps.db
+          .insert(aiChangeSets)
+          .values({
+            id: version.id,
+            sessionId: meta.sessionId,
+            projectId: meta.projectId,
+            suggestionVersion: version.version,
+            changeSetJson: JSON.stringify(version.changeSet ?? { files: version.files }),
+            contentHash: version.contentHash,
+            validationResultJson: validation ? JSON.stringify(validation) : null,
+            status,
+            createdBy: version.createdBy,
+            createdAt: version.createdAt,
+            updatedAt: now,
+          })
+          .onConflictDoUpdate({
+            target: aiChangeSets.id,
+            set: { validationResultJson: validation ? JSON.stringify(validation) : null, status, updatedAt: now },
+          }),
+        this.#deps.db.update(aiSessions).set({ latestSuggestionJson: suggestion, updatedAt: now }).where(eq(aiSessions.id, meta.sessionId)),
+      ]);
+    } catch (error) {
+      console.error('ai session: could not mirror change set', meta.sessionId, version.id, error);
+    }
+  }
+
+  // ---------------------------------------------------------------- change tools
+
+  /** `builder.change.stage`: parse, check against the effective view, write the overlay, record a version. */
+  stage(input: unknown, actor: { userId: string; name: string }, source: VersionSource): Promise<StageResult> {
+    return this.#exclusive(async () => {
+      const meta = this.#requireActive();
+      if (this.#applying) throw new ApiError('AI_SESSION_BUSY');
+      const parsed = parseChangeSet(input, { targetType: meta.targetType, mode: meta.mode });
+      if (!parsed.ok) throw contractError(parsed.errors);
+      const ctx = await this.#context();
+      const current = createEffectiveView(ctx.baseline, this.overlay.entries());
+      const problems: ContractProblem[] = [];
+      const writes: StagedWrite[] = [];
+      const staged = new Set<string>();
+      for (const [index, op] of parsed.changeSet.operations.entries()) {
+        for (const write of await writesOf(op, index, current, ctx, problems, staged)) {
+          writes.push(write);
+          staged.add(write.key);
+        }
+      }
+      if (problems.length > 0) throw contractError(problems);
+      this.overlay.stage(writes, source === 'ai' ? 'ai' : 'api');
+      for (const key of parsed.changeSet.impact.objects) {
+        this.#deps.sql.exec('INSERT OR IGNORE INTO declared_keys (key) VALUES (?)', key);
+      }
+      const view = createEffectiveView(ctx.baseline, this.overlay.entries());
+      const version = await this.#recordVersion(view, source, actor, parsed.changeSet);
+      return {
+        changeSetId: version.id,
+        version: version.version,
+        contentHash: version.contentHash,
+        status: 'staged',
+        files: version.files,
+        warnings: parsed.warnings,
+      };
+    });
+  }
+
+  /** `builder.change.validate`: the shared pipeline over the effective package, for the latest version. */
+  validate(changeSetId: string | undefined): Promise<ChangeValidation & { changeSetId: string; version: number }> {
+    return this.#exclusive(async () => {
+      this.#requireActive();
+      const latest = await this.#flushEdits();
+      if (!latest || latest.files.length === 0 || this.overlay.size === 0) throw new ApiError('AI_NO_STAGED_CHANGES');
+      if (changeSetId !== undefined && changeSetId !== latest.id) this.#staleOrMissing(changeSetId, latest);
+      const { ctx, view } = await this.view();
+      const validation = this.#validateVersion(ctx, view, latest);
+      await this.#mirrorVersion(this.#requireMeta(), latest, validation);
+      return { ...validation, changeSetId: latest.id, version: latest.version };
+    });
+  }
+
+  /** `builder.change.discard`: drop the overlay; the latest version becomes `rejected`. */
+  discard(actor: EventActor): Promise<{ discarded: true }> {
+    return this.#exclusive(async () => {
+      this.#requireActive();
+      if (this.#applying) throw new ApiError('AI_SESSION_BUSY');
+      const latest = this.versions.latest();
+      this.#resetOverlay();
+      if (latest && latest.status !== 'applied') {
+        this.versions.setStatus(latest.version, 'rejected');
+        await this.#mirrorVersion(this.#requireMeta(), latest, latest.validation, true);
+      }
+      for (const revoked of this.review.revoke('discarded')) {
+        this.#deps.emit({ type: 'approval.revoked', actor: { kind: 'system' }, payload: { ...revoked, reason: 'discarded' } });
+      }
+      this.#deps.emit({ type: 'change.discarded', actor, payload: { version: latest?.version ?? null } });
+      return { discarded: true };
+    });
+  }
+
+  #resetOverlay(): void {
+    this.overlay.clear('reset');
+    this.overlay.compact();
+    this.#deps.sql.exec('DELETE FROM declared_keys');
+    this.#deps.sql.exec("DELETE FROM tasks WHERE name = 'revalidate'");
+  }
+
+  #staleOrMissing(changeSetId: string, latest: ChangeVersion | undefined): never {
+    const named = this.versions.get(changeSetId);
+    if (!named) throw new ApiError('AI_CHANGESET_NOT_FOUND');
+    if (named.status === 'applied') throw new ApiError('AI_CHANGESET_ALREADY_APPLIED');
+    throw new ApiError('AI_CHANGESET_STALE', {
+      extra: { latestChangeSetId: latest?.id ?? null, latestVersion: latest?.version ?? null },
+      hints: ['Open the latest version, review it, then apply that one.'],
+    });
+  }
+
+  // ---------------------------------------------------------------- co-editing
+
+  /** A person's Yjs edit landed: re-validate once the edits settle. */
+  noteEdit(actor: { userId: string; name: string }): void {
+    writeKv(this.#deps.sql, 'lastEditor', actor);
+    this.#deps.schedule('revalidate', Date.now() + REVALIDATE_DEBOUNCE_MS);
+  }
+
+  /** When the overlay moved on from the latest version (co-edits), make and validate a new version. */
+  async #flushEdits(): Promise<ChangeVersion | undefined> {
+    const latest = this.versions.latest();
+    const hash = await overlayHash(this.overlay.entries());
+    if (latest && latest.contentHash === hash) return latest;
+    if (this.overlay.size === 0) return latest;
+    const { ctx, view } = await this.view();
+    const editor = readKv<{ userId: string; name: string }>(this.#deps.sql, 'lastEditor') ?? null;
+    const version = await this.#recordVersion(view, 'edit', editor, null);
+    const validation = this.#validateVersion(ctx, view, version);
+    await this.#mirrorVersion(this.#requireMeta(), version, validation);
+    this.#deps.sql.exec("DELETE FROM tasks WHERE name = 'revalidate'");
+    return this.versions.latest();
+  }
+
+  /** The alarm's debounced task. */
+  revalidate(): Promise<void> {
+    return this.#exclusive(async () => {
+      if (this.status !== 'active' || !this.meta) return;
+      await this.#flushEdits();
+    });
+  }
+
+  // ---------------------------------------------------------------- review
+
+  comment(actor: Actor, input: { objectKey: string; line: number | null; body: string; threadId?: string | undefined }) {
+    return this.#exclusive(async () => {
+      this.#requireMeta();
+      this.#requireEditor(actor);
+      const body = input.body.trim();
+      if (!body || body.length > MAX_COMMENT_CHARS) {
+        throw new ApiError('VALIDATION_FAILED', { message: `A comment needs between 1 and ${MAX_COMMENT_CHARS} characters.` });
+      }
+      let threadId = input.threadId;
+      let objectKey = input.objectKey;
+      let line = input.line;
+      let commentId: string;
+      if (threadId) {
+        const thread = this.review.thread(threadId);
+        if (!thread) throw new ApiError('AI_COMMENT_NOT_FOUND');
+        objectKey = thread.objectKey;
+        line = thread.line;
+        commentId = this.review.reply(threadId, actor, body);
+      } else {
+        if (!parseObjectKey(objectKey)) {
+          throw new ApiError('VALIDATION_FAILED', { message: `"${objectKey}" does not name a file of the package.` });
+        }
+        ({ threadId, commentId } = this.review.addThread(actor, objectKey, line, body));
+      }
+      this.#deps.emit({ type: 'comment.added', actor: userActor(actor), payload: { threadId, commentId, objectKey, line, body } });
+      return { threadId, commentId };
+    });
+  }
+
+  setThreadStatus(actor: Actor, threadId: string, status: 'open' | 'resolved') {
+    return this.#exclusive(async () => {
+      this.#requireMeta();
+      this.#requireEditor(actor);
+      const thread = this.review.thread(threadId);
+      if (!thread) throw new ApiError('AI_COMMENT_NOT_FOUND');
+      if (thread.status !== status) {
+        this.review.setThreadStatus(threadId, status, actor);
+        this.#deps.emit({ type: status === 'resolved' ? 'thread.resolved' : 'thread.reopened', actor: userActor(actor), payload: { threadId } });
+      }
+      return { threadId, status };
+    });
+  }
+
+  approve(actor: Actor, input: { changeSetId: string; contentHash: string }) {
+    return this.#exclusive(async () => {
+      this.#requireActive();
+      this.#requireEditor(actor);
+      const latest = await this.#flushEdits();
+      if (!latest || latest.id !== input.changeSetId) this.#staleOrMissing(input.changeSetId, latest);
+      if (latest.contentHash !== input.contentHash) {
+        throw new ApiError('AI_CHANGESET_STALE', { message: 'The content you reviewed is not the content of this version.' });
+      }
+      if (latest.status !== 'validated') {
+        throw new ApiError('AI_VALIDATION_FAILED', {
+          message: 'Only a version that passed validation can be approved.',
+          hints: ['Validate the staged changes and fix what it reports first.'],
+        });
+      }
+      if (this.review.approve(actor, latest.version, latest.contentHash)) {
+        this.#deps.emit({
+          type: 'approval.added',
+          actor: userActor(actor),
+          payload: { version: latest.version, changeSetId: latest.id, contentHash: latest.contentHash },
+        });
+      }
+      return { changeSetId: latest.id, approvals: this.review.approvals(latest.contentHash) };
+    });
+  }
+
+  withdrawApproval(actor: Actor) {
+    return this.#exclusive(async () => {
+      this.#requireMeta();
+      for (const revoked of this.review.revoke('withdrawn', { userId: actor.userId })) {
+        this.#deps.emit({ type: 'approval.revoked', actor: userActor(actor), payload: { ...revoked, reason: 'withdrawn' } });
+      }
+      return { withdrawn: true };
+    });
+  }
+
+  // ---------------------------------------------------------------- apply and cancel
+
+  apply(actor: Actor, request: ApplyRequest): Promise<ApplyResult> {
+    // Marked before queueing, so a cancel sent while this apply waits or runs is refused at once.
+    if (this.#applying) return Promise.reject(new ApiError('AI_SESSION_BUSY'));
+    this.#applying = true;
+    return this.#exclusive(async (): Promise<ApplyResult> => {
+      const meta = this.#requireActive();
+      this.#requireEditor(actor);
+      const latest = await this.#flushEdits();
+      if (!latest || latest.id !== request.changeSetId) this.#staleOrMissing(request.changeSetId, latest);
+      if (latest.status === 'applied') throw new ApiError('AI_CHANGESET_ALREADY_APPLIED');
+      if (request.contentHash !== undefined && request.contentHash !== latest.contentHash) {
+        throw new ApiError('AI_CHANGESET_STALE', { message: 'The content you reviewed is not the content of this version.' });
+      }
+      if (this.overlay.size === 0 || latest.files.length === 0) throw new ApiError('AI_NO_STAGED_CHANGES');
+      {
+        const { ctx, view } = await this.view();
+        // Re-validate on the baseline as it is now: someone may have saved since the last validation.
+        const files = changedFiles(view);
+        const validation = this.validateView(ctx, view, files);
+        this.versions.setValidation(latest.version, validation);
+        if (!validation.valid) {
+          await this.#mirrorVersion(meta, latest, validation);
+          throw new ApiError('AI_VALIDATION_FAILED', {
+            details: validation.errors.map((e) => ({ code: e.code, path: e.path, message: e.message, ...(e.hints[0] ? { hint: e.hints[0] } : {}) })),
+            hints: ['Fix the reported problems (or ask the AI to), then apply the new version.'],
+          });
+        }
+        const counted = this.review.approvals(latest.contentHash).filter((a) => a.userId !== meta.createdBy).length;
+        if (counted < ctx.requiredApprovals) {
+          throw new ApiError('AI_APPROVALS_REQUIRED', {
+            message: `This project needs ${ctx.requiredApprovals} approval(s) from someone other than the session's creator; this version has ${counted}.`,
+            extra: { required: ctx.requiredApprovals, approvals: counted },
+          });
+        }
+        let outcome;
+        try {
+          outcome = await applyChanges({
+            db: this.#deps.db,
+            view,
+            files,
+            session: meta,
+            actor,
+            changeSetId: latest.id,
+            version: latest.version,
+            contentHash: latest.contentHash,
+            changeSetJson: JSON.stringify(latest.changeSet ?? { files }),
+            validationJson: JSON.stringify(validation),
+            revisionBase: request.revisionBase,
+          });
+        } catch (error) {
+          const cause = error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
+          await this.#auditApplyFailed(meta, actor, latest, cause);
+          this.#deps.emit({ type: 'apply.failed', actor: userActor(actor), payload: { version: latest.version, code: 'AI_APPLY_FAILED', message: cause } });
+          throw new ApiError('AI_APPLY_FAILED', {
+            extra: { cause },
+            hints:
+              error instanceof ApiError && error.code === 'REVISION_CONFLICT'
+                ? ['Someone saved while the changes were being applied. Apply again.']
+                : ['Nothing was changed. Try again; if it keeps failing, tell an administrator.'],
+            cause: error,
+          });
+        }
+        this.versions.setStatus(latest.version, 'applied');
+        this.#resetOverlay();
+        for (const revoked of this.review.revoke('applied')) {
+          this.#deps.emit({ type: 'approval.revoked', actor: { kind: 'system' }, payload: { ...revoked, reason: 'applied' } });
+        }
+        this.#deps.emit({
+          type: 'change.applied',
+          actor: userActor(actor),
+          payload: { version: latest.version, changeSetId: latest.id, newRevision: outcome.newRevision, warnings: outcome.warnings, files },
+        });
+        return { applied: true, sessionStatus: 'active', changeSetId: latest.id, newRevision: outcome.newRevision, warnings: outcome.warnings };
+      }
+    }).finally(() => {
+      this.#applying = false;
+    });
+  }
+
+  async #auditApplyFailed(meta: SessionMeta, actor: Actor, version: ChangeVersion, cause: string): Promise<void> {
+    try {
+      await this.#deps.db.insert(aiAuditEvents).values({
+        id: newId('aud'),
+        projectId: meta.projectId,
+        sessionId: meta.sessionId,
+        userId: actor.userId,
+        eventType: 'ai.apply.failed',
+        code: 'AI_APPLY_FAILED',
+        payloadJson: JSON.stringify({ changeSetId: version.id, version: version.version, cause }),
+        createdAt: nowIso(),
+      });
+    } catch (error) {
+      console.error('ai session: could not audit a failed apply', meta.sessionId, error);
+    }
+  }
+
+  /** Cancel: discard the overlay, mark the session cancelled; business tables are not touched. */
+  async cancel(actor: Actor): Promise<{ status: SessionStatus }> {
+    // Refused at once while an apply runs (rather than queued behind it).
+    if (this.#applying) throw new ApiError('AI_SESSION_BUSY');
+    return this.#exclusive(async () => {
+      const meta = this.#requireMeta();
+      this.#requireEditor(actor);
+      if (this.status === 'cancelled') return { status: 'cancelled' as const };
+      this.#resetOverlay();
+      writeKv(this.#deps.sql, 'status', 'cancelled');
+      const now = nowIso();
+      await this.#deps.db.batch([
+        this.#deps.db.update(aiSessions).set({ status: 'cancelled', updatedAt: now }).where(eq(aiSessions.id, meta.sessionId)),
+        this.#deps.db.insert(aiAuditEvents).values({
+          id: newId('aud'),
+          projectId: meta.projectId,
+          sessionId: meta.sessionId,
+          userId: actor.userId,
+          eventType: 'ai.session.cancelled',
+          payloadJson: '{}',
+          createdAt: now,
+        }),
+      ]);
+      this.#deps.emit({ type: 'session.cancelled', actor: userActor(actor), payload: {} });
+      return { status: 'cancelled' as const };
+    });
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  async state(options: { messagesBefore?: number | undefined; messagesLimit?: number | undefined } = {}): Promise<SessionView> {
+    const meta = this.#requireMeta();
+    const latest = this.versions.latest();
+    const current = latest && latest.status !== 'applied' && this.overlay.size > 0 ? latest : null;
+    const hash = await overlayHash(this.overlay.entries());
+    const { ctx, view } = await this.view();
+    const threads = this.review.threads((key) => {
+      const text = contentOf(view.pkg, key);
+      return text === null ? null : lineCount(text);
+    });
+    const approvals = current ? this.review.approvals(current.contentHash) : [];
+    const limit = Math.min(Math.max(options.messagesLimit ?? 50, 1), 200);
+    const before = options.messagesBefore ?? Number.MAX_SAFE_INTEGER;
+    const rows = this.#deps.sql
+      .exec<{ id: number; role: string; content: string; created_at: string }>(
+        'SELECT id, role, content, created_at FROM messages WHERE id < ? AND role IN (\'user\', \'assistant\') ORDER BY id DESC LIMIT ?',
+        before,
+        limit + 1,
+      )
+      .toArray();
+    const page = rows.slice(0, limit).reverse();
+    return {
+      meta,
+      status: this.status,
+      lastSeq: this.log.lastSeq(),
+      latestSuggestion: current ? versionView(current) : null,
+      validation: current?.validation ?? null,
+      pendingEdits: this.overlay.size > 0 && (!latest || latest.contentHash !== hash),
+      review: {
+        threads,
+        approvals,
+        requiredApprovals: ctx.requiredApprovals,
+        countedApprovals: approvals.filter((a) => a.userId !== meta.createdBy).length,
+      },
+      messages: {
+        items: page.map((r) => ({ id: r.id, role: r.role, content: r.content, createdAt: r.created_at })),
+        nextCursor: rows.length > limit ? page[0]!.id : null,
+      },
+    };
+  }
+
+  /** Baseline and staged text of every changed file: what the diff shows (large contents go over HTTP, not the socket). */
+  async changes(): Promise<{ changeSetId: string | null; version: number | null; contentHash: string; files: FileDiff[] }> {
+    this.#requireMeta();
+    const { view } = await this.view();
+    const latest = this.versions.latest();
+    const files = changedFiles(view).map((f) => ({
+      ...f,
+      before: contentOf(view.baseline.pkg, f.key),
+      after: f.action === 'D' ? null : contentOf(view.pkg, f.key),
+    }));
+    const contentHash = await overlayHash(this.overlay.entries());
+    const current = latest && latest.contentHash === contentHash && latest.status !== 'applied' ? latest : null;
+    return { changeSetId: current?.id ?? null, version: current?.version ?? null, contentHash, files };
+  }
+}
+
+// ---------------------------------------------------------------- staging helpers
+
+interface ContractProblem {
+  code: string;
+  message: string;
+  path: string;
+  hints: string[];
+}
+
+function contractError(problems: ContractProblem[]): ApiError {
+  const first = problems[0];
+  const code = first && problems.every((p) => p.code === first.code) && isStageCode(first.code) ? first.code : 'AI_CHANGESET_CONTRACT_VIOLATION';
+  return new ApiError(code, {
+    message: problems.length === 1 ? first!.message : `The change set has ${problems.length} problems; nothing was staged.`,
+    details: problems.map((p) => ({ code: p.code, path: p.path, message: p.message, ...(p.hints[0] ? { hint: p.hints[0] } : {}) })),
+    hints: ['Fix every listed problem and stage the change set again.'],
+  });
+}
+
+function isStageCode(code: string): code is 'AI_CHANGESET_SCHEMA_UNSUPPORTED' | 'AI_APPLY_UNSUPPORTED' | 'AI_TARGET_CONTEXT_MISMATCH' | 'ASSET_INVALID_PATH' {
+  return ['AI_CHANGESET_SCHEMA_UNSUPPORTED', 'AI_APPLY_UNSUPPORTED', 'AI_TARGET_CONTEXT_MISMATCH', 'ASSET_INVALID_PATH'].includes(code);
+}
+
+/** The overlay writes of one operation, checked against the effective view. */
+async function writesOf(
+  op: ChangeOperation,
+  index: number,
+  view: EffectiveView,
+  ctx: ProjectContext,
+  problems: ContractProblem[],
+  stagedNow: ReadonlySet<string>,
+): Promise<StagedWrite[]> {
+  const at = `operations[${index}]`;
+  const keys = operationKeys(op);
+  const writes: StagedWrite[] = [];
+  for (const key of keys) {
+    const parsed = parseObjectKey(key);
+    if (!parsed) continue;
+    const exists = contentOf(view.pkg, key) !== null || stagedNow.has(key);
+    if (op.op === 'delete' && !exists) {
+      problems.push({ code: notFoundCode(parsed.kind), message: `${key} does not exist, so it cannot be deleted.`, path: `${at}.target`, hints: [] });
+      continue;
+    }
+    if ('workflowId' in parsed && parsed.kind === 'step') {
+      const workflowExists = view.pkg.workflows.some((w) => w.id === parsed.workflowId) || stagedNow.has(`workflow:${parsed.workflowId}`);
+      if (!workflowExists) {
+        problems.push({
+          code: 'WORKFLOW_NOT_FOUND',
+          message: `Workflow "${parsed.workflowId}" does not exist; stage the workflow (workflow.md and graph) before its steps.`,
+          path: `${at}.target.workflowId`,
+          hints: [`Known workflows: ${view.pkg.workflows.map((w) => w.id).join(', ') || 'none'}.`],
+        });
+        continue;
+      }
+    }
+    if (parsed.kind === 'asset') {
+      const check = checkAssetPath(parsed.path);
+      if (!check.ok) {
+        problems.push({ code: 'ASSET_INVALID_PATH', message: check.message, path: `${at}.target.path`, hints: check.hint ? [check.hint] : [] });
+        continue;
+      }
+    }
+    const content = op.op === 'delete' ? '' : payloadContent(op, key);
+    if (content.length > MAX_ENTRY_CHARS) {
+      problems.push({ code: 'AI_CHANGESET_CONTRACT_VIOLATION', message: `${key} is larger than ${MAX_ENTRY_CHARS} characters.`, path: `${at}.payload`, hints: [] });
+      continue;
+    }
+    const before = contentOf(ctx.baseline.pkg, key);
+    writes.push({
+      key,
+      deleted: op.op === 'delete',
+      content,
+      baseRevision: revisionOf(ctx.baseline, key),
+      baseHash: before === null ? null : await sha256Hex(before),
+    });
+  }
+  return writes;
+}
+
+function notFoundCode(kind: string): 'WORKFLOW_NOT_FOUND' | 'STEP_NOT_FOUND' | 'AGENT_NOT_FOUND' | 'ASSET_NOT_FOUND' {
+  if (kind === 'step') return 'STEP_NOT_FOUND';
+  if (kind === 'agent') return 'AGENT_NOT_FOUND';
+  if (kind === 'asset') return 'ASSET_NOT_FOUND';
+  return 'WORKFLOW_NOT_FOUND';
+}
+
+/** The staged text of one key of an upsert. */
+function payloadContent(op: ChangeOperation, key: string): string {
+  const payload = (op.op === 'upsert' ? op.payload : {}) as Record<string, unknown>;
+  if (key.startsWith('workflow:')) return String(payload.workflowMd ?? '');
+  if (key.startsWith('graph:')) {
+    const graph = payload.graphJson;
+    return typeof graph === 'string' ? graph : `${JSON.stringify(graph, null, 2)}\n`;
+  }
+  if (key.startsWith('step:')) return String(payload.stepMarkdown ?? '');
+  if (key.startsWith('agent:')) {
+    const agentId = key.slice('agent:'.length);
+    return `${JSON.stringify({ ...(payload.agent as Record<string, unknown>), id: agentId }, null, 2)}`;
+  }
+  return String(payload.content ?? '');
+}
+
+export type { OverlayEntry };

@@ -1,0 +1,58 @@
+/**
+ * The session Durable Object's SQLite schema (ARCHITECTURE.md "The session Durable Object") and
+ * the small typed helpers around `ctx.storage.sql`. Everything the session knows lives here, so
+ * an evicted or redeployed object comes back exactly as it was.
+ */
+
+const SCHEMA = [
+  // Session meta and small state, one JSON value per key.
+  `CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  // The sequenced event log; seq is gap-free (assigned as max + 1 inside the same synchronous write).
+  `CREATE TABLE IF NOT EXISTS events (
+     seq INTEGER PRIMARY KEY, type TEXT NOT NULL, at TEXT NOT NULL, actor TEXT NOT NULL,
+     turn_id TEXT, payload TEXT NOT NULL)`,
+  // Yjs updates, each appended before it is broadcast; compaction replaces them with one snapshot row.
+  `CREATE TABLE IF NOT EXISTS y_updates (id INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL)`,
+  // Change-set versions: one per stage or (debounced) co-edit.
+  `CREATE TABLE IF NOT EXISTS versions (
+     version INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, content_hash TEXT NOT NULL,
+     source TEXT NOT NULL, created_by TEXT, change_set TEXT, files TEXT NOT NULL,
+     validation TEXT, status TEXT NOT NULL, created_at TEXT NOT NULL)`,
+  // Object keys declared in the staged change sets' impact.objects (stage 4 reads them).
+  `CREATE TABLE IF NOT EXISTS declared_keys (key TEXT PRIMARY KEY)`,
+  // Shared review: threads anchored to an object key and line, their comments, approvals.
+  `CREATE TABLE IF NOT EXISTS threads (
+     id TEXT PRIMARY KEY, object_key TEXT NOT NULL, line INTEGER, status TEXT NOT NULL,
+     created_by TEXT NOT NULL, created_at TEXT NOT NULL, resolved_by TEXT, resolved_at TEXT)`,
+  `CREATE TABLE IF NOT EXISTS comments (
+     id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, author_id TEXT NOT NULL, author_name TEXT NOT NULL,
+     body TEXT NOT NULL, created_at TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS approvals (
+     version INTEGER NOT NULL, user_id TEXT NOT NULL, user_name TEXT NOT NULL, content_hash TEXT NOT NULL,
+     created_at TEXT NOT NULL, revoked_at TEXT, revoke_reason TEXT, PRIMARY KEY (version, user_id))`,
+  // The conversation (the loop adds assistant and tool messages in the next issue).
+  `CREATE TABLE IF NOT EXISTS messages (
+     id INTEGER PRIMARY KEY AUTOINCREMENT, role TEXT NOT NULL, content TEXT NOT NULL,
+     turn_id TEXT, extra TEXT, created_at TEXT NOT NULL)`,
+  // Deferred work run by the alarm (the debounced re-validation; later the turn resume).
+  `CREATE TABLE IF NOT EXISTS tasks (name TEXT PRIMARY KEY, due_at INTEGER NOT NULL)`,
+];
+
+export function migrate(sql: SqlStorage): void {
+  for (const statement of SCHEMA) sql.exec(statement);
+}
+
+/** A JSON value stored under a key of the `kv` table. */
+export function readKv<T>(sql: SqlStorage, key: string): T | undefined {
+  const row = sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', key).toArray()[0];
+  return row ? (JSON.parse(row.value) as T) : undefined;
+}
+
+export function writeKv(sql: SqlStorage, key: string, value: unknown): void {
+  sql.exec('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', key, JSON.stringify(value));
+}
+
+/** Copy bytes into an ArrayBuffer of exactly their length (what SQLite's BLOB binding takes). */
+export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.slice().buffer;
+}

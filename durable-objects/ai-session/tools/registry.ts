@@ -1,0 +1,117 @@
+/**
+ * The `builder.*` tools the model may call, in one table: the read tools (read-tools.ts) and the
+ * write-gated change tools (stage, validate, discard) over the session. `builder.change.apply`
+ * is never offered; called anyway it answers AI_TOOL_FORBIDDEN, because only a person applies,
+ * through the REST apply. Arguments are parsed with the same zod schemas that describe them.
+ */
+import { z } from 'zod';
+import { ApiError } from '../../../worker/http/api-error.ts';
+import { toolError, toolOk, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
+import type { Actor, SessionCore } from '../session.ts';
+import type { VersionSource } from '../versions.ts';
+import { READ_TOOLS, type ReadToolContext } from './read-tools.ts';
+
+const sessionId = z.string().max(100).optional().describe('This session id (optional; other sessions are refused).');
+
+export const CHANGE_TOOLS = {
+  'builder.change.stage': {
+    description:
+      'Stage a changeSet into this session\'s working copy (nothing is saved to the project). Staging adds to what is already staged; every call makes a new change-set version.',
+    args: z.strictObject({ sessionId, changeSet: z.unknown().describe('The changeSet (schemaVersion "1.0").') }),
+  },
+  'builder.change.validate': {
+    description: 'Validate the staged working copy with the package rules; answers every error with hints.',
+    args: z.strictObject({ sessionId, changeSetId: z.string().max(100).optional().describe('The version to validate; the latest when absent.') }),
+  },
+  'builder.change.discard': {
+    description: 'Drop everything staged in this session and go back to the stored package.',
+    args: z.strictObject({ sessionId, changeSetId: z.string().max(100).optional() }),
+  },
+} as const;
+
+export const FORBIDDEN_TOOLS = new Set(['builder.change.apply']);
+
+export type ToolName = keyof typeof READ_TOOLS | keyof typeof CHANGE_TOOLS;
+export const MODEL_TOOL_NAMES = [...Object.keys(READ_TOOLS), ...Object.keys(CHANGE_TOOLS)] as ToolName[];
+
+/** OpenAI function names allow only [a-zA-Z0-9_-]: `builder.step.read` travels as `builder_step_read`. */
+export function toWireName(name: string): string {
+  return name.replaceAll('.', '_');
+}
+
+export function fromWireName(wire: string): string {
+  const known = [...MODEL_TOOL_NAMES, ...FORBIDDEN_TOOLS].find((name) => toWireName(name) === wire);
+  return known ?? wire;
+}
+
+function fromApiError(error: ApiError): ToolEnvelope<never> {
+  return toolError(error.code, {
+    message: error.message,
+    ...(error.hints ? { hints: error.hints } : {}),
+    ...(error.details ? { details: error.details } : {}),
+  });
+}
+
+function invalidArguments(issues: z.core.$ZodIssue[]): ToolEnvelope<never> {
+  return toolError('AI_TOOL_EXECUTION_ERROR', {
+    message: 'The tool arguments do not match the tool\'s schema; the tool did not run.',
+    details: issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    hints: ['Call the tool again with arguments that match its JSON Schema.'],
+  });
+}
+
+export interface ToolCaller {
+  actor: Actor;
+  source: VersionSource;
+}
+
+/** Run one tool by its dotted name. Never throws for a tool problem: the envelope carries it. */
+export async function runTool(core: SessionCore, caller: ToolCaller, name: string, rawArgs: unknown): Promise<ToolEnvelope> {
+  if (FORBIDDEN_TOOLS.has(name)) {
+    return toolError('AI_TOOL_FORBIDDEN', {
+      message: 'Changes are applied only by a person, from the workbench. Stage and validate them instead.',
+      hints: ['Call builder.change.validate and tell the user the changes are ready to review.'],
+    });
+  }
+  const meta = core.meta;
+  try {
+    if (name in READ_TOOLS) {
+      const tool = READ_TOOLS[name as keyof typeof READ_TOOLS];
+      const args = tool.args.safeParse(rawArgs ?? {});
+      if (!args.success) return invalidArguments(args.error.issues);
+      const { ctx, view } = await core.view();
+      const context: ReadToolContext = { view, session: meta!, domainProfile: ctx.domainProfile };
+      return (tool.run as (c: ReadToolContext, a: unknown) => ToolEnvelope)(context, args.data);
+    }
+    if (name in CHANGE_TOOLS) {
+      const tool = CHANGE_TOOLS[name as keyof typeof CHANGE_TOOLS];
+      const args = tool.args.safeParse(rawArgs ?? {});
+      if (!args.success) return invalidArguments(args.error.issues);
+      const data = args.data as { sessionId?: string; changeSet?: unknown; changeSetId?: string };
+      if (data.sessionId !== undefined && data.sessionId !== meta?.sessionId) {
+        return toolError('AI_TOOL_FORBIDDEN', { message: 'Tools can only work on this session.' });
+      }
+      switch (name) {
+        case 'builder.change.stage': {
+          const result = await core.stage(data.changeSet, caller.actor, caller.source);
+          return toolOk(result, { revision: null, version: result.version });
+        }
+        case 'builder.change.validate': {
+          const result = await core.validate(data.changeSetId);
+          return toolOk(result, { revision: null, version: result.version });
+        }
+        default: {
+          const actor = caller.source === 'ai' ? ({ kind: 'ai' } as const) : { kind: 'user' as const, userId: caller.actor.userId, name: caller.actor.name };
+          return toolOk(await core.discard(actor), { revision: null });
+        }
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApiError) return fromApiError(error);
+    return toolError('AI_TOOL_EXECUTION_ERROR', { message: error instanceof Error ? error.message : String(error) });
+  }
+  return toolError('AI_TOOL_NOT_ALLOWED', {
+    message: `There is no tool named "${name}" that the AI may use.`,
+    hints: [`Allowed tools: ${MODEL_TOOL_NAMES.join(', ')}.`],
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * The sequenced events of an AI session (durable-objects/ai-session/PROTOCOL.md). Every observable
+ * step — staged, validated, commented, approved, applied, cancelled, and the loop's steps — is one
+ * event with a gap-free `seq`, stored in the session's Durable Object and sent to every viewer.
+ * Payloads stay small: file lists and counts, never file contents (those are read over HTTP).
+ */
+import { z } from 'zod';
+import { TargetType, SessionMode } from './session.ts';
+
+export const FileAction = z.enum(['A', 'M', 'D']);
+export const ChangedFileSchema = z.object({ key: z.string(), action: FileAction, path: z.string().optional() });
+
+export const EventActor = z.union([
+  z.object({ kind: z.literal('user'), userId: z.string(), name: z.string() }),
+  z.object({ kind: z.literal('ai') }),
+  z.object({ kind: z.literal('system') }),
+]);
+export type EventActor = z.infer<typeof EventActor>;
+
+export const RevisionSet = z.object({
+  workflowRevision: z.number().int().nullable(),
+  agentsRevision: z.number().int(),
+  assetsRevision: z.number().int(),
+  /** Every workflow the apply wrote, when it wrote more than one. */
+  workflowRevisions: z.record(z.string(), z.number().int()).optional(),
+});
+export type RevisionSet = z.infer<typeof RevisionSet>;
+
+export const RevisionWarning = z.object({
+  code: z.literal('AI_REVISION_BASE_MISMATCH'),
+  message: z.string(),
+  field: z.string(),
+  provided: z.number().int(),
+  current: z.number().int(),
+  blocking: z.literal(false),
+});
+export type RevisionWarning = z.infer<typeof RevisionWarning>;
+
+const payloads = {
+  'session.created': z.object({
+    targetType: TargetType,
+    targetId: z.string().nullable(),
+    workflowId: z.string().nullable(),
+    mode: SessionMode,
+  }),
+  'change.staged': z.object({
+    version: z.number().int(),
+    changeSetId: z.string(),
+    contentHash: z.string(),
+    /** `ai`: staged by the model's tool; `edit`: a person's co-edit; `api`: staged through the tool API by a person. */
+    source: z.enum(['ai', 'edit', 'api']),
+    files: z.array(ChangedFileSchema),
+  }),
+  'change.validated': z.object({
+    version: z.number().int(),
+    changeSetId: z.string(),
+    valid: z.boolean(),
+    errorCount: z.number().int(),
+    warningCount: z.number().int(),
+    summary: z.string(),
+  }),
+  'change.discarded': z.object({ version: z.number().int().nullable() }),
+  'comment.added': z.object({
+    threadId: z.string(),
+    commentId: z.string(),
+    objectKey: z.string(),
+    line: z.number().int().nullable(),
+    body: z.string(),
+  }),
+  'thread.resolved': z.object({ threadId: z.string() }),
+  'thread.reopened': z.object({ threadId: z.string() }),
+  'approval.added': z.object({ version: z.number().int(), changeSetId: z.string(), contentHash: z.string() }),
+  'approval.revoked': z.object({
+    version: z.number().int(),
+    userId: z.string(),
+    reason: z.enum(['content_changed', 'withdrawn', 'applied', 'discarded']),
+  }),
+  'change.applied': z.object({
+    version: z.number().int(),
+    changeSetId: z.string(),
+    newRevision: RevisionSet,
+    warnings: z.array(RevisionWarning),
+    files: z.array(ChangedFileSchema),
+  }),
+  'apply.failed': z.object({
+    version: z.number().int().nullable(),
+    code: z.string(),
+    message: z.string(),
+  }),
+  'session.cancelled': z.object({}),
+} as const;
+
+export type SessionEventType = keyof typeof payloads;
+export const SESSION_EVENT_TYPES = Object.keys(payloads) as SessionEventType[];
+export type EventPayload<T extends SessionEventType> = z.infer<(typeof payloads)[T]>;
+
+const eventOf = <T extends SessionEventType>(type: T) =>
+  z.object({
+    seq: z.number().int().min(1),
+    type: z.literal(type),
+    at: z.string(),
+    actor: EventActor,
+    turnId: z.string().nullable(),
+    payload: payloads[type],
+  });
+
+export const SessionEvent = z.discriminatedUnion(
+  'type',
+  SESSION_EVENT_TYPES.map((type) => eventOf(type)) as unknown as [
+    ReturnType<typeof eventOf<'session.created'>>,
+    ...ReturnType<typeof eventOf<SessionEventType>>[],
+  ],
+);
+
+/** One stored event, typed by its `type`. */
+export type SessionEvent = { [T in SessionEventType]: {
+  seq: number;
+  type: T;
+  at: string;
+  actor: EventActor;
+  turnId: string | null;
+  payload: EventPayload<T>;
+} }[SessionEventType];
+
+/** What a caller hands the event log; it adds `seq` and `at`. */
+export type NewEvent = { [T in SessionEventType]: {
+  type: T;
+  actor: EventActor;
+  turnId?: string | null;
+  payload: EventPayload<T>;
+} }[SessionEventType];

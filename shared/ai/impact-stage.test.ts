@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { loadExample } from '../../test/spec/examples.ts';
+import { packageFromFiles } from '../bmad/package-files.ts';
+import { validatePackage } from '../bmad/pipeline.ts';
+import { describeTarget, impactBoundaryStage, isWithinTarget } from './impact-stage.ts';
+import type { ImpactBoundaryInput } from './impact-stage.ts';
+
+type Target = ImpactBoundaryInput['target'];
+
+const stepTarget: Target = { targetType: 'step', workflowId: 'wf', targetId: 'step-01', mode: 'optimize' };
+const hello = packageFromFiles(loadExample('hello-branch'));
+
+/** Runs only the impact stage, through the real pipeline, over a valid package. */
+function boundaryIssues(input: ImpactBoundaryInput) {
+  return validatePackage(hello, { stages: [impactBoundaryStage(input)], replaceDefaultStages: true }).issues;
+}
+
+describe('isWithinTarget', () => {
+  it('keeps a step target to that one step file', () => {
+    expect(isWithinTarget('step:wf/step-01', stepTarget)).toBe(true);
+    expect(isWithinTarget('step:wf/step-02', stepTarget)).toBe(false);
+    expect(isWithinTarget('step:other/step-01', stepTarget)).toBe(false);
+    expect(isWithinTarget('workflow:wf', stepTarget)).toBe(false);
+    expect(isWithinTarget('graph:wf', stepTarget)).toBe(false);
+  });
+
+  it('lets a step create without an id add any step of its workflow', () => {
+    const target: Target = { targetType: 'step', workflowId: 'wf', targetId: null, mode: 'create' };
+    expect(isWithinTarget('step:wf/new-step', target)).toBe(true);
+    expect(isWithinTarget('step:other/new-step', target)).toBe(false);
+    expect(isWithinTarget('graph:wf', target)).toBe(false);
+    expect(isWithinTarget('step:wf/new-step', { ...target, mode: 'optimize' })).toBe(false);
+  });
+
+  it('gives a workflow target its workflow.md, graph and steps', () => {
+    const target: Target = { targetType: 'workflow', workflowId: 'wf', targetId: 'wf', mode: 'optimize' };
+    for (const key of ['workflow:wf', 'graph:wf', 'step:wf/any']) expect(isWithinTarget(key, target)).toBe(true);
+    for (const key of ['workflow:other', 'step:other/a', 'agent:wf', 'asset:assets/wf.md', 'workflow-name:wf']) {
+      expect(isWithinTarget(key, target)).toBe(false);
+    }
+    // The target id stands in when workflowId is null.
+    expect(isWithinTarget('graph:wf', { ...target, workflowId: null })).toBe(true);
+  });
+
+  it('lets a workflow create without an id touch any workflow, graph or step', () => {
+    const target: Target = { targetType: 'workflow', workflowId: null, targetId: null, mode: 'create' };
+    for (const key of ['workflow:new', 'graph:new', 'step:new/a']) expect(isWithinTarget(key, target)).toBe(true);
+    expect(isWithinTarget('agent:a', target)).toBe(false);
+    expect(isWithinTarget('graph:new', { ...target, mode: 'optimize' })).toBe(false);
+  });
+
+  it('keeps agent and asset targets to their one object, or any of their kind in create without an id', () => {
+    const agent: Target = { targetType: 'agent', workflowId: null, targetId: 'writer', mode: 'optimize' };
+    expect(isWithinTarget('agent:writer', agent)).toBe(true);
+    expect(isWithinTarget('agent:editor', agent)).toBe(false);
+    expect(isWithinTarget('agent:editor', { ...agent, targetId: null, mode: 'create' })).toBe(true);
+    expect(isWithinTarget('asset:assets/a.md', { ...agent, targetId: null, mode: 'create' })).toBe(false);
+
+    const asset: Target = { targetType: 'asset', workflowId: null, targetId: 'assets/a.md', mode: 'optimize' };
+    expect(isWithinTarget('asset:assets/a.md', asset)).toBe(true);
+    expect(isWithinTarget('asset:assets/b.md', asset)).toBe(false);
+    expect(isWithinTarget('asset:assets/b.md', { ...asset, targetId: null, mode: 'create' })).toBe(true);
+  });
+
+  it('treats a key it cannot read as outside', () => {
+    expect(isWithinTarget('step-01', stepTarget)).toBe(false);
+  });
+});
+
+describe('impactBoundaryStage', () => {
+  it('is stage 4 of the pipeline', () => {
+    const stage = impactBoundaryStage({ target: stepTarget, changedKeys: [], declaredKeys: [] });
+    expect([stage.id, stage.order]).toEqual(['impact-boundary', 4]);
+  });
+
+  it('accepts changes within the target', () => {
+    expect(boundaryIssues({ target: stepTarget, changedKeys: ['step:wf/step-01'], declaredKeys: [] })).toEqual([]);
+  });
+
+  it('rejects a change outside the target that impact.objects does not declare', () => {
+    const issues = boundaryIssues({
+      target: stepTarget,
+      changedKeys: ['step:wf/step-01', 'step:wf/other', 'asset:assets/x.md', 'step:wf/other'],
+      declaredKeys: ['asset:assets/x.md'],
+      pathOf: (key) => (key === 'step:wf/other' ? 'workflows/wf/steps/other.md' : undefined),
+    });
+    expect(issues).toEqual([
+      {
+        severity: 'error',
+        code: 'AI_CHANGESET_CONTRACT_VIOLATION',
+        filePath: 'workflows/wf/steps/other.md',
+        message: 'The change touches step:wf/other, which is outside the target (step wf/step-01) and not declared in impact.objects.',
+        hint: 'Declare it in impact.objects, or leave it unchanged.',
+      },
+    ]);
+  });
+
+  it('uses the key as the file path when no path is known, and reports every stray key', () => {
+    const target: Target = { targetType: 'agent', workflowId: null, targetId: 'writer', mode: 'optimize' };
+    const issues = boundaryIssues({ target, changedKeys: ['agent:writer', 'agent:editor', 'graph:wf'], declaredKeys: ['step:wf/a'] });
+    expect(issues.map((i) => [i.filePath, i.message])).toEqual([
+      ['agent:editor', 'The change touches agent:editor, which is outside the target (agent writer) and not declared in impact.objects.'],
+      ['graph:wf', 'The change touches graph:wf, which is outside the target (agent writer) and not declared in impact.objects.'],
+    ]);
+  });
+
+  it('lets a create without an id add objects of its kind, but nothing else', () => {
+    const target: Target = { targetType: 'asset', workflowId: null, targetId: null, mode: 'create' };
+    const issues = boundaryIssues({ target, changedKeys: ['asset:assets/new.md', 'step:wf/a'], declaredKeys: [] });
+    expect(issues.map((i) => i.filePath)).toEqual(['step:wf/a']);
+    expect(issues[0]?.message).toContain('(a new asset)');
+  });
+});
+
+describe('describeTarget', () => {
+  it('names the target for people', () => {
+    expect(describeTarget(stepTarget)).toBe('step wf/step-01');
+    expect(describeTarget({ ...stepTarget, targetId: null, mode: 'create' })).toBe('a new step in workflow wf');
+    expect(describeTarget({ targetType: 'workflow', workflowId: 'wf', targetId: null, mode: 'optimize' })).toBe('workflow wf');
+    expect(describeTarget({ targetType: 'workflow', workflowId: null, targetId: null, mode: 'create' })).toBe('a new workflow');
+    expect(describeTarget({ targetType: 'asset', workflowId: null, targetId: 'assets/a.md', mode: 'optimize' })).toBe('asset assets/a.md');
+  });
+});

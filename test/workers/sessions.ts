@@ -1,0 +1,216 @@
+/**
+ * Helpers for the AI session tests: a project imported from an example package, sessions made
+ * through the API, and a socket watcher that records every frame and waits (bounded) for one.
+ */
+import { env, exports } from 'cloudflare:workers';
+import { strToU8, zipSync, type Zippable } from 'fflate';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+import { ORIGIN, signedInClient, type TestClient } from './client.ts';
+
+export async function importExample(client: TestClient, name: keyof typeof env.TEST_PACKAGES): Promise<string> {
+  const entries: Zippable = {};
+  for (const [path, text] of Object.entries(env.TEST_PACKAGES[name])) entries[path] = strToU8(text);
+  const form = new FormData();
+  form.set('file', new File([new Uint8Array(zipSync(entries))], 'package.bmad', { type: 'application/zip' }));
+  form.set('name', `${name} ${Math.random().toString(36).slice(2, 8)}`);
+  const res = await exports.default.fetch(`${ORIGIN}/api/projects/import`, {
+    method: 'POST',
+    headers: { origin: ORIGIN, cookie: client.cookie! },
+    body: form,
+  });
+  const json = (await res.json()) as { data: any; error: any };
+  if (res.status !== 201) throw new Error(`import failed: ${JSON.stringify(json.error)}`);
+  return json.data.project.id as string;
+}
+
+/** An owner with the expense-ops example imported, and members on demand. */
+export async function expenseProject() {
+  const owner = await signedInClient('Owner');
+  const projectId = await importExample(owner, 'expense-ops');
+  const base = `/api/projects/${projectId}`;
+  async function member(role: 'editor' | 'viewer', name = role === 'editor' ? 'Edith' : 'Victor') {
+    const client = await signedInClient(name);
+    const added = await owner.post(`${base}/members`, { email: client.email, role });
+    if (added.status !== 201) throw new Error(`add member failed: ${JSON.stringify(added.error)}`);
+    return client;
+  }
+  return { owner, projectId, base, member };
+}
+
+export const WF = 'expense-compliance';
+export const STEP = 'check-lines';
+
+export async function stepSession(client: TestClient, base: string, extra: Record<string, unknown> = {}) {
+  const res = await client.post(`${base}/ai/sessions`, { workflowId: WF, targetType: 'step', targetId: STEP, mode: 'optimize', ...extra });
+  if (res.status !== 201) throw new Error(`create session failed: ${JSON.stringify(res.error)}`);
+  return res.data.sessionId as string;
+}
+
+/** A changeSet that rewrites one step's markdown. */
+export function stepChangeSet(markdown: string, extra: Record<string, unknown> = {}) {
+  return {
+    schemaVersion: '1.0',
+    targetType: 'step',
+    mode: 'optimize',
+    operations: [{ op: 'upsert', targetType: 'step', target: { workflowId: WF, nodeId: STEP }, payload: { stepMarkdown: markdown }, reason: 'clearer' }],
+    impact: { objects: [`step:${WF}/${STEP}`] },
+    ...extra,
+  };
+}
+
+export async function currentStep(client: TestClient, base: string, nodeId = STEP) {
+  const res = await client.get(`${base}/workflows/${WF}/steps/${nodeId}`);
+  if (res.status !== 200) throw new Error(`read step failed: ${JSON.stringify(res.error)}`);
+  return { ...(res.data.step as { markdown: string; path: string }), revision: res.data.revision as number };
+}
+
+export type Frame = { kind: 'text'; value: any } | { kind: 'binary'; value: Uint8Array };
+
+/** A connected socket that records every frame. */
+export class Watcher {
+  readonly socket: WebSocket;
+  readonly frames: Frame[] = [];
+  closed: { code: number; reason: string } | null = null;
+  readonly #waiters: Array<() => void> = [];
+
+  constructor(socket: WebSocket) {
+    this.socket = socket;
+    // workerd hands binary frames to a client socket as Blobs; read them in arrival order.
+    let order = Promise.resolve();
+    socket.addEventListener('message', (event) => {
+      const data = event.data as string | ArrayBuffer | Blob;
+      order = order.then(async () => {
+        if (typeof data === 'string') this.frames.push({ kind: 'text', value: JSON.parse(data) });
+        else this.frames.push({ kind: 'binary', value: new Uint8Array(data instanceof Blob ? await data.arrayBuffer() : data) });
+        this.#wake();
+      });
+    });
+    socket.addEventListener('close', (event) => {
+      order = order.then(() => {
+        this.closed = { code: event.code, reason: event.reason };
+        this.#wake();
+      });
+    });
+  }
+
+  #wake(): void {
+    for (const waiter of this.#waiters.splice(0)) waiter();
+  }
+
+  texts(): any[] {
+    return this.frames.filter((f) => f.kind === 'text').map((f) => f.value);
+  }
+
+  /** Every event received, in arrival order. */
+  events(): any[] {
+    return this.texts().filter((m) => m.type === 'events').flatMap((m) => m.events);
+  }
+
+  /** Wait until `check` returns a value (bounded: a socket never hangs a test). */
+  async until<T>(check: () => T | undefined | false, what: string, timeoutMs = 8_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = check();
+      if (value !== undefined && value !== null && value !== false) return value;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.texts()).slice(0, 2000)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  event(type: string, where: (e: any) => boolean = () => true) {
+    return this.until(() => this.events().find((e) => e.type === type && where(e)), `event ${type}`);
+  }
+
+  send(value: unknown): void {
+    this.socket.send(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+
+  close(): void {
+    if (this.closed === null) this.socket.close(1000, 'done');
+  }
+}
+
+export async function connect(client: TestClient, base: string, sessionId: string, lastSeq: number | null = 0): Promise<Watcher> {
+  const res = await exports.default.fetch(`${ORIGIN}${base}/ai/sessions/${sessionId}/ws`, {
+    headers: { upgrade: 'websocket', origin: ORIGIN, cookie: client.cookie! },
+  });
+  if (res.status !== 101 || !res.webSocket) throw new Error(`upgrade failed: ${res.status} ${await res.text()}`);
+  const socket = res.webSocket;
+  socket.accept();
+  const watcher = new Watcher(socket);
+  await watcher.until(() => watcher.texts().find((m) => m.type === 'hello'), 'hello');
+  if (lastSeq !== null) watcher.send({ type: 'hello', lastSeq });
+  return watcher;
+}
+
+/** A Yjs client over a watcher: applies the server's sync messages, sends its own edits. */
+export class YClient {
+  readonly doc = new Y.Doc();
+  readonly #watcher: Watcher;
+  #seen = 0;
+
+  constructor(watcher: Watcher) {
+    this.#watcher = watcher;
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin === 'server') return;
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, 0);
+      syncProtocol.writeUpdate(encoder, update);
+      watcher.socket.send(encoding.toUint8Array(encoder));
+    });
+  }
+
+  /** Process binary frames received so far (answering sync step 1 like y-websocket does). */
+  pump(): void {
+    const frames = this.#watcher.frames;
+    for (; this.#seen < frames.length; this.#seen++) {
+      const frame = frames[this.#seen]!;
+      if (frame.kind !== 'binary') continue;
+      const decoder = decoding.createDecoder(frame.value);
+      if (decoding.readVarUint(decoder) !== 0) continue;
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, 0);
+      syncProtocol.readSyncMessage(decoder, encoder, this.doc, 'server');
+      if (encoding.length(encoder) > 1) this.#watcher.socket.send(encoding.toUint8Array(encoder));
+    }
+  }
+
+  /** Ask the server for its whole state and wait until `check` holds on the local doc. */
+  async sync<T>(check: (doc: Y.Doc) => T | undefined | false, what: string): Promise<T> {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, 0);
+    syncProtocol.writeSyncStep1(encoder, this.doc);
+    this.#watcher.socket.send(encoding.toUint8Array(encoder));
+    return this.#watcher.until(() => {
+      this.pump();
+      return check(this.doc);
+    }, what);
+  }
+
+  text(key: string): Y.Text | undefined {
+    const entry = this.doc.getMap<Y.Map<unknown>>('files').get(key);
+    const text = entry?.get('text');
+    return text instanceof Y.Text ? text : undefined;
+  }
+}
+
+export async function tableSnapshot(projectId: string) {
+  const q = (sql: string) => env.DB.prepare(sql).bind(projectId).all().then((r) => r.results);
+  return {
+    workflows: await q('SELECT id, name, workflow_md, graph_json, revision FROM workflows WHERE project_id = ? ORDER BY id'),
+    steps: await q('SELECT workflow_id, node_id, path, markdown FROM workflow_steps WHERE project_id = ? ORDER BY workflow_id, node_id'),
+    assets: await q('SELECT path, content, sha256 FROM assets WHERE project_id = ? ORDER BY path'),
+    project: await q('SELECT agents_json, agents_revision, assets_revision FROM projects WHERE id = ?'),
+    history: await q('SELECT count(*) AS n FROM revision_history WHERE project_id = ?'),
+  };
+}

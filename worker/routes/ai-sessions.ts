@@ -1,0 +1,340 @@
+/**
+ * /api/projects/:projectId/ai/sessions — the AI session lifecycle (seed 000 §5.2), the shared
+ * review, and the live channel's upgrade. The Worker checks the cookie (requireUser), the role
+ * (projectAccess: viewers read and watch, editors stage, review, apply and cancel) and that the
+ * session belongs to the project; the session's Durable Object does the rest.
+ */
+import { Hono, type Context } from 'hono';
+import { and, desc, eq } from 'drizzle-orm';
+import { getServerByName } from 'partyserver';
+import type { AppEnv } from '../app-env.ts';
+import { ApiError } from '../http/api-error.ts';
+import { param } from '../http/context.ts';
+import { ok } from '../http/respond.ts';
+import { jsonBody, optionalJsonBody, queryWith } from '../http/validate.ts';
+import { projectAccess } from '../middleware/project-access.ts';
+import { aiAuditEvents, aiSessions, projects, workflowSteps, workflows, assets } from '../db/schema.ts';
+import { newId, nowIso } from '../ids.ts';
+import { parseAgentsDocument } from '../store/agents.ts';
+import { IDENTITY_HEADERS } from '../../shared/protocol.ts';
+import {
+  ApplyInput,
+  ApproveInput,
+  CONFIRM_SOURCE,
+  CommentInput,
+  CreateSessionInput,
+  SessionListQuery,
+  SessionStateQuery,
+  StageInput,
+  ValidateInput,
+  type SessionSummaryView,
+} from '../../shared/api/ai-sessions.ts';
+import { SessionMode, TargetType, type SessionMeta } from '../../shared/ai/session.ts';
+import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
+import { ID_PATTERN } from '../../shared/bmad/formats.ts';
+import type { Outcome } from '../../durable-objects/ai-session/outcome.ts';
+import type { Actor } from '../../durable-objects/ai-session/session.ts';
+import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
+
+/**
+ * The session object's RPC surface as the routes call it. The generated stub type cannot carry
+ * the open-ended error body through its serialisation types, so the methods are named here.
+ */
+type SessionRpc = Pick<
+  AiSessionDurableObject,
+  | 'createSession'
+  | 'getState'
+  | 'getChanges'
+  | 'stage'
+  | 'validate'
+  | 'discard'
+  | 'apply'
+  | 'cancel'
+  | 'comment'
+  | 'setThreadStatus'
+  | 'approve'
+  | 'withdrawApproval'
+  | 'tool'
+  | 'fetch'
+>;
+
+async function sessionObject(c: Ctx, sessionId: string): Promise<SessionRpc> {
+  return (await getServerByName(c.env.AI_SESSION, sessionId)) as unknown as SessionRpc;
+}
+
+type Ctx = Context<AppEnv>;
+
+function unwrap<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.data;
+  const { code, message, hints, details, ...extra } = outcome.error;
+  throw new ApiError(code, {
+    message,
+    status: outcome.status,
+    ...(hints ? { hints } : {}),
+    ...(details ? { details } : {}),
+    extra,
+  });
+}
+
+function actorOf(c: Ctx): Actor {
+  return { userId: c.var.user.id, name: c.var.user.name, role: c.var.role };
+}
+
+/** The session's object, after checking the session belongs to the project in the URL. */
+async function sessionStub(c: Ctx) {
+  const sessionId = param(c, 'sessionId');
+  const row = await c.var.db
+    .select({ id: aiSessions.id })
+    .from(aiSessions)
+    .where(and(eq(aiSessions.id, sessionId), eq(aiSessions.projectId, c.var.projectId)))
+    .get();
+  if (!row) throw new ApiError('AI_SESSION_NOT_FOUND');
+  return sessionObject(c, sessionId);
+}
+
+interface Target {
+  workflowId: string | null;
+  targetType: TargetType;
+  targetId: string | null;
+  mode: SessionMode;
+}
+
+/** Check the requested target: known kind, required context, and (for optimize) that it exists. */
+async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput.parse>): Promise<Target> {
+  if (!input.targetType) {
+    throw new ApiError('AI_TARGET_CONTEXT_REQUIRED', { hints: ['Send targetType: workflow, step, agent or asset.'] });
+  }
+  const targetType = TargetType.safeParse(input.targetType);
+  if (!targetType.success) {
+    throw new ApiError('AI_TARGET_NOT_SUPPORTED', { message: `The AI cannot work on "${input.targetType}"; use workflow, step, agent or asset.` });
+  }
+  const mode = SessionMode.safeParse(input.mode ?? 'optimize');
+  if (!mode.success) throw new ApiError('VALIDATION_FAILED', { message: 'mode must be "create" or "optimize".' });
+  const type = targetType.data;
+  let workflowId = input.workflowId ?? null;
+  let targetId = input.targetId ?? null;
+  const optimize = mode.data === 'optimize';
+  const db = c.var.db;
+  const projectId = c.var.projectId;
+  const requireContext = (what: string) => {
+    throw new ApiError('AI_TARGET_CONTEXT_REQUIRED', { message: `A ${type} session needs ${what}.` });
+  };
+  const checkId = (id: string, what: string) => {
+    if (!ID_PATTERN.test(id)) throw new ApiError('VALIDATION_FAILED', { message: `"${id}" is not a valid ${what} id.` });
+  };
+  const workflowExists = async (id: string) =>
+    (await db.select({ id: workflows.id }).from(workflows).where(and(eq(workflows.projectId, projectId), eq(workflows.id, id))).get()) !== undefined;
+
+  switch (type) {
+    case 'workflow': {
+      if (workflowId && targetId && workflowId !== targetId) {
+        throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: 'For a workflow session, workflowId and targetId must name the same workflow.' });
+      }
+      workflowId = workflowId ?? targetId;
+      targetId = workflowId;
+      if (optimize && !workflowId) requireContext('the workflow to optimize (workflowId)');
+      if (workflowId) {
+        checkId(workflowId, 'workflow');
+        const exists = await workflowExists(workflowId);
+        if (optimize && !exists) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
+        if (!optimize && exists) throw new ApiError('WORKFLOW_EXISTS', { hints: ['Optimize the existing workflow, or choose a new id.'] });
+      }
+      break;
+    }
+    case 'step': {
+      if (!workflowId) requireContext('the workflow the step belongs to (workflowId)');
+      if (optimize && !targetId) requireContext('the step to optimize (targetId)');
+      if (!(await workflowExists(workflowId!))) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
+      if (targetId) {
+        checkId(targetId, 'step');
+        const step = await db
+          .select({ nodeId: workflowSteps.nodeId })
+          .from(workflowSteps)
+          .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, workflowId!), eq(workflowSteps.nodeId, targetId)))
+          .get();
+        if (optimize && !step) throw new ApiError('STEP_NOT_FOUND', { message: `There is no step "${targetId}" in workflow "${workflowId}".` });
+        if (!optimize && step) throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: `Step "${targetId}" already exists; optimize it instead.` });
+      }
+      break;
+    }
+    case 'agent': {
+      if (optimize && !targetId) requireContext('the agent to optimize (targetId)');
+      if (targetId) {
+        checkId(targetId, 'agent');
+        const project = await db.select({ agentsJson: projects.agentsJson }).from(projects).where(eq(projects.id, projectId)).get();
+        const exists = parseAgentsDocument(project?.agentsJson ?? '').agents.some((a) => a.id === targetId);
+        if (optimize && !exists) throw new ApiError('AGENT_NOT_FOUND', { message: `There is no agent "${targetId}" in this project.` });
+        if (!optimize && exists) throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: `Agent "${targetId}" already exists; optimize it instead.` });
+      }
+      break;
+    }
+    case 'asset': {
+      if (optimize && !targetId) requireContext('the asset to optimize (targetId, its path)');
+      if (targetId) {
+        const check = checkAssetPath(targetId);
+        if (!check.ok) throw new ApiError('ASSET_INVALID_PATH', { message: check.message, ...(check.hint ? { hints: [check.hint] } : {}) });
+        const asset = await db.select({ path: assets.path }).from(assets).where(and(eq(assets.projectId, projectId), eq(assets.path, targetId))).get();
+        if (optimize && !asset) throw new ApiError('ASSET_NOT_FOUND', { message: `There is no asset ${targetId} in this project.` });
+        if (!optimize && asset) throw new ApiError('ASSET_EXISTS', { hints: ['Optimize the existing asset, or choose a new path.'] });
+      }
+      break;
+    }
+    default: {
+      const never: never = type;
+      throw new Error(`unknown target ${String(never)}`);
+    }
+  }
+  return { workflowId: type === 'agent' || type === 'asset' ? null : workflowId, targetType: type, targetId, mode: mode.data };
+}
+
+export const aiSessionRoutes = new Hono<AppEnv>()
+  .use(projectAccess())
+  .post('/', jsonBody(CreateSessionInput), async (c) => {
+    const input = c.req.valid('json');
+    const target = await resolveTarget(c, input);
+    const sessionId = newId('as');
+    const meta: SessionMeta = { sessionId, projectId: c.var.projectId, ...target, createdBy: c.var.user.id, createdAt: nowIso() };
+    const stub = await sessionObject(c, sessionId);
+    // The object first: a session row never points at an object that does not know it.
+    unwrap(await stub.createSession(meta, c.var.user.name, input.userPrompt?.trim() || null));
+    const envelope = await stub.tool(c.var.projectId, actorOf(c), 'builder.context.get', {});
+    const contextEnvelope = envelope.ok ? envelope.data : {};
+    await c.var.db.batch([
+      c.var.db.insert(aiSessions).values({
+        id: sessionId,
+        projectId: c.var.projectId,
+        workflowId: target.workflowId,
+        userId: c.var.user.id,
+        targetType: target.targetType,
+        targetId: target.targetId,
+        mode: target.mode,
+        status: 'active',
+        contextEnvelopeJson: JSON.stringify(contextEnvelope),
+        createdAt: meta.createdAt,
+        updatedAt: meta.createdAt,
+      }),
+      c.var.db.insert(aiAuditEvents).values({
+        id: newId('aud'),
+        projectId: c.var.projectId,
+        sessionId,
+        userId: c.var.user.id,
+        eventType: 'ai.session.created',
+        payloadJson: JSON.stringify(target),
+        createdAt: meta.createdAt,
+      }),
+    ]);
+    return ok(c, { sessionId, status: 'active', ...target, contextEnvelope, latestSuggestion: null }, 201);
+  })
+  .get('/', queryWith(SessionListQuery), async (c) => {
+    const query = c.req.valid('query');
+    const rows = await c.var.db
+      .select()
+      .from(aiSessions)
+      .where(and(eq(aiSessions.projectId, c.var.projectId), query.status ? eq(aiSessions.status, query.status) : undefined))
+      .orderBy(desc(aiSessions.createdAt), desc(aiSessions.id))
+      .limit(query.limit);
+    const sessions: SessionSummaryView[] = rows.map((r) => ({
+      sessionId: r.id,
+      workflowId: r.workflowId,
+      targetType: r.targetType,
+      targetId: r.targetId,
+      mode: r.mode,
+      status: r.status,
+      createdBy: r.userId,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    }));
+    return ok(c, { sessions });
+  })
+  .get('/:sessionId', queryWith(SessionStateQuery), async (c) => {
+    const stub = await sessionStub(c);
+    const q = c.req.valid('query');
+    const state = unwrap(
+      await stub.getState(c.var.projectId, {
+        ...(q.messagesBefore !== undefined ? { messagesBefore: q.messagesBefore } : {}),
+        ...(q.messagesLimit !== undefined ? { messagesLimit: q.messagesLimit } : {}),
+      }),
+    );
+    return ok(c, { sessionId: state.meta.sessionId, ...state });
+  })
+  .get('/:sessionId/changes', async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.getChanges(c.var.projectId)));
+  })
+  .post('/:sessionId/stage', jsonBody(StageInput), async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.stage(c.var.projectId, actorOf(c), c.req.valid('json').changeSet)));
+  })
+  .post('/:sessionId/validate', optionalJsonBody(ValidateInput), async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.validate(c.var.projectId, c.req.valid('json').changeSetId)));
+  })
+  .post('/:sessionId/discard', async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.discard(c.var.projectId, actorOf(c))));
+  })
+  .post('/:sessionId/apply', jsonBody(ApplyInput), async (c) => {
+    const input = c.req.valid('json');
+    if (input.confirmSource !== CONFIRM_SOURCE) {
+      throw new ApiError('AI_APPLY_REQUIRES_CONFIRMATION', {
+        hints: [`Apply from the workbench's Apply button (confirmSource "${CONFIRM_SOURCE}").`],
+      });
+    }
+    const stub = await sessionStub(c);
+    const result = unwrap(
+      await stub.apply(c.var.projectId, actorOf(c), {
+        changeSetId: input.changeSetId,
+        contentHash: input.contentHash,
+        revisionBase: input.revisionBase,
+      }),
+    );
+    return ok(c, result);
+  })
+  .post('/:sessionId/cancel', async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.cancel(c.var.projectId, actorOf(c))));
+  })
+  .post('/:sessionId/comments', jsonBody(CommentInput), async (c) => {
+    const stub = await sessionStub(c);
+    const input = c.req.valid('json');
+    const result = unwrap(
+      await stub.comment(c.var.projectId, actorOf(c), {
+        objectKey: input.objectKey,
+        line: input.line ?? null,
+        body: input.body,
+        ...(input.threadId ? { threadId: input.threadId } : {}),
+      }),
+    );
+    return ok(c, result, 201);
+  })
+  .post('/:sessionId/threads/:threadId/resolve', async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.setThreadStatus(c.var.projectId, actorOf(c), param(c, 'threadId'), 'resolved')));
+  })
+  .post('/:sessionId/threads/:threadId/reopen', async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.setThreadStatus(c.var.projectId, actorOf(c), param(c, 'threadId'), 'open')));
+  })
+  .post('/:sessionId/approvals', jsonBody(ApproveInput), async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.approve(c.var.projectId, actorOf(c), c.req.valid('json'))));
+  })
+  .delete('/:sessionId/approvals/me', async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.withdrawApproval(c.var.projectId, actorOf(c))));
+  })
+  .get('/:sessionId/ws', async (c) => {
+    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
+      throw new ApiError('BAD_REQUEST', { status: 426, message: 'This address expects a WebSocket upgrade.' });
+    }
+    // A WebSocket upgrade is a GET, so sameOrigin() does not cover it: check here (CSWSH).
+    const origin = c.req.header('origin');
+    if (origin !== undefined && origin !== new URL(c.req.url).origin) throw new ApiError('FORBIDDEN_ORIGIN');
+    const stub = await sessionStub(c);
+    const headers = new Headers(c.req.raw.headers);
+    headers.set(IDENTITY_HEADERS.userId, c.var.user.id);
+    headers.set(IDENTITY_HEADERS.name, c.var.user.name);
+    headers.set(IDENTITY_HEADERS.role, c.var.role);
+    headers.set(IDENTITY_HEADERS.projectId, c.var.projectId);
+    return stub.fetch(new Request(c.req.raw.url, { method: 'GET', headers }));
+  });
