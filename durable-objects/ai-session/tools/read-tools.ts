@@ -4,6 +4,7 @@
  * schema of its arguments, from which the JSON Schema sent to the model is generated. Every result
  * is the uniform tool envelope. Nothing here writes, and nothing reads outside the session's project.
  */
+import { MODEL_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
 import { z } from 'zod';
 import {
   ASSET_EXTENSIONS,
@@ -51,22 +52,6 @@ export interface ToolDefinition<S extends z.ZodType> {
   args: S;
   run(ctx: ReadToolContext, args: z.infer<S>): ToolEnvelope;
 }
-
-/**
- * The tools the model is offered (seed 000 §6.2 whitelist), as the context envelope names them;
- * `builder.change.apply` never is. registry.ts offers the same set.
- */
-const OFFERED_TOOL_NAMES = [
-  'builder.context.get',
-  'builder.workflow.read',
-  'builder.step.read',
-  'builder.agent.read',
-  'builder.asset.read',
-  'builder.refs.find',
-  'builder.change.stage',
-  'builder.change.validate',
-  'builder.change.discard',
-] as const;
 
 /** Not-found hints name at most this many existing ids. */
 const MAX_LISTED = 20;
@@ -409,7 +394,7 @@ export function buildContextEnvelope(ctx: ReadToolContext): ContextEnvelope {
     normative_baseline: { schemaVersion: '1.1', rules: [...RULES.common, ...RULES[targetType]] },
     target_snapshot: snapshot,
     dependency_digest: digest,
-    tool_capabilities: { tools: [...OFFERED_TOOL_NAMES], apply: false },
+    tool_capabilities: { tools: [...MODEL_TOOL_NAMES], apply: false },
     revision_info: revisionInfo(view, session, targetKey(session)),
   };
 }

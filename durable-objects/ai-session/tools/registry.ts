@@ -10,8 +10,10 @@ import { toolError, toolOk, type ToolEnvelope } from '../../../shared/ai/tool-en
 import type { Actor, SessionCore } from '../session.ts';
 import type { VersionSource } from '../versions.ts';
 import { READ_TOOLS, type ReadToolContext } from './read-tools.ts';
+import { FORBIDDEN_TOOL_NAMES, MODEL_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
 
-const sessionId = z.string().max(100).optional().describe('This session id (optional; other sessions are refused).');
+const sessionId = z
+  .string().max(100).optional().describe('This session id (optional; other sessions are refused).');
 
 export const CHANGE_TOOLS = {
   'builder.change.stage': {
@@ -29,10 +31,7 @@ export const CHANGE_TOOLS = {
   },
 } as const;
 
-export const FORBIDDEN_TOOLS = new Set(['builder.change.apply']);
-
-export type ToolName = keyof typeof READ_TOOLS | keyof typeof CHANGE_TOOLS;
-export const MODEL_TOOL_NAMES = [...Object.keys(READ_TOOLS), ...Object.keys(CHANGE_TOOLS)] as ToolName[];
+export const FORBIDDEN_TOOLS: ReadonlySet<string> = new Set(FORBIDDEN_TOOL_NAMES);
 
 /** OpenAI function names allow only [a-zA-Z0-9_-]: `builder.step.read` travels as `builder_step_read`. */
 export function toWireName(name: string): string {
