@@ -19,8 +19,6 @@ export const CLOSE_CODES = {
   NOT_FOUND: 4404,
   FRAME_TOO_LARGE: 4413,
   SESSION_CLOSED: 4410,
-  /** The client fell too far behind (its send buffer overflowed); reconnect with `lastSeq`. */
-  TOO_SLOW: 4408,
 } as const;
 export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
 
