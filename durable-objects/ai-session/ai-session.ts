@@ -81,12 +81,14 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
 
   #core: SessionCore | undefined;
 
+  /** The session, set up on first use from whichever entry point comes first (fetch, RPC, alarm). */
   get core(): SessionCore {
-    if (!this.#core) throw new Error('session object used before onStart');
-    return this.#core;
+    if (!this.#core) this.onStart();
+    return this.#core!;
   }
 
   override onStart(): void {
+    if (this.#core) return;
     const sql = this.ctx.storage.sql;
     migrate(sql);
     this.#core = new SessionCore({

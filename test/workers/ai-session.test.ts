@@ -4,7 +4,8 @@
  * channel with resume, Yjs co-editing, and eviction.
  */
 import { env } from 'cloudflare:workers';
-import { evictDurableObject } from 'cloudflare:test';
+import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
+import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { describe, expect, it } from 'vitest';
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
@@ -523,6 +524,26 @@ describe('the live channel', () => {
     b.socket.send(new Uint8Array(600 * 1024));
     await b.until(() => b.closed, 'close on oversize binary');
     expect(b.closed?.code).toBe(4413);
+  });
+
+  it('compacts the Yjs update log into a snapshot and restores the same document from it', async () => {
+    const { owner, base } = await expenseProject();
+    const sessionId = await stepSession(owner, base);
+    const object = env.AI_SESSION.get(env.AI_SESSION.idFromName(sessionId));
+    const markdown = await improvedStep(owner, base);
+    await owner.post(`${base}/ai/sessions/${sessionId}/stage`, { changeSet: stepChangeSet(markdown) });
+    const edited = await runInDurableObject(object, (instance: AiSessionDurableObject, state) => {
+      for (let i = 0; i < 250; i++) {
+        instance.core.overlay.stage([{ key: STEP_KEY, deleted: false, content: `${markdown}\n<!-- edit ${i} -->\n`, baseRevision: 1, baseHash: null }], 'test');
+      }
+      const rows = state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM y_updates').one().n;
+      return { rows, entries: instance.core.overlay.entries() };
+    });
+    expect(edited.rows).toBeLessThanOrEqual(200);
+    expect(edited.entries[0]!.content).toContain('<!-- edit 249 -->');
+    await evictDurableObject(object);
+    const restored = await runInDurableObject(object, (instance: AiSessionDurableObject) => instance.core.overlay.entries());
+    expect(restored).toEqual(edited.entries);
   });
 
   it('comes back after eviction with its overlay, versions and event log intact', async () => {
