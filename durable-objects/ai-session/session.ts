@@ -4,96 +4,31 @@
  * appends to the event log before anything is broadcast. Mutations run one at a time (a promise
  * chain), so two stages or a stage and an apply never interleave at an await.
  */
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../worker/db/client.ts';
-import { aiAuditEvents, aiChangeSets, aiSessions } from '../../worker/db/schema.ts';
 import { ApiError } from '../../worker/http/api-error.ts';
-import { newId, nowIso } from '../../worker/ids.ts';
-import { atLeast, type Role } from '../../shared/api/common.ts';
+import { newId } from '../../worker/ids.ts';
+import { atLeast } from '../../shared/api/common.ts';
 import { validatePackage, type ValidationReport } from '../../shared/bmad/index.ts';
 import { parseObjectKey } from '../../shared/object-keys.ts';
-import { parseChangeSet, operationKeys, type ChangeSet, type ChangeOperation } from '../../shared/ai/change-set.ts';
+import { parseChangeSet, type ChangeSet } from '../../shared/ai/change-set.ts';
 import { impactBoundaryStage } from '../../shared/ai/impact-stage.ts';
 import { summarizeValidation, toChangeValidation, type ChangeValidation } from '../../shared/ai/validation-result.ts';
-import type { EventActor, NewEvent, RevisionSet, RevisionWarning, SessionEvent } from '../../shared/ai/events.ts';
+import type { EventActor, NewEvent, SessionEvent } from '../../shared/ai/events.ts';
 import type { SessionMeta, SessionStatus } from '../../shared/ai/session.ts';
-import type { ChangedFile, OverlayEntry } from '../../shared/ai/overlay.ts';
-import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
-import { applyChanges, type RevisionBase } from './apply.ts';
+import type { ChangedFile } from '../../shared/ai/overlay.ts';
+import { applyChanges } from './apply.ts';
 import { loadProjectContext, type ProjectContext } from './baseline.ts';
-import { changedFiles, contentOf, createEffectiveView, keyOfPath, overlayHash, pathOf, revisionOf, sha256Hex, type EffectiveView } from './effective-view.ts';
+import { changedFiles, contentOf, createEffectiveView, keyOfPath, overlayHash, pathOf, type EffectiveView } from './effective-view.ts';
 import { EventLog } from './event-log.ts';
-import { OverlayDoc, MAX_ENTRY_CHARS, type StagedWrite } from './overlay-doc.ts';
-import { ReviewStore, type Approval, type ReviewThread } from './review.ts';
+import { OverlayDoc } from './overlay-doc.ts';
+import { ReviewStore } from './review.ts';
+import { auditApplyFailed, mirrorVersion, recordCancel } from './d1-records.ts';
+import { contractError, stagedWrites } from './staging.ts';
 import { readKv, writeKv } from './storage.ts';
 import { VersionStore, type ChangeVersion, type VersionSource } from './versions.ts';
+import type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, VersionView } from './contracts.ts';
 
-export interface Actor {
-  userId: string;
-  name: string;
-  role: Role;
-}
-
-export interface VersionView {
-  changeSetId: string;
-  version: number;
-  contentHash: string;
-  source: VersionSource;
-  status: ChangeVersion['status'];
-  files: ChangedFile[];
-  changeSet: ChangeSet | null;
-  createdAt: string;
-}
-
-export interface SessionView {
-  meta: SessionMeta;
-  status: SessionStatus;
-  lastSeq: number;
-  latestSuggestion: VersionView | null;
-  validation: ChangeValidation | null;
-  /** A co-edit changed the overlay after the latest version; a new version follows shortly. */
-  pendingEdits: boolean;
-  review: {
-    threads: ReviewThread[];
-    approvals: Approval[];
-    requiredApprovals: number;
-    /** Approvals of the latest version's content from people other than the session's creator. */
-    countedApprovals: number;
-  };
-  messages: { items: Array<{ id: number; role: string; content: string; createdAt: string }>; nextCursor: number | null };
-}
-
-export interface StageResult {
-  changeSetId: string;
-  version: number;
-  contentHash: string;
-  status: 'staged';
-  files: ChangedFile[];
-  warnings: Array<{ code: string; message: string; path: string; hints: string[] }>;
-}
-
-export interface ApplyRequest {
-  changeSetId: string;
-  /** The content hash the client reviewed; must equal the version's. */
-  contentHash?: string | undefined;
-  revisionBase?: RevisionBase | undefined;
-}
-
-export interface ApplyResult {
-  applied: true;
-  sessionStatus: SessionStatus;
-  changeSetId: string;
-  newRevision: RevisionSet;
-  warnings: RevisionWarning[];
-}
-
-export interface FileDiff {
-  key: string;
-  action: ChangedFile['action'];
-  path?: string;
-  before: string | null;
-  after: string | null;
-}
+export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, VersionView };
 
 /** How long co-edits settle before a new version is made and validated. */
 export const REVALIDATE_DEBOUNCE_MS = 750;
@@ -256,7 +191,7 @@ export class SessionCore {
     for (const revoked of this.review.revoke('content_changed', { exceptHash: contentHash })) {
       this.#deps.emit({ type: 'approval.revoked', actor: { kind: 'system' }, payload: { ...revoked, reason: 'content_changed' } });
     }
-    await this.#mirrorVersion(meta, version, null);
+    await mirrorVersion(this.#deps.db, meta, version, null);
     return version;
   }
 
@@ -278,39 +213,6 @@ export class SessionCore {
     return validation;
   }
 
-  /** Keep D1's ai_change_sets and the session's latest suggestion in step (best effort; DO storage is the truth). */
-  async #mirrorVersion(meta: SessionMeta, version: ChangeVersion, validation: ChangeValidation | null, rejected = false): Promise<void> {
-    const now = nowIso();
-    const status = rejected ? 'rejected' : validation ? (validation.valid ? 'validated' : 'rejected') : 'staged';
-    const suggestion = JSON.stringify({ changeSetId: version.id, version: version.version, contentHash: version.contentHash, files: version.files, status });
-    try {
-      await this.#deps.db.batch([
-        this.#deps.db
-          .insert(aiChangeSets)
-          .values({
-            id: version.id,
-            sessionId: meta.sessionId,
-            projectId: meta.projectId,
-            suggestionVersion: version.version,
-            changeSetJson: JSON.stringify(version.changeSet ?? { files: version.files }),
-            contentHash: version.contentHash,
-            validationResultJson: validation ? JSON.stringify(validation) : null,
-            status,
-            createdBy: version.createdBy,
-            createdAt: version.createdAt,
-            updatedAt: now,
-          })
-          .onConflictDoUpdate({
-            target: aiChangeSets.id,
-            set: { validationResultJson: validation ? JSON.stringify(validation) : null, status, updatedAt: now },
-          }),
-        this.#deps.db.update(aiSessions).set({ latestSuggestionJson: suggestion, updatedAt: now }).where(eq(aiSessions.id, meta.sessionId)),
-      ]);
-    } catch (error) {
-      console.error('ai session: could not mirror change set', meta.sessionId, version.id, error);
-    }
-  }
-
   // ---------------------------------------------------------------- change tools
 
   /** `builder.change.stage`: parse, check against the effective view, write the overlay, record a version. */
@@ -321,17 +223,7 @@ export class SessionCore {
       const parsed = parseChangeSet(input, { targetType: meta.targetType, mode: meta.mode });
       if (!parsed.ok) throw contractError(parsed.errors);
       const ctx = await this.#context();
-      const current = createEffectiveView(ctx.baseline, this.overlay.entries());
-      const problems: ContractProblem[] = [];
-      const writes: StagedWrite[] = [];
-      const staged = new Set<string>();
-      for (const [index, op] of parsed.changeSet.operations.entries()) {
-        for (const write of await writesOf(op, index, current, ctx, problems, staged)) {
-          writes.push(write);
-          staged.add(write.key);
-        }
-      }
-      if (problems.length > 0) throw contractError(problems);
+      const writes = await stagedWrites(parsed.changeSet, createEffectiveView(ctx.baseline, this.overlay.entries()), ctx.baseline);
       this.overlay.stage(writes, source === 'ai' ? 'ai' : 'api');
       for (const key of parsed.changeSet.impact.objects) {
         this.#deps.sql.exec('INSERT OR IGNORE INTO declared_keys (key) VALUES (?)', key);
@@ -358,7 +250,7 @@ export class SessionCore {
       if (changeSetId !== undefined && changeSetId !== latest.id) this.#staleOrMissing(changeSetId, latest);
       const { ctx, view } = await this.view();
       const validation = this.#validateVersion(ctx, view, latest);
-      await this.#mirrorVersion(this.#requireMeta(), latest, validation);
+      await mirrorVersion(this.#deps.db, this.#requireMeta(), latest, validation);
       return { ...validation, changeSetId: latest.id, version: latest.version };
     });
   }
@@ -372,7 +264,7 @@ export class SessionCore {
       this.#resetOverlay();
       if (latest && latest.status !== 'applied') {
         this.versions.setStatus(latest.version, 'rejected');
-        await this.#mirrorVersion(this.#requireMeta(), latest, latest.validation, true);
+        await mirrorVersion(this.#deps.db, this.#requireMeta(), latest, latest.validation, true);
       }
       for (const revoked of this.review.revoke('discarded')) {
         this.#deps.emit({ type: 'approval.revoked', actor: { kind: 'system' }, payload: { ...revoked, reason: 'discarded' } });
@@ -417,7 +309,7 @@ export class SessionCore {
     const editor = readKv<{ userId: string; name: string }>(this.#deps.sql, 'lastEditor') ?? null;
     const version = await this.#recordVersion(view, 'edit', editor, null);
     const validation = this.#validateVersion(ctx, view, version);
-    await this.#mirrorVersion(this.#requireMeta(), version, validation);
+    await mirrorVersion(this.#deps.db, this.#requireMeta(), version, validation);
     this.#deps.sql.exec("DELETE FROM tasks WHERE name = 'revalidate'");
     return this.versions.latest();
   }
@@ -534,7 +426,7 @@ export class SessionCore {
         const validation = this.validateView(ctx, view, files);
         this.versions.setValidation(latest.version, validation);
         if (!validation.valid) {
-          await this.#mirrorVersion(meta, latest, validation);
+          await mirrorVersion(this.#deps.db, meta, latest, validation);
           throw new ApiError('AI_VALIDATION_FAILED', {
             details: validation.errors.map((e) => ({ code: e.code, path: e.path, message: e.message, ...(e.hints[0] ? { hint: e.hints[0] } : {}) })),
             hints: ['Fix the reported problems (or ask the AI to), then apply the new version.'],
@@ -564,7 +456,7 @@ export class SessionCore {
           });
         } catch (error) {
           const cause = error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
-          await this.#auditApplyFailed(meta, actor, latest, cause);
+          await auditApplyFailed(this.#deps.db, meta, actor.userId, latest, cause);
           this.#deps.emit({ type: 'apply.failed', actor: userActor(actor), payload: { version: latest.version, code: 'AI_APPLY_FAILED', message: cause } });
           throw new ApiError('AI_APPLY_FAILED', {
             extra: { cause },
@@ -592,23 +484,6 @@ export class SessionCore {
     });
   }
 
-  async #auditApplyFailed(meta: SessionMeta, actor: Actor, version: ChangeVersion, cause: string): Promise<void> {
-    try {
-      await this.#deps.db.insert(aiAuditEvents).values({
-        id: newId('aud'),
-        projectId: meta.projectId,
-        sessionId: meta.sessionId,
-        userId: actor.userId,
-        eventType: 'ai.apply.failed',
-        code: 'AI_APPLY_FAILED',
-        payloadJson: JSON.stringify({ changeSetId: version.id, version: version.version, cause }),
-        createdAt: nowIso(),
-      });
-    } catch (error) {
-      console.error('ai session: could not audit a failed apply', meta.sessionId, error);
-    }
-  }
-
   /** Cancel: discard the overlay, mark the session cancelled; business tables are not touched. */
   async cancel(actor: Actor): Promise<{ status: SessionStatus }> {
     // Refused at once while an apply runs (rather than queued behind it).
@@ -617,21 +492,10 @@ export class SessionCore {
       const meta = this.#requireMeta();
       this.#requireEditor(actor);
       if (this.status === 'cancelled') return { status: 'cancelled' as const };
+      // D1 first: if it fails, the session is still active with its overlay.
+      await recordCancel(this.#deps.db, meta, actor.userId);
       this.#resetOverlay();
       writeKv(this.#deps.sql, 'status', 'cancelled');
-      const now = nowIso();
-      await this.#deps.db.batch([
-        this.#deps.db.update(aiSessions).set({ status: 'cancelled', updatedAt: now }).where(eq(aiSessions.id, meta.sessionId)),
-        this.#deps.db.insert(aiAuditEvents).values({
-          id: newId('aud'),
-          projectId: meta.projectId,
-          sessionId: meta.sessionId,
-          userId: actor.userId,
-          eventType: 'ai.session.cancelled',
-          payloadJson: '{}',
-          createdAt: now,
-        }),
-      ]);
       this.#deps.emit({ type: 'session.cancelled', actor: userActor(actor), payload: {} });
       return { status: 'cancelled' as const };
     });
@@ -695,107 +559,3 @@ export class SessionCore {
     return { changeSetId: current?.id ?? null, version: current?.version ?? null, contentHash, files };
   }
 }
-
-// ---------------------------------------------------------------- staging helpers
-
-interface ContractProblem {
-  code: string;
-  message: string;
-  path: string;
-  hints: string[];
-}
-
-function contractError(problems: ContractProblem[]): ApiError {
-  const first = problems[0];
-  const code = first && problems.every((p) => p.code === first.code) && isStageCode(first.code) ? first.code : 'AI_CHANGESET_CONTRACT_VIOLATION';
-  return new ApiError(code, {
-    message: problems.length === 1 ? first!.message : `The change set has ${problems.length} problems; nothing was staged.`,
-    details: problems.map((p) => ({ code: p.code, path: p.path, message: p.message, ...(p.hints[0] ? { hint: p.hints[0] } : {}) })),
-    hints: ['Fix every listed problem and stage the change set again.'],
-  });
-}
-
-function isStageCode(code: string): code is 'AI_CHANGESET_SCHEMA_UNSUPPORTED' | 'AI_APPLY_UNSUPPORTED' | 'AI_TARGET_CONTEXT_MISMATCH' | 'ASSET_INVALID_PATH' {
-  return ['AI_CHANGESET_SCHEMA_UNSUPPORTED', 'AI_APPLY_UNSUPPORTED', 'AI_TARGET_CONTEXT_MISMATCH', 'ASSET_INVALID_PATH'].includes(code);
-}
-
-/** The overlay writes of one operation, checked against the effective view. */
-async function writesOf(
-  op: ChangeOperation,
-  index: number,
-  view: EffectiveView,
-  ctx: ProjectContext,
-  problems: ContractProblem[],
-  stagedNow: ReadonlySet<string>,
-): Promise<StagedWrite[]> {
-  const at = `operations[${index}]`;
-  const keys = operationKeys(op);
-  const writes: StagedWrite[] = [];
-  for (const key of keys) {
-    const parsed = parseObjectKey(key);
-    if (!parsed) continue;
-    const exists = contentOf(view.pkg, key) !== null || stagedNow.has(key);
-    if (op.op === 'delete' && !exists) {
-      problems.push({ code: notFoundCode(parsed.kind), message: `${key} does not exist, so it cannot be deleted.`, path: `${at}.target`, hints: [] });
-      continue;
-    }
-    if ('workflowId' in parsed && parsed.kind === 'step') {
-      const workflowExists = view.pkg.workflows.some((w) => w.id === parsed.workflowId) || stagedNow.has(`workflow:${parsed.workflowId}`);
-      if (!workflowExists) {
-        problems.push({
-          code: 'WORKFLOW_NOT_FOUND',
-          message: `Workflow "${parsed.workflowId}" does not exist; stage the workflow (workflow.md and graph) before its steps.`,
-          path: `${at}.target.workflowId`,
-          hints: [`Known workflows: ${view.pkg.workflows.map((w) => w.id).join(', ') || 'none'}.`],
-        });
-        continue;
-      }
-    }
-    if (parsed.kind === 'asset') {
-      const check = checkAssetPath(parsed.path);
-      if (!check.ok) {
-        problems.push({ code: 'ASSET_INVALID_PATH', message: check.message, path: `${at}.target.path`, hints: check.hint ? [check.hint] : [] });
-        continue;
-      }
-    }
-    const content = op.op === 'delete' ? '' : payloadContent(op, key);
-    if (content.length > MAX_ENTRY_CHARS) {
-      problems.push({ code: 'AI_CHANGESET_CONTRACT_VIOLATION', message: `${key} is larger than ${MAX_ENTRY_CHARS} characters.`, path: `${at}.payload`, hints: [] });
-      continue;
-    }
-    const before = contentOf(ctx.baseline.pkg, key);
-    writes.push({
-      key,
-      deleted: op.op === 'delete',
-      content,
-      baseRevision: revisionOf(ctx.baseline, key),
-      baseHash: before === null ? null : await sha256Hex(before),
-    });
-  }
-  return writes;
-}
-
-function notFoundCode(kind: string): 'WORKFLOW_NOT_FOUND' | 'STEP_NOT_FOUND' | 'AGENT_NOT_FOUND' | 'ASSET_NOT_FOUND' {
-  if (kind === 'step') return 'STEP_NOT_FOUND';
-  if (kind === 'agent') return 'AGENT_NOT_FOUND';
-  if (kind === 'asset') return 'ASSET_NOT_FOUND';
-  return 'WORKFLOW_NOT_FOUND';
-}
-
-/** The staged text of one key of an upsert. */
-function payloadContent(op: ChangeOperation, key: string): string {
-  const payload = (op.op === 'upsert' ? op.payload : {}) as Record<string, unknown>;
-  if (key.startsWith('workflow:')) return String(payload.workflowMd ?? '');
-  if (key.startsWith('graph:')) {
-    const graph = payload.graphJson;
-    return typeof graph === 'string' ? graph : `${JSON.stringify(graph, null, 2)}\n`;
-  }
-  if (key.startsWith('step:')) return String(payload.stepMarkdown ?? '');
-  if (key.startsWith('agent:')) {
-    const agentId = key.slice('agent:'.length);
-    return `${JSON.stringify({ ...(payload.agent as Record<string, unknown>), id: agentId }, null, 2)}`;
-  }
-  return String(payload.content ?? '');
-}
-
-export type { OverlayEntry };

@@ -1,0 +1,82 @@
+/**
+ * What the session writes to D1 outside an apply: each change-set version mirrored into
+ * `ai_change_sets` with the session's latest suggestion (best effort: the object's own storage
+ * is the truth), the audit row of a failed apply, and a cancel (session status + audit, one batch).
+ */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../worker/db/client.ts';
+import { aiAuditEvents, aiChangeSets, aiSessions } from '../../worker/db/schema.ts';
+import { newId, nowIso } from '../../worker/ids.ts';
+import type { SessionMeta } from '../../shared/ai/session.ts';
+import type { ChangeValidation } from '../../shared/ai/validation-result.ts';
+import type { ChangeVersion } from './versions.ts';
+
+export async function mirrorVersion(
+  db: Db,
+  meta: SessionMeta,
+  version: ChangeVersion,
+  validation: ChangeValidation | null,
+  rejected = false,
+): Promise<void> {
+  const now = nowIso();
+  const status = rejected ? 'rejected' : validation ? (validation.valid ? 'validated' : 'rejected') : 'staged';
+  const validationJson = validation ? JSON.stringify(validation) : null;
+  const suggestion = JSON.stringify({ changeSetId: version.id, version: version.version, contentHash: version.contentHash, files: version.files, status });
+  try {
+    await db.batch([
+      db
+        .insert(aiChangeSets)
+        .values({
+          id: version.id,
+          sessionId: meta.sessionId,
+          projectId: meta.projectId,
+          suggestionVersion: version.version,
+          changeSetJson: JSON.stringify(version.changeSet ?? { files: version.files }),
+          contentHash: version.contentHash,
+          validationResultJson: validationJson,
+          status,
+          createdBy: version.createdBy,
+          createdAt: version.createdAt,
+          updatedAt: now,
+        })
+        .onConflictDoUpdate({ target: aiChangeSets.id, set: { validationResultJson: validationJson, status, updatedAt: now } }),
+      db.update(aiSessions).set({ latestSuggestionJson: suggestion, updatedAt: now }).where(eq(aiSessions.id, meta.sessionId)),
+    ]);
+  } catch (error) {
+    console.error('ai session: could not mirror change set', meta.sessionId, version.id, error);
+  }
+}
+
+export async function auditApplyFailed(db: Db, meta: SessionMeta, userId: string, version: ChangeVersion, cause: string): Promise<void> {
+  try {
+    await db.insert(aiAuditEvents).values({
+      id: newId('aud'),
+      projectId: meta.projectId,
+      sessionId: meta.sessionId,
+      userId,
+      eventType: 'ai.apply.failed',
+      code: 'AI_APPLY_FAILED',
+      payloadJson: JSON.stringify({ changeSetId: version.id, version: version.version, cause }),
+      createdAt: nowIso(),
+    });
+  } catch (error) {
+    console.error('ai session: could not audit a failed apply', meta.sessionId, error);
+  }
+}
+
+/** Mark the session cancelled in D1 with its audit row; throws when D1 refuses (nothing changed). */
+export async function recordCancel(db: Db, meta: SessionMeta, userId: string): Promise<void> {
+  const now = nowIso();
+  await db.batch([
+    db.update(aiSessions).set({ status: 'cancelled', updatedAt: now }).where(eq(aiSessions.id, meta.sessionId)),
+    db.insert(aiAuditEvents).values({
+      id: newId('aud'),
+      projectId: meta.projectId,
+      sessionId: meta.sessionId,
+      userId,
+      eventType: 'ai.session.cancelled',
+      payloadJson: '{}',
+      createdAt: now,
+    }),
+  ]);
+}
