@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { checkAssetPath, formatBytes } from '../bmad/asset-path.ts';
 import { ID_PATTERN } from '../bmad/formats.ts';
 import { describePath, lookup } from '../bmad/json-pointer.ts';
+import { preview } from '../bmad/schema-issues.ts';
 import type { DataPath } from '../bmad/json-pointer.ts';
 import { utf8ByteLength } from '../bmad/limits.ts';
 import type { ErrorCode } from '../errors.ts';
@@ -305,16 +306,6 @@ function expectedWord(expected: string): string {
     int: 'a whole number',
   };
   return words[expected] ?? expected;
-}
-
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 function listValues(values: readonly unknown[]): string {

@@ -68,7 +68,8 @@ function expectedWord(expected: string): string {
   }
 }
 
-function preview(value: unknown): string {
+/** A value as a short one-line text for a message (at most 60 characters). */
+export function preview(value: unknown): string {
   let text: string;
   try {
     text = JSON.stringify(value) ?? String(value);
