@@ -1,7 +1,9 @@
 /**
- * `npm run bench`: how fast package validation, import and export are, each measured beside a
- * plain reference doing the same job in the same run (bench/peers.ts), printed as ratios. Exits
- * non-zero only when something crashes or a generated package is not valid, never on a ratio.
+ * `npm run bench`: how fast package validation, import and export are, then the live channel's
+ * fan-out and Yjs round trip on the real product (bench/session.ts), each measured beside a plain
+ * reference doing the same job in the same run (bench/peers.ts, bench/session-peer.ts), printed
+ * as ratios. Exits non-zero only when something crashes or a generated package is not valid,
+ * never on a ratio.
  */
 import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
@@ -9,6 +11,8 @@ import { generatePackage } from './generate.ts';
 import type { GenerateOptions } from './generate.ts';
 import { exportCpu, importCpu } from './ours.ts';
 import { compileSchemas, rawUnzip, rawZip, schemaJobs, schemaOnlyValidate } from './peers.ts';
+import { sessionBench, sessionReport } from './session.ts';
+import type { SessionBenchResult } from './session.ts';
 import { markdownTable } from './table.ts';
 import type { ResultRow } from './table.ts';
 import { packageFromFiles, packageToFiles, validatePackage } from '../shared/bmad/index.ts';
@@ -179,5 +183,16 @@ console.log(
     `the median of ${ROUNDS} rounds that each ran both back to back, with the lowest–highest round beside it.`,
 );
 console.log('Import/export rows are CPU only: the D1 reads and writes (and asset hashing for their rows) are not part of this bench.');
+
+// ---- the live channel: the real product under wrangler dev (bench/session.ts) ---------------
+
+let live: SessionBenchResult;
+try {
+  live = await sessionBench();
+} catch (error) {
+  fail(`the session bench failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+console.log('');
+console.log(sessionReport(live));
 console.log(`Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${load()} at the end.`);
 if (sink === undefined) fail('no result was produced');

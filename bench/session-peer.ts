@@ -12,7 +12,7 @@ import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { WebSocketServer } from 'ws';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { YJS_MESSAGE } from '../shared/protocol.ts';
 
 export interface PeerServer {
@@ -44,6 +44,12 @@ function closer(server: Server, wss: WebSocketServer): () => Promise<void> {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
+}
+
+/** A `ws` message's bytes, whichever of its three shapes it arrived in. */
+export function bytesOf(data: RawData): Uint8Array {
+  const buffer = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -115,7 +121,8 @@ export async function startFanoutPeer(template: EventTemplate): Promise<PeerServ
 }
 
 /**
- * The Yjs peer: one Y.Doc starting from `initialState`. On connect it sends sync step 1; a sync
+ * The Yjs peer: one Y.Doc starting from `initialState`. On connect it sends a hello text frame
+ * and sync step 1; a sync
  * step 1 is answered with step 2; a step 2 or an update is applied with the socket as origin, and
  * the doc's update goes to every other socket.
  */
@@ -131,14 +138,15 @@ export async function startYjsPeer(initialState: Uint8Array): Promise<PeerServer
     for (const socket of wss.clients) if (socket !== origin && socket.readyState === socket.OPEN) socket.send(frame);
   });
   wss.on('connection', (socket) => {
+    // The same opening as ours: a hello text frame, then sync step 1.
+    socket.send(JSON.stringify({ type: 'hello', lastSeq: 0 }));
     const encoder = encoding.createEncoder();
     encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
     syncProtocol.writeSyncStep1(encoder, doc);
     socket.send(encoding.toUint8Array(encoder));
     socket.on('message', (data, isBinary) => {
       if (!isBinary) return;
-      const bytes = data instanceof Buffer ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]);
-      const decoder = decoding.createDecoder(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      const decoder = decoding.createDecoder(bytesOf(data));
       if (decoding.readVarUint(decoder) !== YJS_MESSAGE.SYNC) return;
       const reply = encoding.createEncoder();
       encoding.writeVarUint(reply, YJS_MESSAGE.SYNC);
