@@ -9,7 +9,7 @@ import type { Db } from '../../worker/db/client.ts';
 import { projects, workflows } from '../../worker/db/schema.ts';
 import { ApiError } from '../../worker/http/api-error.ts';
 import { loadStoredPackage } from '../../worker/package-io/stored-package.ts';
-import { parseDomainProfile } from '../../worker/store/projects.ts';
+import { parseDomainProfile, parseProjectSettings } from '../../worker/store/projects.ts';
 import type { DomainProfile } from '../../shared/api/projects.ts';
 import type { Baseline, BaselineRevisions } from '../../shared/ai/overlay.ts';
 
@@ -18,15 +18,6 @@ export interface ProjectContext {
   domainProfile: DomainProfile;
   /** Approvals an apply needs from people other than the session's creator (project setting). */
   requiredApprovals: number;
-}
-
-function requiredApprovalsOf(settingsJson: string): number {
-  try {
-    const value = (JSON.parse(settingsJson) as { requiredApprovals?: unknown }).requiredApprovals;
-    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? Math.min(value, 10) : 0;
-  } catch {
-    return 0;
-  }
 }
 
 export async function loadRevisions(db: Db, projectId: string): Promise<BaselineRevisions & { settingsJson: string; domainProfileJson: string }> {
@@ -53,6 +44,6 @@ export async function loadProjectContext(db: Db, projectId: string): Promise<Pro
   return {
     baseline: { projectId, pkg, revisions },
     domainProfile: parseDomainProfile(domainProfileJson),
-    requiredApprovals: requiredApprovalsOf(settingsJson),
+    requiredApprovals: parseProjectSettings(settingsJson).requiredApprovals,
   };
 }

@@ -20,9 +20,17 @@ export const CreateProjectInput = z.strictObject({
 });
 export type CreateProjectInput = z.infer<typeof CreateProjectInput>;
 
+/** Project rules. `requiredApprovals`: approvals an AI change set needs, from people other than the session's creator. */
+export const ProjectSettings = z.strictObject({
+  requiredApprovals: z.number().int().min(0).max(10).default(0),
+});
+export type ProjectSettings = z.infer<typeof ProjectSettings>;
+
 export const UpdateProjectInput = z
   .strictObject({
     name: Text(100).min(1, 'Enter a project name.').optional(),
+    /** Owners only (the route checks). */
+    requiredApprovals: z.number().int().min(0, 'Use a number from 0 to 10.').max(10, 'Use a number from 0 to 10.').optional(),
     description: Text(2000).optional(),
     version: z
       .string()
@@ -39,6 +47,7 @@ export interface ProjectView {
   version: string;
   role: Role;
   domainProfile: DomainProfile;
+  settings: ProjectSettings;
   agentsRevision: number;
   assetsRevision: number;
   workflowCount: number;

@@ -350,9 +350,11 @@ describe('shared review', () => {
   });
 
   it('binds approvals to the content hash, revokes them when the content changes, and enforces the N-approvals rule', async () => {
-    const { owner, projectId, base, member } = await expenseProject();
+    const { owner, base, member } = await expenseProject();
     const editor = await member('editor');
-    await env.DB.prepare(`UPDATE projects SET settings_json = '{"requiredApprovals":1}' WHERE id = ?`).bind(projectId).run();
+    expect((await editor.patch(base, { requiredApprovals: 1 })).error?.code).toBe('FORBIDDEN');
+    const rule = await owner.patch(base, { requiredApprovals: 1 });
+    expect(rule.data.project.settings).toEqual({ requiredApprovals: 1 });
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const v1 = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(await improvedStep(owner, base)) });

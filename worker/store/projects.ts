@@ -5,7 +5,7 @@ import { projectMembers, projects, users, workflows } from '../db/schema.ts';
 import { ApiError } from '../http/api-error.ts';
 import { newId, nowIso } from '../ids.ts';
 import { EMPTY_AGENTS_JSON } from './templates.ts';
-import { DomainProfile, type MemberView, type ProjectView } from '../../shared/api/projects.ts';
+import { DomainProfile, ProjectSettings, type MemberView, type ProjectView } from '../../shared/api/projects.ts';
 import type { Role } from '../../shared/api/common.ts';
 
 type ProjectRow = typeof projects.$inferSelect;
@@ -20,6 +20,16 @@ export function parseDomainProfile(text: string): DomainProfile {
   return DomainProfile.parse({});
 }
 
+export function parseProjectSettings(text: string): ProjectSettings {
+  try {
+    const parsed = ProjectSettings.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // fall through to the defaults
+  }
+  return ProjectSettings.parse({});
+}
+
 function toView(row: ProjectRow, role: Role, workflowCount: number): ProjectView {
   return {
     id: row.id,
@@ -28,6 +38,7 @@ function toView(row: ProjectRow, role: Role, workflowCount: number): ProjectView
     version: row.version,
     role,
     domainProfile: parseDomainProfile(row.domainProfileJson),
+    settings: parseProjectSettings(row.settingsJson),
     agentsRevision: row.agentsRevision,
     assetsRevision: row.assetsRevision,
     workflowCount,
@@ -82,9 +93,25 @@ export async function updateProject(
   db: Db,
   projectId: string,
   role: Role,
-  input: { name?: string | undefined; description?: string | undefined; version?: string | undefined; domainProfile?: DomainProfile },
+  input: {
+    name?: string | undefined;
+    description?: string | undefined;
+    version?: string | undefined;
+    domainProfile?: DomainProfile;
+    requiredApprovals?: number | undefined;
+  },
 ): Promise<ProjectView> {
   const set: Partial<typeof projects.$inferInsert> = { updatedAt: nowIso() };
+  if (input.requiredApprovals !== undefined) {
+    if (role !== 'owner') {
+      throw new ApiError('FORBIDDEN', {
+        message: 'Only a project owner can change how many approvals AI changes need.',
+        hints: ['Ask a project owner to change this rule.'],
+      });
+    }
+    const row = await db.select({ settingsJson: projects.settingsJson }).from(projects).where(eq(projects.id, projectId)).get();
+    set.settingsJson = JSON.stringify({ ...parseProjectSettings(row?.settingsJson ?? '{}'), requiredApprovals: input.requiredApprovals });
+  }
   if (input.name !== undefined) set.name = input.name;
   if (input.description !== undefined) set.description = input.description;
   if (input.version !== undefined) set.version = input.version;
