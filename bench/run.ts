@@ -13,7 +13,7 @@ import { exportCpu, importCpu } from './ours.ts';
 import { compileSchemas, rawUnzip, rawZip, schemaJobs, schemaOnlyValidate } from './peers.ts';
 import { sessionBench, sessionReport } from './session.ts';
 import type { SessionBenchResult } from './session.ts';
-import { markdownTable } from './table.ts';
+import { markdownTable, pairedRow } from './table.ts';
 import type { ResultRow } from './table.ts';
 import { packageFromFiles, packageToFiles, validatePackage } from '../shared/bmad/index.ts';
 
@@ -65,11 +65,6 @@ interface Case {
   budget: typeof FAST;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 async function measure(c: Case): Promise<ResultRow> {
   const samples = { ours: [] as number[], peer: [] as number[] };
@@ -96,16 +91,7 @@ async function measure(c: Case): Promise<ResultRow> {
     }
     roundRatios.push(roundMedian.ours / roundMedian.peer);
   }
-  return {
-    name: c.name,
-    oursMs: median(samples.ours),
-    peerMs: median(samples.peer),
-    oursRuns: samples.ours.length,
-    peerRuns: samples.peer.length,
-    ratio: median(roundRatios),
-    roundRatios,
-    peer: c.peer,
-  };
+  return pairedRow(c.name, c.peer, samples, roundRatios);
 }
 
 // ---- setup (untimed) ------------------------------------------------------------------------

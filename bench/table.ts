@@ -1,4 +1,4 @@
-/** Formats bench/run.ts's results as a Markdown table (so a run can be pasted into bench/README.md). */
+/** Builds and formats the bench's result rows as a Markdown table (so a run can be pasted into bench/README.md). */
 
 export interface ResultRow {
   name: string;
@@ -11,6 +11,26 @@ export interface ResultRow {
   /** ours / peer of each round's medians (the two ran back to back): how much the ratio moved during the run. */
   roundRatios: number[];
   peer: string;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** A row from every round's samples of both sides: pooled medians, and the median of the per-round ratios. */
+export function pairedRow(name: string, peer: string, samples: { ours: number[]; peer: number[] }, roundRatios: number[]): ResultRow {
+  return {
+    name,
+    oursMs: median(samples.ours),
+    peerMs: median(samples.peer),
+    oursRuns: samples.ours.length,
+    peerRuns: samples.peer.length,
+    ratio: median(roundRatios),
+    roundRatios,
+    peer,
+  };
 }
 
 const ratio = (value: number) => value.toFixed(value < 10 ? 2 : 1);
