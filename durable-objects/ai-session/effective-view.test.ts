@@ -1,4 +1,5 @@
 /** The effective view: baseline + overlay, the diff, revisions and the overlay hash. */
+import { sha256Hex } from '../../worker/auth/password.ts';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadExample } from '../../test/spec/examples.ts';
@@ -15,7 +16,6 @@ import {
   pathOf,
   revisionOf,
   scopeOf,
-  sha256Hex,
 } from './effective-view.ts';
 
 /** An example package in the layout the package store keeps (what import writes). */

@@ -4,6 +4,7 @@
  * tools, validation, the diff and the UI all read objects through it by object key. The lenient
  * lookups it is built on live in package-lookups.ts.
  */
+import { sha256Hex } from '../../worker/auth/password.ts';
 import { deriveManifest } from '../../shared/bmad/index.ts';
 import type { BmadPackage, BmadStepFile, BmadWorkflow } from '../../shared/bmad/index.ts';
 import { isSafeRelativePath } from '../../shared/bmad/paths.ts';
@@ -322,11 +323,6 @@ export function revisionOf(baseline: Baseline, key: string): number {
       throw new Error(`unknown scope ${String(never)}`);
     }
   }
-}
-
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /**

@@ -9,7 +9,8 @@ import { parseObjectKey } from '../../shared/object-keys.ts';
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { operationKeys, type ChangeOperation, type ChangeSet } from '../../shared/ai/change-set.ts';
 import type { Baseline } from '../../shared/ai/overlay.ts';
-import { contentOf, revisionOf, sha256Hex, type EffectiveView } from './effective-view.ts';
+import { sha256Hex } from '../../worker/auth/password.ts';
+import { contentOf, revisionOf, type EffectiveView } from './effective-view.ts';
 import { MAX_ENTRY_CHARS, type StagedWrite } from './overlay-doc.ts';
 
 export interface ContractProblem {

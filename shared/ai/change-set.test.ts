@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ChangeSet, MAX_CHANGE_OPERATIONS, operationKeys, parseChangeSet } from './change-set.ts';
+import { ChangeSet, operationKeys, parseChangeSet } from './change-set.ts';
+import { MAX_CHANGE_OPERATIONS } from './change-set-fields.ts';
 import type { ChangeOperation, ChangeSetParse, ContractViolation } from './change-set.ts';
 
 const STEP = '---\nschemaVersion: "1.1"\nnodeId: step-01\ntype: step\n---\n\n## Goal\nAsk.\n\n## Instructions\nAsk the user.\n';
