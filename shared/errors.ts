@@ -108,6 +108,14 @@ export const ERROR_CODES = {
   AI_CHANGESET_ALREADY_APPLIED: { status: 409, message: 'This version of the changes has already been applied.' },
   AI_APPROVALS_REQUIRED: { status: 409, message: 'This project needs more approvals before the changes can be applied.' },
   AI_COMMENT_NOT_FOUND: { status: 404, message: 'This comment thread does not exist.' },
+  // The AI turn (ours)
+  AI_TURN_IN_PROGRESS: {
+    status: 409,
+    message: 'The AI is still working on the previous message. Wait for it to finish, or stop it.',
+  },
+  AI_TURN_NOT_RUNNING: { status: 409, message: 'The AI is not working on anything right now.' },
+  AI_TURN_INTERRUPTED: { status: 500, message: 'The AI was interrupted (the server restarted) and could not continue.' },
+  AI_TOKEN_BUDGET_EXCEEDED: { status: 409, message: 'This session has used its token budget, so the AI paused.' },
   PROTOCOL_ERROR: { status: 400, message: 'The live connection sent a message the server does not understand.' },
   FRAME_TOO_LARGE: { status: 413, message: 'A live message was too large; large contents are loaded separately.' },
   YJS_MALFORMED: { status: 400, message: 'An edit to the staged files could not be read, so it was not applied.' },

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { TargetType, SessionMode } from './session.ts';
+import { ContextSummary, Usage } from './turn.ts';
 
 export const FileAction = z.enum(['A', 'M', 'D']);
 export const ChangedFileSchema = z.object({ key: z.string(), action: FileAction, path: z.string().optional() });
@@ -88,7 +89,67 @@ const payloads = {
     message: z.string(),
   }),
   'session.cancelled': z.object({}),
+
+  // The AI turn (loop/): accepted before the first token, then every step, then one ending event.
+  'turn.accepted': z.object({ content: z.string(), suggestOnly: z.boolean() }),
+  /** The prompt was composed: what was sent (layers, persona, budget and trims, history), no contents. */
+  'turn.context': ContextSummary,
+  'llm.requested': z.object({ iteration: z.number().int(), messages: z.number().int(), tools: z.number().int() }),
+  /** Assistant text, coalesced (about 50 ms per event). */
+  'assistant.delta': z.object({ iteration: z.number().int(), text: z.string() }),
+  'llm.completed': z.object({
+    iteration: z.number().int(),
+    finishReason: z.string().nullable(),
+    toolCalls: z.number().int(),
+    usage: Usage,
+    durationMs: z.number().int(),
+    attempts: z.number().int(),
+  }),
+  'tool.started': z.object({ iteration: z.number().int(), toolCallId: z.string(), name: z.string(), summary: z.string() }),
+  'tool.finished': z.object({
+    iteration: z.number().int(),
+    toolCallId: z.string(),
+    name: z.string(),
+    ok: z.boolean(),
+    durationMs: z.number().int(),
+    code: z.string().nullable(),
+    summary: z.string(),
+  }),
+  'turn.validating': z.object({ version: z.number().int(), changeSetId: z.string() }),
+  'turn.repairing': z.object({ attempt: z.number().int(), maxRepairs: z.number().int(), errorCount: z.number().int() }),
+  'turn.resumed': z.object({ reason: z.enum(['restart', 'budget']), iteration: z.number().int() }),
+  'turn.finished': z.object({
+    responseType: z.enum(['chat', 'change']),
+    summary: z.string(),
+    changeSetId: z.string().nullable(),
+    version: z.number().int().nullable(),
+    valid: z.boolean().nullable(),
+    /** Validation still fails after the allowed repairs: a person fixes it in the diff. */
+    needsManualFix: z.boolean(),
+    iterations: z.number().int(),
+    repairs: z.number().int(),
+    usage: Usage,
+    sessionUsage: Usage,
+  }),
+  'turn.failed': z.object({
+    code: z.string(),
+    message: z.string(),
+    hints: z.array(z.string()),
+    usage: Usage,
+    sessionUsage: Usage,
+  }),
+  'turn.stopped': z.object({ stoppedBy: z.object({ userId: z.string(), name: z.string() }), usage: Usage, sessionUsage: Usage }),
+  'turn.paused': z.object({
+    code: z.literal('AI_TOKEN_BUDGET_EXCEEDED'),
+    message: z.string(),
+    tokenBudget: z.number().int(),
+    usage: Usage,
+    sessionUsage: Usage,
+  }),
 } as const;
+
+/** Events that end a turn. */
+export const TURN_END_EVENTS = ['turn.finished', 'turn.failed', 'turn.stopped', 'turn.paused'] as const;
 
 export type SessionEventType = keyof typeof payloads;
 export const SESSION_EVENT_TYPES = Object.keys(payloads) as SessionEventType[];

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { SessionMode, SessionStatus, TargetType } from '../ai/session.ts';
+import { MAX_MESSAGE_CHARS } from '../ai/turn.ts';
 
 const Id = z.string().trim().min(1).max(200);
 
@@ -17,7 +18,9 @@ export const CreateSessionInput = z.strictObject({
   targetType: z.string().nullish(),
   targetId: z.union([Id, z.number().int().transform(String)]).nullish(),
   mode: z.string().nullish(),
-  userPrompt: z.string().max(8000).nullish(),
+  userPrompt: z.string().max(MAX_MESSAGE_CHARS).nullish(),
+  /** Total tokens the session may use (optional); the loop pauses when it is reached. */
+  tokenBudget: z.number().int().min(1000).max(100_000_000).nullish(),
 });
 export type CreateSessionInput = z.input<typeof CreateSessionInput>;
 
@@ -69,4 +72,30 @@ export const ApproveInput = z.strictObject({ changeSetId: Id, contentHash: z.str
 export const SessionStateQuery = z.object({
   messagesBefore: z.coerce.number().int().min(1).optional(),
   messagesLimit: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+/** POST …/messages: one user message starts one turn. */
+export const MessageInput = z.strictObject({
+  content: z
+    .string()
+    .trim()
+    .min(1, 'Write a message for the AI.')
+    .max(MAX_MESSAGE_CHARS, `A message is limited to ${MAX_MESSAGE_CHARS} characters.`),
+  /** FR35: the AI reads and suggests, but stages nothing. */
+  suggestOnly: z.boolean().optional(),
+});
+export type MessageInput = z.infer<typeof MessageInput>;
+
+/** The answer of POST …/messages: the turn is accepted; its progress follows as events after `seq`. */
+export interface MessageAccepted {
+  turnId: string;
+  /** The seq of the `turn.accepted` event; everything of this turn follows it. */
+  seq: number;
+  status: 'running';
+}
+
+/** PATCH …/sessions/:sid: session settings an editor may change. */
+export const UpdateSessionInput = z.strictObject({
+  /** Total tokens this session may use; null removes the limit. */
+  tokenBudget: z.number().int().min(1000).max(100_000_000).nullable(),
 });
