@@ -80,7 +80,9 @@ export type ServerMessage = z.infer<typeof ServerMessage>;
 export const ClientHello = z.strictObject({ type: z.literal('hello'), lastSeq: z.number().int().min(0) });
 /** Tell the others which file you are looking at (null: none). */
 export const ClientPresence = z.strictObject({ type: z.literal('presence'), file: z.string().max(1024).nullable() });
-export const ClientMessage = z.discriminatedUnion('type', [ClientHello, ClientPresence]);
+/** Stop the AI's running turn (editors, or the session's creator); refused with an `error` frame otherwise. */
+export const ClientStop = z.strictObject({ type: z.literal('stop') });
+export const ClientMessage = z.discriminatedUnion('type', [ClientHello, ClientPresence, ClientStop]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
 /** Text frames from a client above this close the socket with FRAME_TOO_LARGE. */

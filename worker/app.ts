@@ -14,6 +14,7 @@ import { agentRoutes } from './routes/agents.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { historyRoutes } from './routes/history.ts';
 import { aiSessionRoutes } from './routes/ai-sessions.ts';
+import { aiAuditRoutes } from './routes/ai-audit.ts';
 import { llmProfileRoutes } from './routes/llm-profile.ts';
 
 const api = new Hono<AppEnv>()
@@ -33,7 +34,8 @@ const api = new Hono<AppEnv>()
   .route('/projects/:projectId/agents', agentRoutes)
   .route('/projects/:projectId/assets', assetRoutes)
   .route('/projects/:projectId/history', historyRoutes)
-  .route('/projects/:projectId/ai/sessions', aiSessionRoutes);
+  .route('/projects/:projectId/ai/sessions', aiSessionRoutes)
+  .route('/projects/:projectId/ai', aiAuditRoutes);
 
 export const app = new Hono<AppEnv>()
   .route('/api', api)

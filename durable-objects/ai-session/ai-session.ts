@@ -26,6 +26,11 @@ import {
   type ServerMessage,
 } from '../../shared/protocol.ts';
 import { createDb } from '../../worker/db/client.ts';
+import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
+import { createChatProvider } from '../../worker/llm/provider.ts';
+import type { MessageInput } from '../../shared/api/ai-sessions.ts';
+import { TurnRunner } from './loop/turn-runner.ts';
+import { ApiError } from '../../worker/http/api-error.ts';
 import { fail, outcomeOf, type Outcome } from './outcome.ts';
 import { SessionCore, type Actor, type ApplyRequest } from './session.ts';
 import { migrate } from './storage.ts';
@@ -76,10 +81,22 @@ function replayFrames(events: SessionEvent[]): SessionEvent[][] {
   return frames;
 }
 
+/**
+ * While a turn runs, the watchdog alarm fires this often: it keeps the object awake, and after a
+ * restart (eviction, deploy) it finds the turn without a runner and resumes it from its checkpoint.
+ */
+export const TURN_WATCHDOG_MS = 15_000;
+
 export class AiSessionDurableObject extends Server<Cloudflare.Env> {
   static override options = { hibernate: true };
 
   #core: SessionCore | undefined;
+  #turns: TurnRunner | undefined;
+
+  get turns(): TurnRunner {
+    if (!this.#turns) this.onStart();
+    return this.#turns!;
+  }
 
   /** The session, set up on first use from whichever entry point comes first (fetch, RPC, alarm). */
   get core(): SessionCore {
@@ -97,6 +114,16 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
       emit: (event) => this.#emit(event),
       schedule: (name, dueAt) => this.#schedule(name, dueAt),
     });
+    const db = createDb(this.env.DB);
+    this.#turns = new TurnRunner({
+      core: this.#core,
+      db,
+      emit: (event) => this.#emit(event),
+      resolveProfile: (userId) => resolveEffectiveProfile(this.env, db, userId),
+      createProvider: (profile) => createChatProvider(profile),
+      armWatchdog: () => this.#schedule('turn', Date.now() + TURN_WATCHDOG_MS),
+      disarmWatchdog: () => this.#unschedule('turn'),
+    });
     this.#core.overlay.onUpdate((update, origin) => {
       const frame = syncUpdateFrame(update);
       for (const connection of this.getConnections<SocketState>()) {
@@ -106,7 +133,9 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
   }
 
   #emit(event: NewEvent): SessionEvent {
-    const stored = this.core.log.append(event);
+    // Events the session raises while the AI works (staged, validated…) belong to the running turn.
+    const turnId = event.turnId ?? (event.actor.kind !== 'user' ? (this.#turns?.activeTurnId ?? null) : null);
+    const stored = this.core.log.append({ ...event, turnId });
     const frame = JSON.stringify({ type: 'events', events: [stored], replay: false, done: true } satisfies ServerMessage);
     for (const connection of this.getConnections<SocketState>()) {
       if (connection.state?.subscribed && connection.readyState === WebSocket.OPEN) connection.send(frame);
@@ -119,6 +148,11 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
   #schedule(name: string, dueAt: number): void {
     const sql = this.ctx.storage.sql;
     sql.exec('INSERT INTO tasks (name, due_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET due_at = excluded.due_at', name, dueAt);
+    void this.#armAlarm();
+  }
+
+  #unschedule(name: string): void {
+    this.ctx.storage.sql.exec('DELETE FROM tasks WHERE name = ?', name);
     void this.#armAlarm();
   }
 
@@ -135,6 +169,9 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
       sql.exec('DELETE FROM tasks WHERE name = ?', name);
       if (name === 'revalidate') await this.core.revalidate();
     }
+    // Any alarm checks for a turn left without a runner (not only when the watchdog is due): an
+    // object that restarted resumes its turn at the first alarm.
+    await this.turns.watchdog();
     await this.#armAlarm();
   }
 
@@ -238,6 +275,14 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
         connection.setState({ ...connection.state!, file: frame.file });
         this.#broadcastPresence();
         return;
+      case 'stop': {
+        const { userId, name, role } = connection.state!;
+        this.turns.stop({ userId, name, role }).catch((error: unknown) => {
+          const body = error instanceof ApiError ? error.toBody() : { code: 'INTERNAL_ERROR' as const, message: 'The AI could not be stopped.' };
+          send(connection, { type: 'error', code: body.code, message: body.message, ...(body.hints ? { hints: body.hints } : {}) });
+        });
+        return;
+      }
       default: {
         const never: never = frame;
         throw new Error(`unhandled frame ${String(never)}`);
@@ -311,11 +356,18 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
 
   // ---------------------------------------------------------------- RPC (called by the Worker after its role check)
 
-  async createSession(meta: SessionMeta, creatorName: string, userPrompt: string | null): Promise<Outcome<{ lastSeq: number }>> {
+  async createSession(
+    meta: SessionMeta,
+    creatorName: string,
+    userPrompt: string | null,
+    options: { tokenBudget?: number | null } = {},
+  ): Promise<Outcome<{ lastSeq: number }>> {
     return outcomeOf(() => {
       if (meta.sessionId !== this.name) throw new Error('session id does not match the object');
+      const fresh = !this.core.meta;
       this.core.setCreatorName(creatorName);
       this.core.init(meta, userPrompt);
+      if (fresh && options.tokenBudget != null) this.core.turns.setTokenBudget(options.tokenBudget);
       return { lastSeq: this.core.log.lastSeq() };
     });
   }
@@ -350,7 +402,37 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
   }
 
   async cancel(projectId: string, actor: Actor) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.cancel(actor));
+    return (
+      this.#session(projectId) ??
+      outcomeOf(async () => {
+        // A running or paused turn is stopped first, in the canceller's name.
+        if (atLeast(actor.role, 'editor') && this.core.turns.open()) await this.turns.stop(actor);
+        return this.core.cancel(actor);
+      })
+    );
+  }
+
+  /** POST …/messages: start a turn; answers once it is accepted (its progress follows as events). */
+  async sendMessage(projectId: string, actor: Actor, input: MessageInput) {
+    return this.#session(projectId) ?? outcomeOf(() => this.turns.accept(actor, input));
+  }
+
+  async stopTurn(projectId: string, actor: Actor) {
+    return this.#session(projectId) ?? outcomeOf(() => this.turns.stop(actor));
+  }
+
+  async resumeTurn(projectId: string, actor: Actor) {
+    return this.#session(projectId) ?? outcomeOf(() => this.turns.resume(actor));
+  }
+
+  async setTokenBudget(projectId: string, tokenBudget: number | null) {
+    return (
+      this.#session(projectId) ??
+      outcomeOf(() => {
+        this.core.turns.setTokenBudget(tokenBudget);
+        return { tokenBudget, sessionUsage: this.core.turns.sessionUsage() };
+      })
+    );
   }
 
   async comment(projectId: string, actor: Actor, input: { objectKey: string; line: number | null; body: string; threadId?: string }) {
@@ -369,7 +451,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
     return this.#session(projectId) ?? outcomeOf(() => this.core.withdrawApproval(actor));
   }
 
-  /** A `builder.*` tool as the model calls it (the loop arrives next issue; tests call it directly). */
+  /** A `builder.*` tool as the model calls it (the loop calls runTool itself; tests call this). */
   async tool(projectId: string, actor: Actor, name: string, args: unknown): Promise<ToolEnvelope> {
     const missing = this.#session(projectId);
     if (missing) return { ok: false, data: null, error: { code: 'AI_SESSION_NOT_FOUND', message: missing.ok ? '' : missing.error.message }, meta: { revision: null } };

@@ -8,6 +8,7 @@ import type { RevisionSet, RevisionWarning } from '../../shared/ai/events.ts';
 import type { ChangedFile } from '../../shared/ai/overlay.ts';
 import type { SessionMeta, SessionStatus } from '../../shared/ai/session.ts';
 import type { ChangeValidation } from '../../shared/ai/validation-result.ts';
+import type { ContextSummary, TurnStatus, Usage } from '../../shared/ai/turn.ts';
 import type { RevisionBase } from './apply.ts';
 import type { Approval, ReviewThread } from './review.ts';
 import type { ChangeVersion, VersionSource } from './versions.ts';
@@ -44,7 +45,27 @@ export interface SessionView {
     /** Approvals of the latest version's content from people other than the session's creator. */
     countedApprovals: number;
   };
-  messages: { items: Array<{ id: number; role: string; content: string; createdAt: string }>; nextCursor: number | null };
+  /** The conversation people see: their messages and each turn's summary (never file contents). */
+  messages: { items: Array<{ id: number; role: string; content: string; turnId: string | null; createdAt: string }>; nextCursor: number | null };
+  /** The latest turn (running, paused or ended) with its context summary (FR27). */
+  turn: TurnView | null;
+  usage: { session: Usage; tokenBudget: number | null };
+}
+
+export interface TurnView {
+  turnId: string;
+  status: TurnStatus;
+  content: string;
+  suggestOnly: boolean;
+  requestedBy: { userId: string; name: string };
+  iteration: number;
+  repairs: number;
+  usage: Usage;
+  /** The seq of its `turn.accepted` event. */
+  acceptedSeq: number;
+  startedAt: string;
+  endedAt: string | null;
+  context: ContextSummary | null;
 }
 
 export interface StageResult {

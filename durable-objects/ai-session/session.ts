@@ -26,9 +26,10 @@ import { auditApplyFailed, mirrorVersion, recordCancel } from './d1-records.ts';
 import { contractError, stagedWrites } from './staging.ts';
 import { readKv, writeKv } from './storage.ts';
 import { VersionStore, type ChangeVersion, type VersionSource } from './versions.ts';
-import type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, VersionView } from './contracts.ts';
+import { TurnStore, type TurnRecord } from './loop/turn-store.ts';
+import type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView } from './contracts.ts';
 
-export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, VersionView };
+export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView };
 
 /** How long co-edits settle before a new version is made and validated. */
 export const REVALIDATE_DEBOUNCE_MS = 750;
@@ -51,6 +52,23 @@ function versionView(v: ChangeVersion): VersionView {
   };
 }
 
+function turnView(turn: TurnRecord): TurnView {
+  return {
+    turnId: turn.id,
+    status: turn.status,
+    content: turn.content,
+    suggestOnly: turn.suggestOnly,
+    requestedBy: { userId: turn.userId, name: turn.userName },
+    iteration: turn.iteration,
+    repairs: turn.repairs,
+    usage: turn.usage,
+    acceptedSeq: turn.acceptedSeq,
+    startedAt: new Date(turn.startedAt).toISOString(),
+    endedAt: turn.endedAt === null ? null : new Date(turn.endedAt).toISOString(),
+    context: turn.context,
+  };
+}
+
 function lineCount(text: string): number {
   return text === '' ? 0 : text.split('\n').length;
 }
@@ -69,6 +87,8 @@ export class SessionCore {
   readonly log: EventLog;
   readonly versions: VersionStore;
   readonly review: ReviewStore;
+  /** The AI turns' checkpoints and the conversation (loop/turn-store.ts). */
+  readonly turns: TurnStore;
   readonly #deps: SessionDeps;
   #queue: Promise<unknown> = Promise.resolve();
   #applying = false;
@@ -80,6 +100,12 @@ export class SessionCore {
     this.log = new EventLog(deps.sql);
     this.versions = new VersionStore(deps.sql);
     this.review = new ReviewStore(deps.sql);
+    this.turns = new TurnStore(deps.sql);
+  }
+
+  /** True while an apply waits or runs. */
+  get applying(): boolean {
+    return this.#applying;
   }
 
   get meta(): SessionMeta | undefined {
@@ -412,6 +438,13 @@ export class SessionCore {
     return this.#exclusive(async (): Promise<ApplyResult> => {
       const meta = this.#requireActive();
       this.#requireEditor(actor);
+      const turn = this.turns.open();
+      if (turn) {
+        throw new ApiError('AI_TURN_IN_PROGRESS', {
+          message: 'The AI is still working in this session; apply once it has finished (or stop it).',
+          extra: { turnId: turn.id },
+        });
+      }
       const latest = await this.#flushEdits();
       if (!latest || latest.id !== request.changeSetId) this.#staleOrMissing(request.changeSetId, latest);
       if (latest.status === 'applied') throw new ApiError('AI_CHANGESET_ALREADY_APPLIED');
@@ -515,15 +548,9 @@ export class SessionCore {
     });
     const approvals = current ? this.review.approvals(current.contentHash) : [];
     const limit = Math.min(Math.max(options.messagesLimit ?? 50, 1), 200);
-    const before = options.messagesBefore ?? Number.MAX_SAFE_INTEGER;
-    const rows = this.#deps.sql
-      .exec<{ id: number; role: string; content: string; created_at: string }>(
-        'SELECT id, role, content, created_at FROM messages WHERE id < ? AND role IN (\'user\', \'assistant\') ORDER BY id DESC LIMIT ?',
-        before,
-        limit + 1,
-      )
-      .toArray();
-    const page = rows.slice(0, limit).reverse();
+    const rows = this.turns.conversation({ before: options.messagesBefore, limit: limit + 1 });
+    const page = rows.slice(-limit);
+    const turn = this.turns.latest();
     return {
       meta,
       status: this.status,
@@ -538,9 +565,11 @@ export class SessionCore {
         countedApprovals: approvals.filter((a) => a.userId !== meta.createdBy).length,
       },
       messages: {
-        items: page.map((r) => ({ id: r.id, role: r.role, content: r.content, createdAt: r.created_at })),
+        items: page.map((r) => ({ id: r.id, role: r.role, content: r.content, turnId: r.turnId, createdAt: r.createdAt })),
         nextCursor: rows.length > limit ? page[0]!.id : null,
       },
+      turn: turn ? turnView(turn) : null,
+      usage: { session: this.turns.sessionUsage(), tokenBudget: this.turns.tokenBudget() },
     };
   }
 

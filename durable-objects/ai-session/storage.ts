@@ -30,11 +30,28 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS approvals (
      version INTEGER NOT NULL, user_id TEXT NOT NULL, user_name TEXT NOT NULL, content_hash TEXT NOT NULL,
      created_at TEXT NOT NULL, revoked_at TEXT, revoke_reason TEXT, PRIMARY KEY (version, user_id))`,
-  // The conversation (the loop adds assistant and tool messages in the next issue).
+  // The conversation in OpenAI form: user messages, the loop's assistant and tool messages of each
+  // turn (extra: {kind, tool_calls, tool_call_id, reasoning_content}) and each turn's final summary.
   `CREATE TABLE IF NOT EXISTS messages (
      id INTEGER PRIMARY KEY AUTOINCREMENT, role TEXT NOT NULL, content TEXT NOT NULL,
      turn_id TEXT, extra TEXT, created_at TEXT NOT NULL)`,
-  // Deferred work run by the alarm (the debounced re-validation; later the turn resume).
+  `CREATE INDEX IF NOT EXISTS messages_turn_idx ON messages (turn_id, id)`,
+  // One row per AI turn: its checkpoint (status, iteration, repairs, usage, composed prompt prefix).
+  `CREATE TABLE IF NOT EXISTS turns (
+     id TEXT PRIMARY KEY, status TEXT NOT NULL, user_id TEXT NOT NULL, user_name TEXT NOT NULL,
+     user_role TEXT NOT NULL, content TEXT NOT NULL, suggest_only INTEGER NOT NULL,
+     iteration INTEGER NOT NULL DEFAULT 0, repairs INTEGER NOT NULL DEFAULT 0,
+     format_retries INTEGER NOT NULL DEFAULT 0, resumes INTEGER NOT NULL DEFAULT 0,
+     usage TEXT NOT NULL, prefix TEXT, context TEXT, staged_version INTEGER,
+     accepted_seq INTEGER NOT NULL, started_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+     ended_at INTEGER, outcome TEXT)`,
+  // Tool runs, exactly once per tool_call_id: 'started' is written before the tool runs. Keyed by
+  // turn and iteration too, because some providers reuse ids like "call_0" in every response.
+  `CREATE TABLE IF NOT EXISTS tool_runs (
+     turn_id TEXT NOT NULL, iteration INTEGER NOT NULL, tool_call_id TEXT NOT NULL, name TEXT NOT NULL,
+     status TEXT NOT NULL, ok INTEGER, code TEXT, result TEXT, duration_ms INTEGER,
+     started_at INTEGER NOT NULL, finished_at INTEGER, PRIMARY KEY (turn_id, iteration, tool_call_id))`,
+  // Deferred work run by the alarm: the debounced re-validation and the turn watchdog.
   `CREATE TABLE IF NOT EXISTS tasks (name TEXT PRIMARY KEY, due_at INTEGER NOT NULL)`,
 ];
 

@@ -1,7 +1,8 @@
 // vitest globalSetup of the Workers pool (vitest.workers.config.ts): runs in Node, starts the scripted
 // OpenAI-compatible server once for the run and provides its address, which the config passes to the
-// Worker as the SCRIPTED_OPENAI_URL binding (workerd cannot start Node servers itself). Also provides
-// an address where nothing listens, for "unreachable provider" tests.
+// Worker as the SCRIPTED_OPENAI_URL binding (workerd cannot start Node servers itself). Its control API is
+// on, so tests inside workerd script their own models over HTTP (test/workers/scripted-model.ts). Also
+// provides an address where nothing listens, for "unreachable provider" tests.
 
 import { createServer } from 'node:net';
 import type { TestProject } from 'vitest/node';
@@ -34,6 +35,7 @@ async function closedPort(): Promise<number> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const scripted = await startScriptedOpenAI({
     port: 0,
+    control: true,
     scenarios: {
       'scripted-needs-key': needsKey,
       // A provider that redirects to the metadata address: the Worker must not follow.

@@ -23,7 +23,9 @@ import {
   CONFIRM_SOURCE,
   CommentInput,
   CreateSessionInput,
+  MessageInput,
   SessionListQuery,
+  UpdateSessionInput,
   SessionStateQuery,
   StageInput,
   ValidateInput,
@@ -55,6 +57,10 @@ type SessionRpc = Pick<
   | 'approve'
   | 'withdrawApproval'
   | 'tool'
+  | 'sendMessage'
+  | 'stopTurn'
+  | 'resumeTurn'
+  | 'setTokenBudget'
   | 'fetch'
 >;
 
@@ -196,7 +202,7 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     const meta: SessionMeta = { sessionId, projectId: c.var.projectId, ...target, createdBy: c.var.user.id, createdAt: nowIso() };
     const stub = await sessionObject(c, sessionId);
     // The object first: a session row never points at an object that does not know it.
-    unwrap(await stub.createSession(meta, c.var.user.name, input.userPrompt?.trim() || null));
+    unwrap(await stub.createSession(meta, c.var.user.name, input.userPrompt?.trim() || null, { tokenBudget: input.tokenBudget ?? null }));
     const envelope = await stub.tool(c.var.projectId, actorOf(c), 'builder.context.get', {});
     const contextEnvelope = envelope.ok ? envelope.data : {};
     await c.var.db.batch([
@@ -256,6 +262,24 @@ export const aiSessionRoutes = new Hono<AppEnv>()
       }),
     );
     return ok(c, { sessionId: state.meta.sessionId, ...state });
+  })
+  .patch('/:sessionId', jsonBody(UpdateSessionInput), async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.setTokenBudget(c.var.projectId, c.req.valid('json').tokenBudget)));
+  })
+  // One message starts one turn; the answer comes as soon as the turn is accepted (202), its
+  // progress as events on the socket. A message sent while a turn runs is refused (AI_TURN_IN_PROGRESS).
+  .post('/:sessionId/messages', jsonBody(MessageInput), async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.sendMessage(c.var.projectId, actorOf(c), c.req.valid('json'))), 202);
+  })
+  .post('/:sessionId/stop', async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.stopTurn(c.var.projectId, actorOf(c))));
+  })
+  .post('/:sessionId/resume', async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.resumeTurn(c.var.projectId, actorOf(c))));
   })
   .get('/:sessionId/changes', async (c) => {
     const stub = await sessionStub(c);

@@ -38,6 +38,22 @@ function write(res: ServerResponse, data: string): Promise<boolean> {
   });
 }
 
+/** Waits `ms`, or less when the client goes away first; true when the client is still there. */
+function waitForClient(res: ServerResponse, ms: number): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(!res.destroyed);
+    }, ms);
+    res.once('close', onClose);
+  });
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
@@ -91,15 +107,17 @@ async function stream(
 
 /**
  * Answers one chat completion request with `reply`: an HTTP fault, a stream (possibly broken on
- * purpose) or a JSON body.
+ * purpose) or a JSON body. `delayMs` holds back every byte, ending early if the client disconnects;
+ * `chunkDelayMs` paces the stream chunks.
  */
 export async function playReply(
   res: ServerResponse,
   reply: Reply,
   request: ScenarioRequest,
-  options: { includeUsage: boolean; chunkDelayMs: number },
+  options: { includeUsage: boolean; chunkDelayMs: number; delayMs?: number },
 ): Promise<void> {
-  const { includeUsage, chunkDelayMs } = options;
+  const { includeUsage, chunkDelayMs, delayMs = 0 } = options;
+  if (delayMs > 0 && !(await waitForClient(res, delayMs))) return;
   const requestId = `req_scripted_${request.callIndex}`;
   const ctx: WireContext = {
     id: `chatcmpl-scripted-${request.callIndex}`,

@@ -1,8 +1,10 @@
 // A scripted OpenAI-compatible HTTP server (node:http only) for tests and the local demo: real wire
-// format, SSE streaming, tool calls, and faults on demand. Scenarios decide each reply from the request.
+// format, SSE streaming, tool calls, and faults on demand. Scenarios decide each reply from the request;
+// with `control: true`, tests script models over HTTP too (control.ts, /_scripted/…; see README.md).
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CONTROL_PREFIX, createScriptControl, type PacedReply } from './control.ts';
 import { openAIError, playReply, sendJson } from './respond.ts';
 import { echo, MODEL_SCENARIOS } from './scenarios.ts';
 import type { ChatMessage, FaultReply, OfferedTool, RecordedRequest, Reply, Scenario, ScenarioRequest } from './types.ts';
@@ -17,6 +19,11 @@ export interface ScriptedOpenAIOptions {
   scenario?: Scenario | Reply;
   /** Pause between stream chunks, so a demo looks like a model typing. */
   chunkDelayMs?: number;
+  /**
+   * Serves the data-only control API under /_scripted/ (scripts, per-model reply queues, recordings;
+   * control.ts) for tests that cannot pass functions, e.g. from inside workerd. Off: those paths are 404.
+   */
+  control?: boolean;
 }
 
 export interface ScriptedOpenAI {
@@ -33,7 +40,10 @@ export interface ScriptedOpenAI {
   setScenario(scenario: Scenario | Reply, options?: { model?: string }): void;
   /** Plays `reply` (usually a fault) for the next `times` chat requests, before any scenario is asked. */
   failNext(reply: FaultReply | Reply, times?: number): void;
-  /** Forgets recorded requests and queued faults, restarts callIndex and restores the start-up scenarios. */
+  /**
+   * Forgets recorded requests and queued faults, restarts callIndex and restores the start-up scenarios;
+   * also forgets the control API's scripts, queues and recordings.
+   */
   reset(): void;
   /** Stops listening and destroys open connections (hanging requests included). */
   close(): Promise<void>;
@@ -95,6 +105,7 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
   let requests: RecordedRequest[] = [];
   let queued: Array<{ reply: Reply; remaining: number }> = [];
   let callIndex = 0;
+  const control = options.control === true ? createScriptControl() : undefined;
 
   async function chat(res: ServerResponse, recorded: RecordedRequest): Promise<void> {
     const body = recorded.body;
@@ -122,16 +133,25 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
     };
     const streamOptions = body['stream_options'];
     const includeUsage = request.stream && isRecord(streamOptions) && streamOptions['include_usage'] === true;
+    if (control !== undefined) {
+      const { headers, receivedAt } = redactRecordedRequest(recorded);
+      // 'close' follows the end of the response as well as a client that went away.
+      res.once('close', control.track(model, { body, headers, receivedAt, callIndex: request.callIndex }));
+    }
 
-    let reply: Reply;
+    // The server-wide failNext() queue first, then the model's control queue and script, then scenarios.
+    let step: PacedReply | undefined;
     const next = queued[0];
     if (next !== undefined) {
-      reply = next.reply;
+      step = { reply: next.reply };
       next.remaining -= 1;
       if (next.remaining <= 0) queued.shift();
     } else {
+      step = control?.nextStep(model, request.messages);
+    }
+    if (step === undefined) {
       try {
-        reply = await (byModel.get(model) ?? fallback)(request);
+        step = { reply: await (byModel.get(model) ?? fallback)(request) };
       } catch (error) {
         // A broken scenario is a bug in the test: answer loudly rather than hang.
         const message = error instanceof Error ? error.message : String(error);
@@ -139,7 +159,7 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
         return;
       }
     }
-    await playReply(res, reply, request, { includeUsage, chunkDelayMs });
+    await playReply(res, step.reply, request, { includeUsage, chunkDelayMs: step.chunkDelayMs ?? chunkDelayMs, delayMs: step.delayMs ?? 0 });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -155,6 +175,17 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
       }
     }
     const path = new URL(req.url ?? '/', 'http://scripted.invalid').pathname.replace(/\/+$/, '') || '/';
+    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+      // Control requests are not recorded: `requests` stays the traffic a model would see.
+      if (control === undefined) {
+        const hint = 'The control API is off; start the server with startScriptedOpenAI({ control: true }).';
+        sendJson(res, 404, openAIError(`Unknown request URL: ${req.method} ${path}. ${hint}`, 'invalid_request_error', 'unknown_url'));
+        return;
+      }
+      const answer = control.answer(req.method ?? 'GET', path, body);
+      sendJson(res, answer.status, answer.body);
+      return;
+    }
     const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: headersOf(req), body, receivedAt: Date.now() };
     requests.push(recorded);
 
@@ -210,6 +241,7 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
       requests = [];
       queued = [];
       callIndex = 0;
+      control?.reset();
       byModel = initialModels();
       fallback = toScenario(options.scenario ?? echo);
     },

@@ -1,0 +1,58 @@
+/**
+ * The model's last message of a turn (no tool calls): the original product's final-answer
+ * contract `{"responseType": "chat"|"change", "assistantSummary": "…", "changeSet"?: {…}}`
+ * (seed 000 §5.2), read leniently — a fenced JSON block is fine, and plain prose counts as a chat
+ * summary — but never shown whole: the chat shows a summary, contents live in the diff.
+ */
+import { FinalAnswer } from '../../../shared/ai/turn.ts';
+import type { FinishReason } from '../../../worker/llm/types.ts';
+
+/** The chat shows at most this much of a summary. */
+export const MAX_SUMMARY_CHARS = 2000;
+/** Code blocks longer than this many lines are file contents, not a summary. */
+const MAX_CODE_BLOCK_LINES = 6;
+
+export type FinalAnswerParse = { ok: true; answer: FinalAnswer; fromJson: boolean } | { ok: false; problem: string };
+
+const FENCED_JSON = /^```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/u;
+
+function jsonCandidate(content: string): string | null {
+  const trimmed = content.trim();
+  const fenced = FENCED_JSON.exec(trimmed);
+  const text = fenced ? fenced[1]!.trim() : trimmed;
+  return text.startsWith('{') && text.endsWith('}') ? text : null;
+}
+
+/**
+ * Keep the chat summary-only: long code blocks (file contents) are replaced by a pointer to the
+ * diff, and the text is capped.
+ */
+export function summaryOnly(text: string): string {
+  const withoutFiles = text.replace(/```[^\n]*\n([\s\S]*?)```/gu, (block, body: string) =>
+    body.split('\n').length > MAX_CODE_BLOCK_LINES ? '[Full contents are in the diff.]' : block,
+  );
+  const trimmed = withoutFiles.trim();
+  return trimmed.length > MAX_SUMMARY_CHARS ? `${trimmed.slice(0, MAX_SUMMARY_CHARS - 1)}…` : trimmed;
+}
+
+export function parseFinalAnswer(content: string, finishReason: FinishReason | null): FinalAnswerParse {
+  if (finishReason === 'length') return { ok: false, problem: 'The answer was cut off because it reached the output limit.' };
+  if (finishReason === 'content_filter') return { ok: false, problem: "The provider's content filter stopped the answer." };
+  if (!content.trim()) return { ok: false, problem: 'The answer was empty.' };
+  const candidate = jsonCandidate(content);
+  if (candidate !== null) {
+    let value: unknown;
+    try {
+      value = JSON.parse(candidate);
+    } catch {
+      return { ok: false, problem: 'The answer looks like JSON but does not parse.' };
+    }
+    const parsed = FinalAnswer.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { ok: false, problem: `The answer does not follow the contract: ${issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'unknown problem'}.` };
+    }
+    return { ok: true, answer: { ...parsed.data, assistantSummary: summaryOnly(parsed.data.assistantSummary) }, fromJson: true };
+  }
+  return { ok: true, answer: { responseType: 'chat', assistantSummary: summaryOnly(content) }, fromJson: false };
+}

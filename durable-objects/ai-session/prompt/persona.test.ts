@@ -1,0 +1,113 @@
+/** The domain persona: project profile first, then the package's own signals, then a safe default. */
+import { describe, expect, it } from 'vitest';
+import type { BmadPackage } from '../../../shared/bmad/index.ts';
+import { EC, EMPTY_PROFILE, expenseOps, loadPackage } from './expense-ops.fixture.ts';
+import { DEFAULT_PERSONA, buildPersonaLayer, resolveDomainPersona } from './persona.ts';
+
+const EMPTY_PACKAGE: BmadPackage = { manifestJson: null, agentsJson: null, workflows: [], assets: [] };
+const helloBranch = loadPackage('hello-branch');
+
+describe('resolveDomainPersona', () => {
+  it('uses the project domain profile when it is filled', () => {
+    const profile = {
+      industryDomain: 'Retail banking',
+      targetUsers: 'Branch staff',
+      painPoints: 'Slow account opening',
+      expectedOutcomes: 'Accounts opened in one visit',
+      qualityStyle: 'Formal',
+    };
+    const { persona, summary } = resolveDomainPersona({ domainProfile: profile, pkg: expenseOps, workflowId: EC });
+    expect(persona).toEqual({
+      industry_domain: 'Retail banking',
+      target_users: 'Branch staff',
+      core_pain_points: 'Slow account opening',
+      expected_outcomes: 'Accounts opened in one visit',
+      quality_style: 'Formal',
+    });
+    expect(summary).toEqual({
+      source: 'project',
+      confidence: 1,
+      industryDomain: 'Retail banking',
+      filledFields: ['industry_domain', 'target_users', 'core_pain_points', 'expected_outcomes', 'quality_style'],
+    });
+  });
+
+  it('lets project fields win field by field, and fills the rest from the workflow', () => {
+    const profile = { ...EMPTY_PROFILE, industryDomain: 'Corporate travel', targetUsers: 'Travel desk' };
+    const { persona, summary } = resolveDomainPersona({ domainProfile: profile, pkg: expenseOps, workflowId: EC });
+    expect(persona.industry_domain).toBe('Corporate travel');
+    expect(persona.target_users).toBe('Travel desk');
+    expect(persona.expected_outcomes).toBe('Review an expense report against the expense policy and either approve it or flag violations.');
+    expect(summary.source).toBe('project');
+    // 2 fields × 1.0 + 3 fields × 0.5, over 5.
+    expect(summary.confidence).toBe(0.7);
+  });
+
+  it('infers a finance/expense compliance domain from the expense workflow when the profile is empty', () => {
+    const { persona, summary } = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: EC });
+    expect(summary.source).toBe('workflow_signals');
+    expect(persona.industry_domain).toMatch(/finance/u);
+    expect(persona.industry_domain).toMatch(/compliance/u);
+    expect(persona.industry_domain).toContain('Expense compliance review');
+    expect(summary.industryDomain).toBe(persona.industry_domain);
+    expect(summary.confidence).toBeGreaterThan(0.2);
+    expect(summary.confidence).toBeLessThanOrEqual(0.5);
+  });
+
+  it('gives hello-branch and an empty package other personas than expense-ops', () => {
+    const expense = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: EC }).persona;
+    const hello = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: helloBranch, workflowId: 'main' }).persona;
+    const empty = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: EMPTY_PACKAGE, workflowId: null }).persona;
+    expect(hello.industry_domain).toMatch(/software/u);
+    expect(hello.industry_domain).not.toMatch(/finance/u);
+    expect(hello).not.toEqual(expense);
+    expect(empty).not.toEqual(expense);
+    expect(empty).toEqual(DEFAULT_PERSONA);
+  });
+
+  it('reads the whole package when the session names no workflow (agent and asset sessions)', () => {
+    const { persona, summary } = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: null });
+    expect(summary.source).toBe('workflow_signals');
+    expect(persona.industry_domain).toMatch(/finance/u);
+  });
+
+  it('falls back to a safe, non-industry default with low confidence when nothing is known', () => {
+    for (const pkg of [null, EMPTY_PACKAGE]) {
+      const { persona, summary } = resolveDomainPersona({ domainProfile: null, pkg, workflowId: null });
+      expect(persona).toEqual(DEFAULT_PERSONA);
+      expect(summary.source).toBe('default');
+      expect(summary.confidence).toBeLessThanOrEqual(0.2);
+      expect(summary.filledFields).toEqual([]);
+    }
+  });
+
+  it('is deterministic', () => {
+    const a = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: 'variance-analysis' });
+    const b = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: 'variance-analysis' });
+    expect(a).toEqual(b);
+    expect(a.persona.industry_domain).toContain('Monthly variance analysis');
+  });
+});
+
+describe('buildPersonaLayer', () => {
+  it('casts the model as an industry application architect, never a generic builder assistant', () => {
+    const cases = [
+      resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: EC }),
+      resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: helloBranch, workflowId: 'main' }),
+      resolveDomainPersona({ domainProfile: null, pkg: null, workflowId: null }),
+    ];
+    for (const { persona, summary } of cases) {
+      const text = buildPersonaLayer(persona, summary);
+      expect(text).toMatch(/^You are an industry application architect for /u);
+      expect(text).toContain(`Primary users: ${persona.target_users}`);
+      expect(text.toLowerCase()).not.toContain('builder assistant');
+    }
+  });
+
+  it('ends every field with exactly one full stop and says when the domain is unknown', () => {
+    const text = buildPersonaLayer({ ...DEFAULT_PERSONA, target_users: 'Auditors.' }, { source: 'default' });
+    expect(text).toContain('Primary users: Auditors.\n');
+    expect(text).not.toContain('..');
+    expect(text).toContain('No domain is known for this project yet');
+  });
+});
