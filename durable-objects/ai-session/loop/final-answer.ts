@@ -20,7 +20,8 @@ function jsonCandidate(content: string): string | null {
   const trimmed = content.trim();
   const fenced = FENCED_JSON.exec(trimmed);
   const text = fenced ? fenced[1]!.trim() : trimmed;
-  return text.startsWith('{') && text.endsWith('}') ? text : null;
+  // Text that opens like a JSON object is meant as the contract, even if it was cut short.
+  return text.startsWith('{') || fenced ? text : null;
 }
 
 /**

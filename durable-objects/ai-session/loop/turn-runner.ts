@@ -25,7 +25,7 @@ import type { Actor, SessionCore } from '../session.ts';
 import { buildContextEnvelope } from '../tools/context-envelope.ts';
 import { fromWireName, runTool } from '../tools/registry.ts';
 import { preparePrompt } from '../prompt/prepare.ts';
-import { fitToolMessages } from '../prompt/budget.ts';
+import { estimateTokens, fitToolMessages } from '../prompt/budget.ts';
 import { AuditBuffer } from './audit-buffer.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
 import { parseFinalAnswer } from './final-answer.ts';
@@ -275,6 +275,8 @@ export class TurnRunner {
     const provider = this.#deps.createProvider(providerProfile(profile));
     const tools = offeredTools(turn.suggestOnly);
     const offered = new Set<string>(offeredToolNames(turn.suggestOnly));
+    // The tool definitions travel with every request: their tokens come out of the context budget.
+    const toolTokens = estimateTokens(JSON.stringify(tools));
 
     if (!turn.prefix) {
       const { ctx, view } = await core.view();
@@ -293,6 +295,7 @@ export class TurnRunner {
         tools: [...offered],
         suggestOnly: turn.suggestOnly,
         contextWindow: profile.contextWindow ?? undefined,
+        reservedTokens: toolTokens,
       });
       core.turns.setPrompt(turnId, prepared.messages, prepared.summary);
       this.#deps.emit({ type: 'turn.context', actor: { kind: 'system' }, turnId, payload: prepared.summary });
@@ -309,7 +312,7 @@ export class TurnRunner {
       });
       turn = core.turns.get(turnId)!;
     }
-    const contextBudget = turn.context?.budget.contextBudget ?? Number.MAX_SAFE_INTEGER;
+    const contextBudget = (turn.context?.budget.contextBudget ?? Number.MAX_SAFE_INTEGER) - toolTokens;
 
     for (;;) {
       if (active.stoppedBy) return { kind: 'stopped', by: active.stoppedBy };

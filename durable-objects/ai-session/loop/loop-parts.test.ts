@@ -1,0 +1,149 @@
+/** The loop's pure parts: the offered tools, the final-answer reader, the summaries, the delta coalescer. */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { READ_TOOLS } from '../tools/read-tools.ts';
+import { fromWireName } from '../tools/registry.ts';
+import { DeltaCoalescer } from './delta-coalescer.ts';
+import { MAX_SUMMARY_CHARS, parseFinalAnswer, summaryOnly } from './final-answer.ts';
+import { offeredToolNames, offeredTools } from './offered-tools.ts';
+import { argumentsSummary, resultSummary } from './summaries.ts';
+import { toolError, toolOk } from '../../../shared/ai/tool-envelope.ts';
+
+describe('offered tools', () => {
+  it('offers every model tool under its wire name, never apply', () => {
+    const names = offeredTools(false).map((t) => t.function.name);
+    expect(names).toEqual(offeredToolNames(false).map((n) => n.replaceAll('.', '_')));
+    expect(names).toContain('builder_change_stage');
+    expect(names).not.toContain('builder_change_apply');
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(names.map(fromWireName)).toEqual(offeredToolNames(false));
+  });
+
+  it('offers no staging in a suggest-only turn', () => {
+    const names = offeredTools(true).map((t) => t.function.name);
+    expect(names).not.toContain('builder_change_stage');
+    expect(names).not.toContain('builder_change_discard');
+    expect(names).toContain('builder_change_validate');
+    expect(names).toContain('builder_step_read');
+  });
+
+  it('describes each read tool with the JSON Schema of the zod schema that parses its arguments', () => {
+    const step = offeredTools(false).find((t) => t.function.name === 'builder_step_read')!;
+    const parameters = step.function.parameters as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+    expect(parameters.required).toEqual(['workflowId', 'nodeId']);
+    expect(parameters.additionalProperties).toBe(false);
+    expect(Object.keys(parameters.properties).sort()).toEqual(Object.keys(READ_TOOLS['builder.step.read'].args.shape).sort());
+    expect(step.function.parameters).not.toHaveProperty('$schema');
+  });
+
+  it('gives the stage tool the full changeSet schema', () => {
+    const stage = offeredTools(false).find((t) => t.function.name === 'builder_change_stage')!;
+    const changeSet = (stage.function.parameters as { properties: { changeSet: { required: string[]; properties: Record<string, unknown> } } }).properties.changeSet;
+    expect(changeSet.required).toEqual(expect.arrayContaining(['schemaVersion', 'targetType', 'mode', 'operations', 'impact']));
+    expect(changeSet.properties).toHaveProperty('operations');
+  });
+});
+
+describe('the final answer', () => {
+  it('reads the JSON contract, fenced or not', () => {
+    const json = JSON.stringify({ responseType: 'change', assistantSummary: 'Updated 1 step.' });
+    expect(parseFinalAnswer(json, 'stop')).toEqual({ ok: true, fromJson: true, answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
+    expect(parseFinalAnswer('```json\n' + json + '\n```', 'stop')).toMatchObject({ ok: true, answer: { responseType: 'change' } });
+  });
+
+  it('keeps a changeSet the answer carries', () => {
+    const parsed = parseFinalAnswer(JSON.stringify({ responseType: 'change', assistantSummary: 's', changeSet: { schemaVersion: '1.0' } }), 'stop');
+    expect(parsed).toMatchObject({ ok: true, answer: { changeSet: { schemaVersion: '1.0' } } });
+  });
+
+  it('accepts prose as a chat summary', () => {
+    expect(parseFinalAnswer('I tightened the goal of the step.', 'stop')).toEqual({
+      ok: true,
+      fromJson: false,
+      answer: { responseType: 'chat', assistantSummary: 'I tightened the goal of the step.' },
+    });
+  });
+
+  it.each([
+    ['', 'stop', 'empty'],
+    ['   ', 'stop', 'empty'],
+    ['{"responseType":"banana","assistantSummary":"x"}', 'stop', 'contract'],
+    ['{"responseType":"chat"', 'stop', 'JSON'],
+    ['{not json}', 'stop', 'does not parse'],
+    ['A long answer that was', 'length', 'cut off'],
+    ['Anything', 'content_filter', 'filter'],
+  ] as const)('refuses %j (finish %s)', (content, finish, problem) => {
+    const parsed = parseFinalAnswer(content, finish);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problem).toContain(problem);
+  });
+
+  it('keeps the chat summary-only: file contents are replaced, length is capped', () => {
+    const file = ['```markdown', ...Array.from({ length: 20 }, (_, i) => `line ${i}`), '```'].join('\n');
+    const summary = summaryOnly(`Here is the new step:\n${file}\nDone.`);
+    expect(summary).toContain('[Full contents are in the diff.]');
+    expect(summary).not.toContain('line 12');
+    expect(summaryOnly('Use `a`:\n```\nshort\n```')).toContain('short');
+    expect(summaryOnly('x'.repeat(5000))).toHaveLength(MAX_SUMMARY_CHARS);
+  });
+});
+
+describe('summaries', () => {
+  it('says what a call asks for, without contents', () => {
+    expect(argumentsSummary('builder.step.read', { workflowId: 'wf', nodeId: 'n1' })).toBe('step wf/n1');
+    expect(argumentsSummary('builder.asset.read', { path: 'assets/a.md', offset: 12000 })).toBe('asset assets/a.md from 12000');
+    expect(argumentsSummary('builder.refs.find', { locator: { type: 'agent', id: 'auditor' } })).toBe('references of agent auditor');
+    const stage = argumentsSummary('builder.change.stage', {
+      changeSet: {
+        operations: [
+          { op: 'upsert', targetType: 'step', target: { workflowId: 'wf', nodeId: 'n1' }, payload: { stepMarkdown: 'SECRET CONTENT' } },
+          { op: 'delete', targetType: 'asset', target: { path: 'assets/old.md' } },
+        ],
+      },
+    });
+    expect(stage).toBe('2 operations: upsert step n1, delete asset assets/old.md');
+    expect(argumentsSummary('unknown.tool', { a: 1, b: 'x', c: [1, 2], d: 4 })).toBe('a=1, b=x, c=[2]');
+  });
+
+  it('says what a call answered', () => {
+    expect(resultSummary('builder.change.stage', toolOk({ version: 3, files: [{ action: 'M', key: 'step:wf/n1' }] }, { revision: null }))).toBe('staged version 3: M step:wf/n1');
+    expect(resultSummary('builder.change.validate', toolOk({ valid: false, errors: [1, 2], warnings: [] }, { revision: null }))).toBe('2 error(s), 0 warning(s)');
+    expect(resultSummary('builder.change.validate', toolOk({ valid: true, errors: [], warnings: [1] }, { revision: null }))).toBe('valid, 1 warning(s)');
+    expect(resultSummary('builder.step.read', toolError('STEP_NOT_FOUND', { message: 'No step n9.' }))).toBe('STEP_NOT_FOUND: No step n9.');
+    expect(resultSummary('builder.step.read', toolOk({ markdown: 'abc' }, { revision: 2, staged: true }))).toBe('18 characters (staged)');
+  });
+});
+
+describe('the delta coalescer', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('sends at most one event per interval, and the tail after the interval', () => {
+    const sent: string[] = [];
+    const coalescer = new DeltaCoalescer((text) => sent.push(text), 50);
+    coalescer.push('He'); // first chunk goes at once
+    coalescer.push('ll');
+    coalescer.push('o');
+    expect(sent).toEqual(['He']);
+    vi.advanceTimersByTime(49);
+    expect(sent).toEqual(['He']);
+    vi.advanceTimersByTime(1);
+    expect(sent).toEqual(['He', 'llo']);
+    coalescer.push(' world');
+    coalescer.flush();
+    expect(sent).toEqual(['He', 'llo', ' world']);
+    vi.advanceTimersByTime(100);
+    expect(sent).toHaveLength(3);
+  });
+
+  it('ignores empty text and flushes nothing when nothing is pending', () => {
+    const sent: string[] = [];
+    const coalescer = new DeltaCoalescer((text) => sent.push(text));
+    coalescer.push('');
+    coalescer.flush();
+    expect(sent).toEqual([]);
+  });
+});
