@@ -13,6 +13,7 @@ import { exportCpu, importCpu } from './ours.ts';
 import { compileSchemas, rawUnzip, rawZip, schemaJobs, schemaOnlyValidate } from './peers.ts';
 import { sessionBench, sessionReport } from './session.ts';
 import type { SessionBenchResult } from './session.ts';
+import { turnBench, turnReport } from './turn.ts';
 import { markdownTable, pairedRow } from './table.ts';
 import type { ResultRow } from './table.ts';
 import { packageFromFiles, packageToFiles, validatePackage } from '../shared/bmad/index.ts';
@@ -180,5 +181,6 @@ try {
 }
 console.log('');
 console.log(sessionReport(live));
+console.log(`\n${turnReport(await turnBench().catch((error: unknown) => fail(`the turn bench failed: ${error instanceof Error ? error.message : String(error)}`)))}`);
 console.log(`Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${load()} at the end.`);
 if (sink === undefined) fail('no result was produced');

@@ -471,6 +471,23 @@ describe('parseChangeSet: the seed’s older shape', () => {
     ]);
   });
 
+  it('refuses deleting (or renaming through delete + upsert) an agent in an agent optimize', () => {
+    const rename = parseChangeSet(
+      {
+        schemaVersion: '1.0',
+        targetType: 'agent',
+        mode: 'optimize',
+        operations: [
+          { op: 'delete', targetType: 'agent', target: { agentId: 'auditor' } },
+          { op: 'upsert', targetType: 'agent', target: { agentId: 'auditor-2' }, payload: { agent: { id: 'auditor-2', metadata: {} } } },
+        ],
+        impact: { objects: ['agent:auditor', 'agent:auditor-2'] },
+      },
+      { targetType: 'agent', mode: 'optimize' },
+    );
+    expect(errorsOf(rename).map((e) => [e.code, e.path])).toEqual([['AI_CHANGESET_CONTRACT_VIOLATION', 'operations[0]']]);
+  });
+
   it('applies the contract rules to the converted operations, pointing at the legacy entries', () => {
     const result = parseChangeSet(
       { targetType: 'agent', mode: 'optimize', agents: { upsert: [{ id: 'writer' }], delete: ['writer'] }, impact: { updated: ['agent:writer'] } },
@@ -482,6 +499,12 @@ describe('parseChangeSet: the seed’s older shape', () => {
         message: 'agents.delete[0] changes agent:writer, which agents.upsert[0] already changes.',
         path: 'agents.delete[0]',
         hints: ['Change each object in one operation only: merge the two.'],
+      },
+      {
+        code: 'AI_CHANGESET_CONTRACT_VIOLATION',
+        message: 'Optimizing an agent never removes or renames one: agents.delete[0] deletes "writer".',
+        path: 'agents.delete[0]',
+        hints: ['Upsert the agent under its own agentId with the improved definition instead.'],
       },
     ]);
   });

@@ -215,6 +215,20 @@ function semanticViolations(
   }
 
   const optimizingAgent = candidate.targetType === 'agent' && candidate.mode === 'optimize';
+  if (optimizingAgent) {
+    // Deleting an agent is not optimizing it, and delete + upsert under a new id is a rename.
+    for (const { index, op } of operations) {
+      if (op.targetType !== 'agent' || op.op !== 'delete') continue;
+      errors.push(
+        violation(
+          CONTRACT,
+          where(index),
+          `Optimizing an agent never removes or renames one: ${where(index)} deletes "${op.target.agentId}".`,
+          'Upsert the agent under its own agentId with the improved definition instead.',
+        ),
+      );
+    }
+  }
   for (const { index, op } of operations) {
     if (op.targetType !== 'agent' || op.op !== 'upsert' || !Object.hasOwn(op.payload.agent, 'id')) continue;
     const agentId = op.payload.agent.id;

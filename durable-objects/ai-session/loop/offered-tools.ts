@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { ChangeSet } from '../../../shared/ai/change-set.ts';
 import { MODEL_TOOL_NAMES, type ModelToolName } from '../../../shared/ai/tool-names.ts';
-import type { ChatTool } from '../../../worker/llm/types.ts';
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { READ_TOOLS } from '../tools/read-tools.ts';
 import { CHANGE_TOOLS, toWireName } from '../tools/registry.ts';
 
@@ -40,10 +40,10 @@ function definition(name: ModelToolName): { description: string; parameters: Jso
   return { description: tool.description, parameters };
 }
 
-const cache = new Map<string, ChatTool[]>();
+const cache = new Map<string, ChatCompletionFunctionTool[]>();
 
 /** The function tools of a turn; computed once per kind of turn (the schemas never change at runtime). */
-export function offeredTools(suggestOnly: boolean): ChatTool[] {
+export function offeredTools(suggestOnly: boolean): ChatCompletionFunctionTool[] {
   const key = suggestOnly ? 'suggest' : 'full';
   let tools = cache.get(key);
   if (!tools) {

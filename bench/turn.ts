@@ -1,0 +1,422 @@
+/**
+ * The AI turn's rows of `npm run bench` (run.ts calls `turnBench` after the live channel's rows;
+ * alone: `npm exec -- node bench/turn.ts`): what the product's tool loop costs per iteration once
+ * the model's own time is taken out, and how soon a viewer hears of a message. Ours is the real
+ * product under `wrangler dev` (the Worker, the session Durable Object's turn runner, local D1)
+ * with a profile pointing at the scripted OpenAI-compatible server in this process; the peer is a
+ * bare `openai` SDK loop behind a Node `http` + `ws` relay (turn-peer.ts) against the same server
+ * and script. Both are driven and timed the same way, in rounds, from this process's sockets.
+ * Every wait is bounded; a failure throws after everything this file started is closed.
+ */
+import diagnostics from 'node:diagnostics_channel';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Socket } from 'node:net';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { STEP, WORKFLOW, closeAll, importDemo, register, stepSession, subscribedSockets, withTimeout } from './session-clients.ts';
+import type { Client } from './session-clients.ts';
+import type { EventTemplate, PeerServer } from './session-peer.ts';
+import { markdownTable, median, pairedRow } from './table.ts';
+import type { ResultRow } from './table.ts';
+import { startTurnPeer } from './turn-peer.ts';
+import { startScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
+import type { ScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
+import { startProduct } from '../test/browser/product.ts';
+import type { Product } from '../test/browser/product.ts';
+
+/** The script: this many iterations of one cheap read tool call, then the final JSON answer. */
+const TOOL_ITERATIONS = 6;
+const REQUESTS = TOOL_ITERATIONS + 1;
+const FINAL_ANSWER = JSON.stringify({ responseType: 'chat', assistantSummary: 'done' });
+const API_KEY = 'sk-bench-turn';
+/**
+ * WARMUP turns per side, then ROUNDS rounds of PER_ROUND turns per side, the sides back to back
+ * (alternating which goes first) like session.ts; the ratio is the median of the round ratios.
+ * Ours opens a new step session per turn (so each turn is a session's first, as when an author
+ * opens the AI panel), which with the product's start keeps the section near a minute.
+ */
+const WARMUP = 2;
+const ROUNDS = 5;
+const PER_ROUND = 6;
+/** One turn, POST to turn.finished; far above any plausible figure. */
+const SAMPLE_TIMEOUT_MS = 20_000;
+/** The whole section, product start included: a stuck wait can never hang `npm run bench`. */
+const SECTION_TIMEOUT_MS = 180_000;
+
+// ---- the model's own time, seen from the scripted server ------------------------------------
+
+/**
+ * Every chat completion request the scripted server answers, from the request's last byte to the
+ * response's end, through node:http's diagnostics channels (the server is in this process, so no
+ * wrapper changes what it does). A turn's model time is the sum over the requests inside it.
+ */
+class ModelClock {
+  readonly #port: number;
+  readonly #open = new WeakMap<ServerResponse, number>();
+  readonly #spans: Array<{ start: number; end: number }> = [];
+  readonly #onStart = (message: unknown) => {
+    const { request, response, socket } = message as { request: IncomingMessage; response: ServerResponse; socket: Socket };
+    if (socket.localPort !== this.#port || request.method !== 'POST' || !request.url?.startsWith('/v1/chat/completions')) return;
+    // From the request's last byte: sending the request is the client's work, not the model's.
+    request.once('end', () => this.#open.set(response, performance.now()));
+  };
+  readonly #onFinish = (message: unknown) => {
+    const { response } = message as { response: ServerResponse };
+    const start = this.#open.get(response);
+    if (start !== undefined) this.#spans.push({ start, end: performance.now() });
+  };
+
+  constructor(port: number) {
+    this.#port = port;
+    diagnostics.subscribe('http.server.request.start', this.#onStart);
+    diagnostics.subscribe('http.server.response.finish', this.#onFinish);
+  }
+
+  /** The requests that started at or after `from` and ended by `to`: how many, and their summed time. */
+  between(from: number, to: number): { count: number; ms: number } {
+    const inside = this.#spans.filter((s) => s.start >= from && s.end <= to);
+    return { count: inside.length, ms: inside.reduce((sum, s) => sum + (s.end - s.start), 0) };
+  }
+
+  close(): void {
+    diagnostics.unsubscribe('http.server.request.start', this.#onStart);
+    diagnostics.unsubscribe('http.server.response.finish', this.#onFinish);
+  }
+}
+
+// ---- one turn, either side ------------------------------------------------------------------
+
+interface TurnSample {
+  /** POST sent → its 202 (headers). */
+  answered: number;
+  /** POST sent → turn.accepted at the viewer's socket. */
+  accepted: number;
+  /** POST sent → the first llm.requested at the viewer's socket. */
+  firstRequest: number;
+  /** The 202 → turn.accepted at the viewer (negative when the event came first). */
+  answeredToAccepted: number;
+  /** POST sent → turn.finished at the sender's socket. */
+  total: number;
+  /** The model's time inside the turn (the scripted server's side). */
+  model: number;
+  /** The sum of the turn's llm.completed durationMs: the model calls as the loop saw them (whole ms). */
+  reportedModel: number;
+  /** (total − model) / REQUESTS. */
+  perIteration: number;
+  /** (the sender's first llm.requested → turn.finished − model) / REQUESTS: the loop without accepting and the prompt. */
+  loopPerIteration: number;
+}
+
+interface Sockets {
+  sender: Client;
+  viewer: Client;
+}
+
+const END_EVENT = /"type":"turn\.(finished|failed|stopped|paused)"/;
+const isLiveEvents = (text: string) => text.startsWith('{"type":"events"') && text.includes('"replay":false');
+/** Same length on both sides, unique per turn, so turn.accepted is recognised by a substring search. */
+const marker = (side: 'ours' | 'peer', n: number) => `bench-turn-${side}-${String(n).padStart(5, '0')}`;
+/** A session event as a frame carries it. */
+type FrameEvent = EventTemplate & { type: string };
+const eventsOf = (frames: readonly string[]) => frames.flatMap((f) => (JSON.parse(f) as { events: FrameEvent[] }).events);
+
+/** Sends one message and times the turn at both sockets; checks that it ran the script, after the timing. */
+async function turnSample(sockets: Sockets, mark: string, send: (content: string) => Promise<number>, clock: ModelClock): Promise<{ sample: TurnSample; frames: string[] }> {
+  const { sender, viewer } = sockets;
+  let acceptedAt: number | undefined;
+  const atViewer = viewer.waitText(
+    (text) => {
+      if (acceptedAt !== undefined) return text.includes('"type":"llm.requested"');
+      if (text.includes('"type":"turn.accepted"') && text.includes(mark)) acceptedAt = performance.now();
+      return false;
+    },
+    `turn.accepted, then llm.requested for ${mark}`,
+    SAMPLE_TIMEOUT_MS,
+  );
+  const frames: string[] = [];
+  let firstRequestAt: number | undefined;
+  let mine = false;
+  const atSender = sender.waitText(
+    (text) => {
+      if (!isLiveEvents(text)) return false;
+      mine ||= text.includes('"type":"turn.accepted"') && text.includes(mark);
+      if (!mine) return false;
+      frames.push(text);
+      if (firstRequestAt === undefined && text.includes('"type":"llm.requested"')) firstRequestAt = performance.now();
+      return END_EVENT.test(text);
+    },
+    `the end of the turn ${mark}`,
+    SAMPLE_TIMEOUT_MS,
+  );
+  const start = performance.now();
+  const [answeredAt, viewerLlm, end] = await Promise.all([send(`Read the step again (${mark}).`), atViewer, atSender]);
+  const model = clock.between(start, end.at);
+  const events = eventsOf(frames);
+  const sample: TurnSample = {
+    answered: answeredAt - start,
+    accepted: acceptedAt! - start,
+    firstRequest: viewerLlm.at - start,
+    answeredToAccepted: acceptedAt! - answeredAt,
+    total: end.at - start,
+    model: model.ms,
+    reportedModel: events.filter((e) => e.type === 'llm.completed').reduce((sum, e) => sum + Number(e.payload['durationMs']), 0),
+    perIteration: (end.at - start - model.ms) / REQUESTS,
+    loopPerIteration: (end.at - firstRequestAt! - model.ms) / REQUESTS,
+  };
+  const count = (type: string, ok?: boolean) => events.filter((e) => e.type === type && (ok === undefined || e.payload['ok'] === ok)).length;
+  if (!end.text.includes('"type":"turn.finished"')) throw new Error(`the turn ${mark} did not finish: ${end.text.slice(0, 600)}`);
+  if (count('llm.requested') !== REQUESTS || count('tool.finished', true) !== TOOL_ITERATIONS || model.count !== REQUESTS) {
+    throw new Error(
+      `the turn ${mark} did not play the script (${REQUESTS} requests, ${TOOL_ITERATIONS} successful tools): ` +
+        `${count('llm.requested')} llm.requested, ${count('tool.finished', true)} tool.finished ok, ${model.count} requests at the model server; ` +
+        `events: ${events.map((e) => e.type).join(', ')}; first failed tool: ${JSON.stringify(events.find((e) => e.type === 'tool.finished' && e.payload['ok'] !== true)?.payload ?? null)}`,
+    );
+  }
+  return { sample, frames };
+}
+
+/** POSTs and resolves with the time its answer's headers came; anything but 202 is a failure. */
+async function postMessage(url: string, headers: Record<string, string>, content: string): Promise<number> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ content }),
+    signal: AbortSignal.timeout(SAMPLE_TIMEOUT_MS),
+  });
+  const at = performance.now();
+  const text = await res.text();
+  if (res.status !== 202) throw new Error(`POST ${url} answered ${res.status}, expected 202: ${text.slice(0, 500)}`);
+  return at;
+}
+
+// ---- measurement ----------------------------------------------------------------------------
+
+type Side = (n: number) => Promise<TurnSample>;
+
+const METRICS = [
+  {
+    key: 'perIteration',
+    name: `turn orchestration per iteration (POST → turn.finished, minus model time, ÷ ${REQUESTS} requests)`,
+    peer: `bare \`openai\` SDK loop in Node (stream, assemble tool calls, in-process tool, role=tool messages) behind a Node http + ws relay; same script, same frames`,
+  },
+  {
+    key: 'loopPerIteration',
+    name: `loop orchestration per iteration (first llm.requested → turn.finished, minus model time, ÷ ${REQUESTS})`,
+    peer: 'the same turns of the same peer',
+  },
+  { key: 'answered', name: 'message POST → 202', peer: 'Node http: JSON.parse, one event appended in memory and sent, 202' },
+  { key: 'accepted', name: 'message POST → turn.accepted at a viewer socket', peer: 'the same relay: the event frame to the subscribed viewer' },
+  { key: 'firstRequest', name: 'message POST → first llm.requested at a viewer socket', peer: 'the same relay, then the loop emits llm.requested before its SDK call' },
+] as const satisfies ReadonlyArray<{ key: keyof TurnSample; name: string; peer: string }>;
+
+export interface TurnBenchResult {
+  rows: ResultRow[];
+  /** Medians of the pooled samples that are not ratio rows. */
+  medians: Record<'ours' | 'peer', { total: number; model: number; reportedModel: number; answeredToAccepted: number }>;
+  /** The product's tool result and prompt, for the printout. */
+  sizes: { toolResultChars: number; promptChars: number; toolsChars: number };
+  seconds: number;
+}
+
+async function measure(ours: Side, peer: Side): Promise<{ ours: TurnSample[]; peer: TurnSample[]; rounds: Array<{ ours: TurnSample[]; peer: TurnSample[] }> }> {
+  let n = 0;
+  for (let i = 0; i < WARMUP; i++) {
+    await ours(n++);
+    await peer(n++);
+  }
+  const rounds: Array<{ ours: TurnSample[]; peer: TurnSample[] }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const inRound = { ours: [] as TurnSample[], peer: [] as TurnSample[] };
+    for (const side of round % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const)) {
+      const sample = side === 'ours' ? ours : peer;
+      for (let i = 0; i < PER_ROUND; i++) inRound[side].push(await sample(n++));
+    }
+    rounds.push(inRound);
+  }
+  return { ours: rounds.flatMap((r) => r.ours), peer: rounds.flatMap((r) => r.peer), rounds };
+}
+
+// ---- the section ----------------------------------------------------------------------------
+
+interface Resources {
+  product?: Product;
+  model?: ScriptedOpenAI;
+  clock?: ModelClock;
+  peers: PeerServer[];
+  clients: Set<Client>;
+}
+
+async function scriptModel(model: ScriptedOpenAI, steps: unknown[]): Promise<string> {
+  const res = await fetch(`${model.url.replace(/\/v1$/, '')}/_scripted/scripts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ steps, name: 'bench-turn' }),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`the scripted server refused the script (${res.status}): ${text.slice(0, 500)}`);
+  return (JSON.parse(text) as { model: string }).model;
+}
+
+async function run(log: (message: string) => void, resources: Resources): Promise<TurnBenchResult> {
+  const started = performance.now();
+  const { clients } = resources;
+  const scripted = await startScriptedOpenAI({ control: true });
+  resources.model = scripted;
+  const clock = new ModelClock(scripted.port);
+  resources.clock = clock;
+  log('starting the product (wrangler dev, local D1) …');
+  const product = await startProduct();
+  resources.product = product;
+
+  const owner = await register(product.url, 'turn-owner');
+  const viewer = await register(product.url, 'turn-viewer');
+  const projectId = await importDemo(owner);
+  const base = `/api/projects/${projectId}`;
+  await owner.call('POST', `${base}/members`, { email: viewer.email, role: 'viewer' }, 201);
+  const readStep = { name: 'builder_step_read', arguments: { projectId, workflowId: WORKFLOW, nodeId: STEP } };
+  const model = await scriptModel(scripted, [...Array.from({ length: TOOL_ITERATIONS }, () => ({ toolCalls: [readStep] })), { content: FINAL_ANSWER }]);
+  await owner.call(
+    'PUT',
+    '/api/users/me/llm-profile',
+    { provider: 'openai-compatible', preset: 'custom', baseUrl: scripted.url, model, apiKey: API_KEY, timeoutSeconds: 60, contextWindow: 128_000 },
+    200,
+  );
+
+  const wsUrl = (sessionId: string) => `${product.url.replace(/^http/, 'ws')}${base}/ai/sessions/${sessionId}/ws`;
+  /** A new step session, the sender's and the viewer's sockets subscribed; untimed. */
+  const openSession = async (n: number) => {
+    const sessionId = await stepSession(owner, base);
+    const [sender, seen] = await Promise.all([
+      subscribedSockets(wsUrl(sessionId), owner.headers(), 1, `ours sender ${n}`, clients),
+      subscribedSockets(wsUrl(sessionId), viewer.headers(), 1, `ours viewer ${n}`, clients),
+    ]);
+    return { sessionId, sockets: { sender: sender[0]!, viewer: seen[0]! } };
+  };
+  const oursTurn = async (n: number) => {
+    const { sessionId, sockets } = await openSession(n);
+    try {
+      const url = `${product.url}${base}/ai/sessions/${sessionId}/messages`;
+      return await turnSample(sockets, marker('ours', n), (content) => postMessage(url, owner.headers(), content), clock);
+    } finally {
+      await closeAll([sockets.sender, sockets.viewer]);
+      clients.delete(sockets.sender);
+      clients.delete(sockets.viewer);
+    }
+  };
+
+  // The first turn, untimed: the product's prompt, tools, tool result and event shapes, which the peer copies.
+  log('one turn to capture what the product sends …');
+  const chatsBefore = scripted.chatRequests().length;
+  const { frames } = await oursTurn(99_999);
+  const chats = scripted.chatRequests().slice(chatsBefore);
+  const first = chats[0]!.body as { messages: ChatCompletionMessageParam[]; tools: ChatCompletionTool[] };
+  const last = chats.at(-1)!.body as { messages: ChatCompletionMessageParam[] };
+  const toolMessage = last.messages.find((m) => m.role === 'tool');
+  if (!toolMessage || typeof toolMessage.content !== 'string') throw new Error('the product sent no role=tool message to the model');
+  const templates: Record<string, EventTemplate> = {};
+  for (const event of eventsOf(frames)) templates[event.type] ??= event;
+  const peer = await startTurnPeer({ baseUrl: scripted.url, model, apiKey: API_KEY, prompt: first.messages, tools: first.tools, toolResult: JSON.parse(toolMessage.content), templates });
+  resources.peers.push(peer);
+  const peerSockets: Sockets = {
+    sender: (await subscribedSockets(peer.url.replace(/^http/, 'ws'), owner.headers(), 1, 'peer sender', clients))[0]!,
+    viewer: (await subscribedSockets(peer.url.replace(/^http/, 'ws'), viewer.headers(), 1, 'peer viewer', clients))[0]!,
+  };
+  const peerTurn = (n: number) => turnSample(peerSockets, marker('peer', n), (content) => postMessage(`${peer.url}/messages`, owner.headers(), content), clock);
+
+  log(`${WARMUP} warm-up turns per side, then ${ROUNDS} rounds of ${PER_ROUND} …`);
+  const result = await measure(
+    async (n) => (await oursTurn(n)).sample,
+    async (n) => (await peerTurn(n)).sample,
+  );
+  const rows = METRICS.map((metric) =>
+    pairedRow(
+      metric.name,
+      metric.peer,
+      { ours: result.ours.map((s) => s[metric.key]), peer: result.peer.map((s) => s[metric.key]) },
+      result.rounds.map((r) => median(r.ours.map((s) => s[metric.key])) / median(r.peer.map((s) => s[metric.key]))),
+    ),
+  );
+  const medians = (samples: TurnSample[]) => ({
+    total: median(samples.map((s) => s.total)),
+    model: median(samples.map((s) => s.model)),
+    reportedModel: median(samples.map((s) => s.reportedModel)),
+    answeredToAccepted: median(samples.map((s) => s.answeredToAccepted)),
+  });
+  return {
+    rows,
+    medians: { ours: medians(result.ours), peer: medians(result.peer) },
+    sizes: { toolResultChars: toolMessage.content.length, promptChars: JSON.stringify(first.messages).length, toolsChars: JSON.stringify(first.tools).length },
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/**
+ * Runs the section and cleans up whatever happens: every socket, the peer, the scripted server,
+ * the product (wrangler, workerd, the temp persist dir). Throws with a readable message on failure.
+ */
+export async function turnBench(log: (message: string) => void = (m) => console.error(`bench: ${m}`)): Promise<TurnBenchResult> {
+  const resources: Resources = { peers: [], clients: new Set() };
+  // wrangler runs in its own process group; process.exit runs startProduct's exit hook, which kills it.
+  const interrupted = (signal: NodeJS.Signals) => {
+    console.error(`bench: ${signal}, stopping the product`);
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    return await withTimeout(run(log, resources), SECTION_TIMEOUT_MS, 'the turn bench to finish');
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const full = resources.product?.output() ?? '';
+    const reloaded = /Reloading local server/.test(full)
+      ? '\nwrangler dev reloaded the Worker during the run (a source file it bundles changed), which closes every socket: run the bench again while no one edits the worker/, durable-objects/ or shared/ files.'
+      : '';
+    const output = full.split('\n').slice(-30).join('\n');
+    throw new Error(`${message}${reloaded}${output ? `\nwrangler output (last lines):\n${output}` : ''}`, { cause: error });
+  } finally {
+    await closeAll(resources.clients);
+    await Promise.all(resources.peers.map((p) => p.close().catch(() => undefined)));
+    resources.clock?.close();
+    await resources.model?.close().catch(() => undefined);
+    await resources.product?.stop();
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+  }
+}
+
+const ms = (value: number) => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2));
+
+/** The section's printout: the rows as run.ts prints its own, the turn's parts, and what the two sides are. */
+export function turnReport(result: TurnBenchResult): string {
+  const { ours, peer } = result.medians;
+  return [
+    markdownTable(result.rows),
+    '',
+    '| median of the same turns | ours, ms | peer, ms |',
+    '|---|---:|---:|',
+    `| whole turn, POST → turn.finished at the sender | ${ms(ours.total)} | ${ms(peer.total)} |`,
+    `| model time inside it (scripted server, request received → response end, ${REQUESTS} requests) | ${ms(ours.model)} | ${ms(peer.model)} |`,
+    `| the same calls as the loop timed them (sum of llm.completed durationMs) | ${ms(ours.reportedModel)} | ${ms(peer.reportedModel)} |`,
+    `| 202 → turn.accepted at the viewer (negative: the event came before the answer) | ${ms(ours.answeredToAccepted)} | ${ms(peer.answeredToAccepted)} |`,
+    '',
+    `The AI turn: ours is the product under \`wrangler dev\`, its LLM profile pointed at the scripted OpenAI-compatible server in this process ` +
+      `(test/support/scripted-openai, chunk delay 0); each turn is the first of a new step session, sent by the owner while a viewer's socket is subscribed. ` +
+      `The script: ${TOOL_ITERATIONS} responses with one builder_step_read call each, then the final answer ${FINAL_ANSWER}. ` +
+      `The peer sends the product's own first request (${result.sizes.promptChars} chars of messages, ${result.sizes.toolsChars} chars of tools) to the same script, ` +
+      `and its tool answers the product's tool result (${result.sizes.toolResultChars} chars of JSON), re-serialised per call. ` +
+      `Model time is measured on the scripted server (node:http diagnostics channels: from the request's last byte to the response's end) and taken out of both sides; ` +
+      `what is left is the orchestration (HTTP, the SDK and its parsing, storage, events, sockets), over ${REQUESTS} requests per turn. ` +
+      `${WARMUP} warm-up turns per side, then ${ROUNDS} rounds of ${PER_ROUND} per side; the ratio is the median of the round ratios.`,
+    `Turn section: ${result.seconds.toFixed(0)} s, product start included.`,
+  ].join('\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    console.log(turnReport(await turnBench()));
+  } catch (error) {
+    console.error(`bench: the turn bench failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
