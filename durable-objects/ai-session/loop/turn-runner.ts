@@ -35,6 +35,8 @@ import type { TurnRecord } from './turn-store.ts';
 
 /** Tool arguments above this size are refused unread (a changeSet payload is capped at 512 KiB). */
 export const MAX_TOOL_ARGUMENT_CHARS = 1_000_000;
+/** What is stored (and sent back) in place of oversized arguments; a call carrying it never runs. */
+const OVERSIZED_ARGUMENTS = '{"refused":"the arguments were too large to keep"}';
 /** A turn resumed this many times after restarts and still interrupted ends as failed. */
 export const MAX_RESUMES = 3;
 /** One corrective request when the final answer cannot be used, then AI_BAD_RESPONSE. */
@@ -233,13 +235,17 @@ export class TurnRunner {
     const active: ActiveTurn = { turnId, controller, stoppedBy: null, done: Promise.resolve() };
     this.#active = active;
     active.done = this.#run(active, profile, audit).finally(() => {
-      if (this.#active === active) this.#active = null;
+      // A newer turn may already be running (accepted while this one flushed its audit): its watchdog stays.
+      if (this.#active !== active) return;
+      this.#active = null;
       this.#deps.disarmWatchdog();
     });
   }
 
   async #run(active: ActiveTurn, profile: EffectiveLlmProfile, audit: AuditBuffer): Promise<void> {
     const { core } = this.#deps;
+    // Let the caller's answer (the 202 of POST …/messages) go out before the prompt is prepared.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     let ending: Ending;
     try {
       ending = await this.#loop(active, profile, audit);
@@ -433,7 +439,7 @@ export class TurnRunner {
       ...message,
       tool_calls: message.tool_calls.map((call) => {
         if (call.type !== 'function' || call.function.arguments.length <= MAX_TOOL_ARGUMENT_CHARS) return call;
-        return { ...call, function: { ...call.function, arguments: '{"refused":"the arguments were too large to keep"}' } };
+        return { ...call, function: { ...call.function, arguments: OVERSIZED_ARGUMENTS } };
       }),
     };
   }
@@ -449,9 +455,11 @@ export class TurnRunner {
     const iteration = turn.iteration;
     for (const call of message.tool_calls ?? []) {
       if (call.type !== 'function') continue;
-      const clean = assembled.length === 0 ? true : (assembled.find((a) => a.id === call.id)?.finishedCleanly ?? false);
+      const streamed = assembled.find((a) => a.id === call.id);
+      const clean = assembled.length === 0 ? true : (streamed?.finishedCleanly ?? false);
       const name = fromWireName(call.function.name);
-      const raw = call.function.arguments;
+      // The arguments as the model sent them (the stored message has oversized ones replaced).
+      const raw = streamed?.argumentsText ?? call.function.arguments;
       let args: unknown;
       let refusal: ToolEnvelope | null = null;
       if (!clean) {
@@ -459,7 +467,7 @@ export class TurnRunner {
           message: 'The arguments of this call were cut off (the answer ended early), so the tool did not run.',
           hints: ['Call the tool again with complete arguments; keep them smaller if they were large.'],
         });
-      } else if (raw.length > MAX_TOOL_ARGUMENT_CHARS) {
+      } else if (raw.length > MAX_TOOL_ARGUMENT_CHARS || raw === OVERSIZED_ARGUMENTS) {
         refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: `The arguments are larger than ${MAX_TOOL_ARGUMENT_CHARS} characters; the tool did not run.` });
       } else {
         try {
