@@ -4,6 +4,7 @@
  * every event, and a forced restart of the object in the middle of the turn (seed 000 §12.3).
  */
 import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { STEP, WF, connect, currentStep, expenseProject, stepSession } from './sessions.ts';
 import { CANARY_KEY, auditRows, expectOrdered, finalAnswer, objectRows, send, sessionObject, toolCall, turnEnd, useScriptedModel } from './turns.ts';
@@ -140,8 +141,59 @@ describe('scenario 1: step optimize + asset upsert + apply', () => {
     const audit = await auditRows(projectId);
     const auditTypes = audit.map((r) => r.event_type);
     for (const type of ['ai.message.sent', 'ai.prompt.composed', 'ai.tool.called', 'ai.turn.finished', 'ai.apply.succeeded']) expect(auditTypes).toContain(type);
+    const metrics = (await owner.get(`${base}/ai/metrics`)).data;
+    expect(metrics).toMatchObject({
+      messages: 1,
+      turns: { total: 1, finished: 1, failed: 0, successRate: 1 },
+      tools: { calls: 4, failed: 0, forbidden: 0 },
+      apply: { succeeded: 1, conversion: 1 },
+    });
+    expect(metrics.tokens.total).toBe(end.payload.usage.totalTokens);
     const stored = JSON.stringify([events, audit, await objectRows(sessionId, 'SELECT * FROM messages'), await objectRows(sessionId, 'SELECT * FROM turns'), requests.map((r) => r.body)]);
     expect(stored).not.toContain(CANARY_KEY);
     resumed.close();
+  });
+});
+
+describe('the turn with the local demo model and a small context window', () => {
+  it('runs the demo model that npm start uses: it reads the context and the step, then summarises', async () => {
+    const { owner, base } = await expenseProject();
+    const sessionId = await stepSession(owner, base);
+    const path = `${base}/ai/sessions/${sessionId}`;
+    const profile = await owner.put('/api/users/me/llm-profile', {
+      provider: 'openai-compatible',
+      preset: 'custom',
+      baseUrl: env.SCRIPTED_OPENAI_URL,
+      model: 'scripted-demo',
+      apiKey: CANARY_KEY,
+      timeoutSeconds: 30,
+    });
+    expect(profile.status).toBe(200);
+    const watcher = await connect(owner, base, sessionId);
+    const accepted = await send(owner, path, 'What does this step do?');
+    const end = await turnEnd(watcher, accepted.data.turnId);
+    expect(end.type).toBe('turn.finished');
+    expect(end.payload).toMatchObject({ responseType: 'chat', changeSetId: null, iterations: 3 });
+    expect(watcher.events().filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
+      ['builder.context.get', true],
+      ['builder.step.read', true],
+    ]);
+    watcher.close();
+  });
+
+  it('fails the turn with AI_CONTEXT_BUDGET_EXCEEDED when even the target cannot fit, and keeps the message', async () => {
+    const { owner, base } = await expenseProject();
+    const sessionId = await stepSession(owner, base);
+    const path = `${base}/ai/sessions/${sessionId}`;
+    const scripted = await useScriptedModel(owner, [finalAnswer('never asked', 'chat')], { contextWindow: 1024 });
+    const watcher = await connect(owner, base, sessionId);
+    const accepted = await send(owner, path, 'Improve the step.');
+    const end = await turnEnd(watcher, accepted.data.turnId);
+    expect(end.type).toBe('turn.failed');
+    expect(end.payload.code).toBe('AI_CONTEXT_BUDGET_EXCEEDED');
+    expect(end.payload.hints.length).toBeGreaterThan(0);
+    expect(await scripted.requests()).toHaveLength(0);
+    expect((await owner.get(path)).data.messages.items.map((m: any) => m.content)).toEqual(['Improve the step.']);
+    watcher.close();
   });
 });
