@@ -465,6 +465,13 @@ describe('usage and token budget', () => {
       ['user', 'Summarise the step.'],
       ['assistant', 'Done within the new budget.'],
     ]);
+
+    // With the budget used up again, a new message is refused at once and not stored.
+    expect((await owner.patch(path, { tokenBudget: 1_000 })).status).toBe(200);
+    const overBudget = await send(owner, path, 'One more, please.');
+    expect(overBudget.status).toBe(409);
+    expect(overBudget.error?.code).toBe('AI_TOKEN_BUDGET_EXCEEDED');
+    expect(await conversation(owner, path)).toHaveLength(2);
   });
 });
 

@@ -152,6 +152,10 @@ export class TurnRunner {
       });
     }
     if (core.applying) throw new ApiError('AI_SESSION_BUSY');
+    const budget = core.turns.tokenBudget();
+    if (budget !== null && core.turns.sessionUsage().totalTokens >= budget) {
+      throw new ApiError('AI_TOKEN_BUDGET_EXCEEDED', { hints: ['Raise the session token budget to continue.'], extra: { tokenBudget: budget } });
+    }
   }
 
   /** Stop the open turn (editors, or the session's creator). Resolves once the turn has ended. */
