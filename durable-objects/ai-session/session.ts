@@ -13,7 +13,7 @@ import { parseObjectKey } from '../../shared/object-keys.ts';
 import { parseChangeSet, type ChangeSet } from '../../shared/ai/change-set.ts';
 import { impactBoundaryStage } from '../../shared/ai/impact-stage.ts';
 import { summarizeValidation, toChangeValidation, type ChangeValidation } from '../../shared/ai/validation-result.ts';
-import type { EventActor, NewEvent, SessionEvent } from '../../shared/ai/events.ts';
+import { userActor, type EventActor, type NewEvent, type SessionEvent } from '../../shared/ai/events.ts';
 import type { SessionMeta, SessionStatus } from '../../shared/ai/session.ts';
 import type { ChangedFile } from '../../shared/ai/overlay.ts';
 import { applyChanges } from './apply.ts';
@@ -34,10 +34,6 @@ export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResu
 /** How long co-edits settle before a new version is made and validated. */
 export const REVALIDATE_DEBOUNCE_MS = 750;
 const MAX_COMMENT_CHARS = 4000;
-
-function userActor(actor: { userId: string; name: string }): EventActor {
-  return { kind: 'user', userId: actor.userId, name: actor.name };
-}
 
 function versionView(v: ChangeVersion): VersionView {
   return {

@@ -18,6 +18,11 @@ export const EventActor = z.union([
 ]);
 export type EventActor = z.infer<typeof EventActor>;
 
+/** The event actor of a person (only the fields an event shows). */
+export function userActor(actor: { userId: string; name: string }): EventActor {
+  return { kind: 'user', userId: actor.userId, name: actor.name };
+}
+
 export const RevisionSet = z.object({
   workflowRevision: z.number().int().nullable(),
   agentsRevision: z.number().int(),

@@ -11,7 +11,7 @@ import { estimatePromptTokens } from '../support/scripted-openai/wire.ts';
 import type { TestClient } from './client.ts';
 import type { ScriptStep, ScriptedModel } from './scripted-model.ts';
 import { STEP, WF, connect, currentStep, expenseProject, stepChangeSet, stepSession, type Watcher } from './sessions.ts';
-import { auditRows, expectOrdered, finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
+import { auditRows, expectOrdered, finalAnswer, send, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
@@ -21,16 +21,6 @@ const HELD: ScriptStep = { reply: finalAnswer('never sent', 'chat'), delayMs: 60
 const readContext = (id = 'call_ctx') => ({ toolCalls: [toolCall('builder.context.get', {}, id)] });
 const stage = (markdown: string, id: string) => ({ toolCalls: [toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) }, id)] });
 
-/** Poll `check` (bounded) until it holds. */
-async function waitFor<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** `client`'s AI plays `replies` in this order, whatever the conversation holds. */
 async function modelPlaying(client: TestClient, replies: ScriptStep[]): Promise<ScriptedModel> {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestClient } from './client.ts';
 import { WF, connect, expenseProject } from './sessions.ts';
 import type { ScriptStep, ScriptedModel } from './scripted-model.ts';
-import { expectOrdered, finalAnswer, objectRows, send, sessionObject, toolCall, turnEnd, useScriptedModel } from './turns.ts';
+import { expectOrdered, finalAnswer, objectRows, send, sessionObject, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
 
 const POLICY = 'assets/policies/expense-policy.md';
 
@@ -38,15 +38,6 @@ async function scriptWithHang(owner: TestClient, steps: ScriptStep[], hangAt: nu
   return scripted;
 }
 
-async function waitFor<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function dump(events: any[]): string {
   return JSON.stringify(events.map((e) => [e.seq, e.type, e.payload])).slice(0, 8000);

@@ -7,21 +7,11 @@ import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { STEP, WF, connect, currentStep, expenseProject, stepSession } from './sessions.ts';
-import { CANARY_KEY, auditRows, expectOrdered, finalAnswer, objectRows, send, sessionObject, toolCall, turnEnd, useScriptedModel } from './turns.ts';
+import { CANARY_KEY, auditRows, expectOrdered, finalAnswer, objectRows, send, sessionObject, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 const CHECKLIST = 'assets/policies/line-checklist.md';
 
-/** Wait until the model has `n` requests in flight or recorded. */
-async function waitFor<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('scenario 1: step optimize + asset upsert + apply', () => {
   it('reads, stages, validates and finishes across a restart; a second socket sees every event in order; a person applies', async () => {

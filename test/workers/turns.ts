@@ -73,3 +73,14 @@ export async function auditRows(projectId: string) {
     .all<{ event_type: string; code: string | null; payload_json: string }>();
   return results;
 }
+
+/** Poll `check` (bounded) until it holds. */
+export async function waitFor<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

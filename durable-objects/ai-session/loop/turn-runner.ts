@@ -16,7 +16,7 @@ import type { AssembledToolCall, AssistantMessage, ChatMessage, ProviderProfile 
 import { atLeast } from '../../../shared/api/common.ts';
 import type { MessageAccepted, MessageInput } from '../../../shared/api/ai-sessions.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
-import type { EventActor, NewEvent, SessionEvent } from '../../../shared/ai/events.ts';
+import { userActor, type NewEvent, type SessionEvent } from '../../../shared/ai/events.ts';
 import { toolError, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
 import { CHANGE_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
 import { MAX_LOOP_ITERATIONS, MAX_REPAIRS, type Usage } from '../../../shared/ai/turn.ts';
@@ -78,10 +78,6 @@ class TurnEnded extends Error {
 
 function fail(code: ErrorCode, message: string, hints: string[] = []): never {
   throw new TurnEnded({ kind: 'failed', code, message, hints });
-}
-
-function userActor(actor: { userId: string; name: string }): EventActor {
-  return { kind: 'user', userId: actor.userId, name: actor.name };
 }
 
 function providerProfile(profile: EffectiveLlmProfile): ProviderProfile {
