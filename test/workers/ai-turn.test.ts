@@ -187,3 +187,33 @@ describe('the turn with the local demo model and a small context window', () => 
     watcher.close();
   });
 });
+
+describe('the final-answer contract of the original product', () => {
+  it('stages and validates a changeSet the final answer carries, in the older shape too', async () => {
+    const { owner, base } = await expenseProject();
+    const sessionId = await stepSession(owner, base);
+    const path = `${base}/ai/sessions/${sessionId}`;
+    const before = await currentStep(owner, base);
+    const improved = `${before.markdown.trimEnd()}\n\nRecord the receipt number of each line.\n`;
+    // The seed's older shape: {targetType, mode, changeSet: {steps: [...]}, impact: {updated}}.
+    const legacy = {
+      targetType: 'step',
+      mode: 'optimize',
+      changeSet: { steps: [{ workflowId: WF, nodeId: STEP, stepMarkdown: improved, reason: 'Receipt numbers.' }] },
+      impact: { updated: [STEP_KEY] },
+    };
+    await useScriptedModel(owner, [finalAnswer('Asked for receipt numbers on every line.', 'change', { changeSet: legacy })]);
+    const watcher = await connect(owner, base, sessionId);
+    const accepted = await send(owner, path, 'Ask for receipt numbers.');
+    const end = await turnEnd(watcher, accepted.data.turnId);
+    expect(end.type).toBe('turn.finished');
+    expect(end.payload).toMatchObject({ responseType: 'change', valid: true, version: 1, summary: 'Asked for receipt numbers on every line.' });
+    const stage = await watcher.event('tool.finished', (e) => e.payload.name === 'builder.change.stage');
+    expect(stage.payload).toMatchObject({ toolCallId: 'final-1', ok: true });
+    expect((await owner.get(`${path}/changes`)).data.files).toEqual([expect.objectContaining({ key: STEP_KEY, after: improved })]);
+    // The chat holds the summary only, never the staged file.
+    const state = (await owner.get(path)).data;
+    expect(JSON.stringify(state.messages)).not.toContain('Record the receipt number');
+    watcher.close();
+  });
+});
