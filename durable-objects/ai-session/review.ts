@@ -5,40 +5,13 @@
  * approval is revoked as soon as the content it approved changes.
  */
 import { newId } from '../../worker/ids.ts';
+import type { Approval, ReviewComment, ReviewThread } from '../../shared/api/ai-session-views.ts';
+
+export type { Approval, ReviewComment, ReviewThread };
 
 export interface ReviewActor {
   userId: string;
   name: string;
-}
-
-export interface ReviewComment {
-  id: string;
-  authorId: string;
-  authorName: string;
-  body: string;
-  createdAt: string;
-}
-
-export interface ReviewThread {
-  id: string;
-  objectKey: string;
-  line: number | null;
-  status: 'open' | 'resolved';
-  /** `current`: the anchor still exists in the effective view; `outdated`: the file or line is gone. */
-  anchor: 'current' | 'outdated';
-  createdBy: string;
-  createdAt: string;
-  resolvedBy: string | null;
-  resolvedAt: string | null;
-  comments: ReviewComment[];
-}
-
-export interface Approval {
-  version: number;
-  userId: string;
-  userName: string;
-  contentHash: string;
-  createdAt: string;
 }
 
 export interface RevokedApproval {

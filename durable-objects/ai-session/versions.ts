@@ -6,9 +6,9 @@
 import type { ChangeSet } from '../../shared/ai/change-set.ts';
 import type { ChangedFile } from '../../shared/ai/overlay.ts';
 import type { ChangeValidation } from '../../shared/ai/validation-result.ts';
+import type { VersionSource, VersionStatus } from '../../shared/api/ai-session-views.ts';
 
-export type VersionStatus = 'staged' | 'validated' | 'applied' | 'rejected';
-export type VersionSource = 'ai' | 'edit' | 'api';
+export type { VersionSource, VersionStatus };
 
 export interface ChangeVersion {
   version: number;

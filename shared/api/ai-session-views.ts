@@ -1,0 +1,119 @@
+/**
+ * What the AI session routes answer (GET …/sessions/:sid, …/changes, stage, apply): the session
+ * view, versions, turns, review and diffs. The session object builds them, the Worker passes them
+ * on, the Workbench reads them: one set of types for all three.
+ */
+import type { ChangeSet } from '../ai/change-set.ts';
+import type { RevisionSet, RevisionWarning } from '../ai/events.ts';
+import type { ChangedFile } from '../ai/overlay.ts';
+import type { SessionMeta, SessionStatus } from '../ai/session.ts';
+import type { ContextSummary, TurnStatus, Usage } from '../ai/turn.ts';
+import type { ChangeValidation } from '../ai/validation-result.ts';
+
+export type VersionStatus = 'staged' | 'validated' | 'applied' | 'rejected';
+/** `ai`: staged by the model; `edit`: a person's co-edit; `api`: staged by a person over HTTP. */
+export type VersionSource = 'ai' | 'edit' | 'api';
+
+export interface ReviewComment {
+  id: string;
+  authorId: string;
+  authorName: string;
+  body: string;
+  createdAt: string;
+}
+
+export interface ReviewThread {
+  id: string;
+  objectKey: string;
+  line: number | null;
+  status: 'open' | 'resolved';
+  /** `current`: the anchor still exists in the effective view; `outdated`: the file or line is gone. */
+  anchor: 'current' | 'outdated';
+  createdBy: string;
+  createdAt: string;
+  resolvedBy: string | null;
+  resolvedAt: string | null;
+  comments: ReviewComment[];
+}
+
+export interface Approval {
+  version: number;
+  userId: string;
+  userName: string;
+  contentHash: string;
+  createdAt: string;
+}
+
+export interface VersionView {
+  changeSetId: string;
+  version: number;
+  contentHash: string;
+  source: VersionSource;
+  status: VersionStatus;
+  files: ChangedFile[];
+  changeSet: ChangeSet | null;
+  createdAt: string;
+}
+
+export interface SessionView {
+  meta: SessionMeta;
+  status: SessionStatus;
+  lastSeq: number;
+  latestSuggestion: VersionView | null;
+  validation: ChangeValidation | null;
+  /** A co-edit changed the overlay after the latest version; a new version follows shortly. */
+  pendingEdits: boolean;
+  review: {
+    threads: ReviewThread[];
+    approvals: Approval[];
+    requiredApprovals: number;
+    /** Approvals of the latest version's content from people other than the session's creator. */
+    countedApprovals: number;
+  };
+  /** The conversation people see: their messages and each turn's summary (never file contents). */
+  messages: { items: Array<{ id: number; role: string; content: string; turnId: string | null; createdAt: string }>; nextCursor: number | null };
+  /** The latest turn (running, paused or ended) with its context summary (FR27). */
+  turn: TurnView | null;
+  usage: { session: Usage; tokenBudget: number | null };
+}
+
+export interface TurnView {
+  turnId: string;
+  status: TurnStatus;
+  content: string;
+  suggestOnly: boolean;
+  requestedBy: { userId: string; name: string };
+  iteration: number;
+  repairs: number;
+  usage: Usage;
+  /** The seq of its `turn.accepted` event. */
+  acceptedSeq: number;
+  startedAt: string;
+  endedAt: string | null;
+  context: ContextSummary | null;
+}
+
+export interface StageResult {
+  changeSetId: string;
+  version: number;
+  contentHash: string;
+  status: 'staged';
+  files: ChangedFile[];
+  warnings: Array<{ code: string; message: string; path: string; hints: string[] }>;
+}
+
+export interface ApplyResult {
+  applied: true;
+  sessionStatus: SessionStatus;
+  changeSetId: string;
+  newRevision: RevisionSet;
+  warnings: RevisionWarning[];
+}
+
+export interface FileDiff {
+  key: string;
+  action: ChangedFile['action'];
+  path?: string;
+  before: string | null;
+  after: string | null;
+}
