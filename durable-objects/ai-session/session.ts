@@ -28,6 +28,7 @@ import { readKv, writeKv } from './storage.ts';
 import { VersionStore, type ChangeVersion, type VersionSource } from './versions.ts';
 import { TurnStore, type TurnRecord } from './loop/turn-store.ts';
 import type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView } from './contracts.ts';
+import type { ChangesView } from '../../shared/api/ai-session-views.ts';
 
 export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView };
 
@@ -570,7 +571,7 @@ export class SessionCore {
   }
 
   /** Baseline and staged text of every changed file: what the diff shows (large contents go over HTTP, not the socket). */
-  async changes(): Promise<{ changeSetId: string | null; version: number | null; contentHash: string; files: FileDiff[] }> {
+  async changes(): Promise<ChangesView> {
     this.#requireMeta();
     const { view } = await this.view();
     const latest = this.versions.latest();

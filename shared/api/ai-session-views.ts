@@ -71,10 +71,19 @@ export interface SessionView {
     countedApprovals: number;
   };
   /** The conversation people see: their messages and each turn's summary (never file contents). */
-  messages: { items: Array<{ id: number; role: string; content: string; turnId: string | null; createdAt: string }>; nextCursor: number | null };
+  messages: { items: MessageView[]; nextCursor: number | null };
   /** The latest turn (running, paused or ended) with its context summary (FR27). */
   turn: TurnView | null;
   usage: { session: Usage; tokenBudget: number | null };
+}
+
+/** One line of the conversation: a person's message or a turn's summary (never file contents). */
+export interface MessageView {
+  id: number;
+  role: string;
+  content: string;
+  turnId: string | null;
+  createdAt: string;
 }
 
 export interface TurnView {
@@ -116,4 +125,12 @@ export interface FileDiff {
   path?: string;
   before: string | null;
   after: string | null;
+}
+
+/** `GET …/sessions/:sid/changes`: `changeSetId` is null when the overlay is ahead of every version. */
+export interface ChangesView {
+  changeSetId: string | null;
+  version: number | null;
+  contentHash: string;
+  files: FileDiff[];
 }

@@ -1,0 +1,95 @@
+/**
+ * The workbench's live channel to a session (durable-objects/ai-session/PROTOCOL.md): a
+ * reconnecting WebSocket that says `hello {lastSeq}` on every (re)connect, so each reconnect gets
+ * exactly the events it missed, then live ones. Text frames are parsed with the shared
+ * `ServerMessage` schema; binary frames (Yjs) are ignored, the workbench does not co-edit yet.
+ *
+ * Reconnection is partysocket's `ReconnectingWebSocket` (a dependency already); this wrapper adds
+ * the protocol: the resume handshake, the frames as values, and which close codes are final.
+ */
+import ReconnectingWebSocket from 'partysocket/ws';
+import { CLOSE_CODES, ServerMessage, type ClientMessage } from '../../../shared/protocol.ts';
+
+export type LiveStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface LiveHandlers {
+  /** Every text frame the server sent that parses as a `ServerMessage`. */
+  onMessage(message: ServerMessage): void;
+  onStatus(status: LiveStatus, detail?: { code: number; reason: string }): void;
+  /** The newest seq the caller has applied, asked for on every (re)connect. */
+  lastSeq(): number;
+}
+
+export interface LiveConnection {
+  send(message: ClientMessage): boolean;
+  close(): void;
+}
+
+/**
+ * Close codes after which reconnecting cannot help: the session is gone or refused us, or we
+ * sent something the server cannot read (shared/protocol.ts CLOSE_CODES, all 44xx).
+ */
+const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
+  CLOSE_CODES.PROTOCOL_ERROR,
+  CLOSE_CODES.UNAUTHORIZED,
+  CLOSE_CODES.FORBIDDEN,
+  CLOSE_CODES.NOT_FOUND,
+  CLOSE_CODES.FRAME_TOO_LARGE,
+  CLOSE_CODES.SESSION_CLOSED,
+]);
+
+/** The socket address of a session, on this page's own origin (the cookie authenticates it). */
+export function sessionSocketUrl(projectId: string, sessionId: string, location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/api/projects/${encodeURIComponent(projectId)}/ai/sessions/${encodeURIComponent(sessionId)}/ws`;
+}
+
+export function connectLive(url: string, handlers: LiveHandlers): LiveConnection {
+  let closedByUs = false;
+  const socket = new ReconnectingWebSocket(url, undefined, {
+    // A dropped socket comes back quickly, then backs off to 10 s.
+    minReconnectionDelay: 500,
+    maxReconnectionDelay: 10_000,
+    reconnectionDelayGrowFactor: 2,
+    connectionTimeout: 8_000,
+    // Nothing is queued while disconnected: the resume handshake replays what was missed, and a
+    // stale `stop` or `presence` must not be sent late.
+    maxEnqueuedMessages: 0,
+    shouldReconnectOnClose: (event) => !FINAL_CLOSE_CODES.has(event.code),
+  });
+  socket.binaryType = 'arraybuffer';
+  handlers.onStatus('connecting');
+
+  socket.addEventListener('open', () => {
+    handlers.onStatus('open');
+    socket.send(JSON.stringify({ type: 'hello', lastSeq: handlers.lastSeq() } satisfies ClientMessage));
+  });
+  socket.addEventListener('message', (event) => {
+    if (typeof event.data !== 'string') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    const parsed = ServerMessage.safeParse(value);
+    if (parsed.success) handlers.onMessage(parsed.data);
+  });
+  socket.addEventListener('close', (event) => {
+    if (closedByUs) return;
+    const final = FINAL_CLOSE_CODES.has(event.code);
+    handlers.onStatus(final ? 'closed' : 'reconnecting', { code: event.code, reason: event.reason });
+  });
+
+  return {
+    send(message) {
+      if (socket.readyState !== socket.OPEN) return false;
+      return socket.send(JSON.stringify(message));
+    },
+    close() {
+      closedByUs = true;
+      socket.close(CLOSE_CODES.NORMAL);
+      handlers.onStatus('closed');
+    },
+  };
+}

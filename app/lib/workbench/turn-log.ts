@@ -1,0 +1,280 @@
+/**
+ * The AI turns of a session as the workbench shows them, folded from its sequenced events
+ * (shared/ai/events.ts): per turn the person's message, a status line, the streamed text, one
+ * compact line per tool call, the context summary and the ending. Pure and DOM-free; the
+ * `WorkbenchSession` store folds every event it receives through `foldEvents`.
+ */
+import type { SessionEvent } from '../../../shared/ai/events.ts';
+import type { ContextSummary, Usage } from '../../../shared/ai/turn.ts';
+
+/** One tool call: what it asked for, then how it went. */
+export interface ToolLine {
+  toolCallId: string;
+  name: string;
+  iteration: number;
+  /** What the call asks for (`step wf/n1`), from `tool.started`. */
+  request: string;
+  /** What it answered, from `tool.finished`; null while it runs. */
+  result: string | null;
+  ok: boolean | null;
+  code: string | null;
+  durationMs: number | null;
+}
+
+/** What the turn is doing right now (the status line). */
+export type TurnPhase =
+  | { kind: 'waiting' }
+  | { kind: 'preparing' }
+  | { kind: 'thinking'; iteration: number }
+  | { kind: 'writing'; iteration: number }
+  | { kind: 'tool'; name: string; request: string }
+  | { kind: 'validating'; version: number }
+  | { kind: 'repairing'; attempt: number; maxRepairs: number; errorCount: number }
+  | { kind: 'resumed'; reason: 'restart' | 'budget' };
+
+export type TurnEnding =
+  | {
+      type: 'finished';
+      summary: string;
+      responseType: 'chat' | 'change';
+      valid: boolean | null;
+      needsManualFix: boolean;
+      version: number | null;
+      usage: Usage;
+    }
+  | { type: 'failed'; code: string; message: string; hints: string[]; usage: Usage }
+  | { type: 'stopped'; stoppedBy: string; usage: Usage }
+  | { type: 'paused'; message: string; tokenBudget: number; usage: Usage };
+
+export interface TurnActivity {
+  turnId: string;
+  /** The person's message (`turn.accepted`). */
+  content: string;
+  suggestOnly: boolean;
+  requestedBy: string | null;
+  acceptedSeq: number;
+  phase: TurnPhase;
+  /** Assistant text streamed in the newest model call. */
+  text: string;
+  tools: ToolLine[];
+  context: ContextSummary | null;
+  /** The latest ending; a `paused` one is followed later by one of the other three. */
+  ending: TurnEnding | null;
+}
+
+export interface SessionLog {
+  turns: TurnActivity[];
+  /** The newest seq folded in. */
+  lastSeq: number;
+  cancelled: boolean;
+  /** The last `apply.failed` since the last `change.applied`. */
+  applyFailure: { code: string; message: string } | null;
+}
+
+export const EMPTY_LOG: SessionLog = { turns: [], lastSeq: 0, cancelled: false, applyFailure: null };
+
+/** A turn still occupies the session (running, or paused by the token budget). */
+export function isOpen(turn: TurnActivity | undefined): boolean {
+  return turn !== undefined && (turn.ending === null || turn.ending.type === 'paused');
+}
+
+/** A turn that is working right now (not paused). */
+export function isRunning(turn: TurnActivity | undefined): boolean {
+  return turn !== undefined && turn.ending === null;
+}
+
+/**
+ * Folds `events` (in seq order) into `log`. Events at or below `log.lastSeq` are skipped, so a
+ * replay that overlaps what was already applied changes nothing. Returns a new log.
+ */
+export function foldEvents(log: SessionLog, events: readonly SessionEvent[]): SessionLog {
+  const turns = log.turns.map((t) => ({ ...t, tools: [...t.tools] }));
+  const byId = new Map(turns.map((t) => [t.turnId, t]));
+  let { lastSeq, cancelled, applyFailure } = log;
+
+  for (const event of events) {
+    if (event.seq <= lastSeq) continue;
+    lastSeq = event.seq;
+    const turn = event.turnId === null ? undefined : byId.get(event.turnId);
+    switch (event.type) {
+      case 'turn.accepted': {
+        const fresh: TurnActivity = {
+          turnId: event.turnId ?? `seq-${event.seq}`,
+          content: event.payload.content,
+          suggestOnly: event.payload.suggestOnly,
+          requestedBy: event.actor.kind === 'user' ? event.actor.name : null,
+          acceptedSeq: event.seq,
+          phase: { kind: 'waiting' },
+          text: '',
+          tools: [],
+          context: null,
+          ending: null,
+        };
+        turns.push(fresh);
+        byId.set(fresh.turnId, fresh);
+        break;
+      }
+      case 'turn.context':
+        if (turn) {
+          turn.context = event.payload;
+          turn.phase = { kind: 'preparing' };
+        }
+        break;
+      case 'llm.requested':
+        if (turn) {
+          turn.phase = { kind: 'thinking', iteration: event.payload.iteration };
+          turn.text = '';
+        }
+        break;
+      case 'assistant.delta':
+        if (turn) {
+          turn.text += event.payload.text;
+          turn.phase = { kind: 'writing', iteration: event.payload.iteration };
+        }
+        break;
+      case 'llm.completed':
+        if (turn) turn.phase = { kind: 'thinking', iteration: event.payload.iteration };
+        break;
+      case 'tool.started':
+        if (turn) {
+          turn.tools.push({
+            toolCallId: event.payload.toolCallId,
+            name: event.payload.name,
+            iteration: event.payload.iteration,
+            request: event.payload.summary,
+            result: null,
+            ok: null,
+            code: null,
+            durationMs: null,
+          });
+          turn.phase = { kind: 'tool', name: event.payload.name, request: event.payload.summary };
+        }
+        break;
+      case 'tool.finished':
+        if (turn) {
+          const { toolCallId, name, iteration, summary, ok, code, durationMs } = event.payload;
+          const index = turn.tools.findIndex((t) => t.toolCallId === toolCallId);
+          const line: ToolLine = {
+            toolCallId,
+            name,
+            iteration,
+            request: index >= 0 ? turn.tools[index]!.request : '',
+            result: summary,
+            ok,
+            code,
+            durationMs,
+          };
+          if (index >= 0) turn.tools[index] = line;
+          else turn.tools.push(line);
+          turn.phase = { kind: 'thinking', iteration };
+        }
+        break;
+      case 'turn.validating':
+        if (turn) turn.phase = { kind: 'validating', version: event.payload.version };
+        break;
+      case 'turn.repairing':
+        if (turn) turn.phase = { kind: 'repairing', ...event.payload };
+        break;
+      case 'turn.resumed':
+        if (turn) {
+          turn.phase = { kind: 'resumed', reason: event.payload.reason };
+          if (turn.ending?.type === 'paused') turn.ending = null;
+        }
+        break;
+      case 'turn.finished':
+        if (turn) {
+          const p = event.payload;
+          turn.ending = {
+            type: 'finished',
+            summary: p.summary,
+            responseType: p.responseType,
+            valid: p.valid,
+            needsManualFix: p.needsManualFix,
+            version: p.version,
+            usage: p.usage,
+          };
+        }
+        break;
+      case 'turn.failed':
+        if (turn) turn.ending = { type: 'failed', code: event.payload.code, message: event.payload.message, hints: event.payload.hints, usage: event.payload.usage };
+        break;
+      case 'turn.stopped':
+        if (turn) turn.ending = { type: 'stopped', stoppedBy: event.payload.stoppedBy.name, usage: event.payload.usage };
+        break;
+      case 'turn.paused':
+        if (turn) turn.ending = { type: 'paused', message: event.payload.message, tokenBudget: event.payload.tokenBudget, usage: event.payload.usage };
+        break;
+      case 'session.cancelled':
+        cancelled = true;
+        break;
+      case 'apply.failed':
+        applyFailure = { code: event.payload.code, message: event.payload.message };
+        break;
+      case 'change.applied':
+        applyFailure = null;
+        break;
+      default:
+        // Staging, validation and review events change no turn; the store refreshes its views on them.
+        break;
+    }
+  }
+  return { turns, lastSeq, cancelled, applyFailure };
+}
+
+/** The status line of a running turn. */
+export function statusText(phase: TurnPhase): string {
+  switch (phase.kind) {
+    case 'waiting':
+      return 'Starting…';
+    case 'preparing':
+      return 'Preparing the context…';
+    case 'thinking':
+      return 'Thinking…';
+    case 'writing':
+      return 'Writing…';
+    case 'tool':
+      return `Calling ${phase.name} “${phase.request}”…`;
+    case 'validating':
+      return `Validating the staged changes (version ${phase.version})…`;
+    case 'repairing':
+      return `Repairing: attempt ${phase.attempt} of ${phase.maxRepairs} (${phase.errorCount} ${phase.errorCount === 1 ? 'error' : 'errors'})…`;
+    case 'resumed':
+      return phase.reason === 'restart' ? 'Resumed after a server restart…' : 'Resumed…';
+    default: {
+      const never: never = phase;
+      return String(never);
+    }
+  }
+}
+
+/** `1234` → `1.2 s`; below a second in ms. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** `{promptTokens: 1200, completionTokens: 80, …}` → `1,280 tokens (1,200 in, 80 out)`. */
+export function formatUsage(usage: Usage): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  return `${n(usage.totalTokens)} tokens (${n(usage.promptTokens)} in, ${n(usage.completionTokens)} out)`;
+}
+
+const SUMMARY_FIELD = /"assistantSummary"\s*:\s*"((?:[^"\\]|\\.)*)/u;
+
+/**
+ * What to show of streamed assistant text. The last answer of a turn is the JSON contract
+ * (`{"responseType": …, "assistantSummary": "…"}`, maybe fenced): show the summary as it grows,
+ * never the raw object (its `changeSet` holds file contents; the chat is summary-only).
+ */
+export function readableStream(text: string): string {
+  const trimmed = text.trimStart();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('```')) return text;
+  const match = SUMMARY_FIELD.exec(trimmed);
+  if (!match) return '';
+  // Drop a half-received escape at the end, then read the JSON string's escapes.
+  const body = match[1]!.replace(/\\(u[0-9a-fA-F]{0,3})?$/u, '');
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    return body;
+  }
+}
