@@ -81,8 +81,8 @@ const SESSION_CODES: ReadonlySet<ErrorCode> = new Set(['AUTH_MISSING_TOKEN', 'AU
 /** Pages a signed-out user may see; a 401 there is not redirected again. */
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/login', '/register']);
 
-type FetchLike = typeof globalThis.fetch;
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type FetchLike = typeof globalThis.fetch;
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Query = Record<string, string | number | undefined>;
 
 interface RequestOptions {
@@ -178,7 +178,12 @@ async function send(fetchFn: FetchLike, method: Method, path: string, options: R
   }
 }
 
-async function request<T>(fetchFn: FetchLike, method: Method, path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+/**
+ * The one JSON transport of the app: `/api` + path, JSON body, same-origin credentials, the
+ * `{data, error}` envelope read into an `ApiResult`, and a 401 "sign in again" sent to the login
+ * page. The typed clients (this file, llm-profile-api.ts, workbench/sessions-api.ts) all use it.
+ */
+export async function request<T>(fetchFn: FetchLike, method: Method, path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
   const response = await send(fetchFn, method, path, options, 'application/json');
   if (!response) return UNREACHABLE();
   return readEnvelope<T>(response, options);
