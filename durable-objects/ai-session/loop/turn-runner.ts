@@ -17,26 +17,20 @@ import { atLeast } from '../../../shared/api/common.ts';
 import type { MessageAccepted, MessageInput } from '../../../shared/api/ai-sessions.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import { userActor, type NewEvent, type SessionEvent } from '../../../shared/ai/events.ts';
-import { toolError, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
-import { CHANGE_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
 import { MAX_LOOP_ITERATIONS, MAX_REPAIRS, type Usage } from '../../../shared/ai/turn.ts';
 import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
 import type { Actor, SessionCore } from '../session.ts';
 import { buildContextEnvelope } from '../tools/context-envelope.ts';
-import { fromWireName, runTool } from '../tools/registry.ts';
 import { preparePrompt } from '../prompt/prepare.ts';
 import { estimateTokens, fitToolMessages } from '../prompt/budget.ts';
 import { AuditBuffer } from './audit-buffer.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
 import { parseFinalAnswer } from './final-answer.ts';
+import { readToolCall, runToolCall, storedAssistantMessage } from './tool-calls.ts';
+import { endTurn, type Ending } from './turn-endings.ts';
 import { offeredToolNames, offeredTools } from './offered-tools.ts';
-import { argumentsSummary, resultSummary } from './summaries.ts';
 import type { TurnRecord } from './turn-store.ts';
 
-/** Tool arguments above this size are refused unread (a changeSet payload is capped at 512 KiB). */
-export const MAX_TOOL_ARGUMENT_CHARS = 1_000_000;
-/** What is stored (and sent back) in place of oversized arguments; a call carrying it never runs. */
-const OVERSIZED_ARGUMENTS = '{"refused":"the arguments were too large to keep"}';
 /** A turn resumed this many times after restarts and still interrupted ends as failed. */
 export const MAX_RESUMES = 3;
 /** One corrective request when the final answer cannot be used, then AI_BAD_RESPONSE. */
@@ -61,12 +55,6 @@ interface ActiveTurn {
   stoppedBy: Actor | null;
   done: Promise<void>;
 }
-
-type Ending =
-  | { kind: 'finished'; responseType: 'chat' | 'change'; summary: string; validation: (ChangeValidation & { changeSetId: string; version: number }) | null; needsManualFix: boolean }
-  | { kind: 'failed'; code: ErrorCode; message: string; hints: string[] }
-  | { kind: 'stopped'; by: Actor }
-  | { kind: 'paused'; tokenBudget: number };
 
 class TurnEnded extends Error {
   readonly ending: Ending;
@@ -93,8 +81,6 @@ function providerProfile(profile: EffectiveLlmProfile): ProviderProfile {
 function repairRequest(title: string, lines: string[]): ChatMessage {
   return { role: 'user', content: [`REPAIR_REQUEST: ${title}`, ...lines].join('\n') };
 }
-
-const CHANGE_TOOLS: ReadonlySet<string> = new Set(CHANGE_TOOL_NAMES);
 
 export class TurnRunner {
   readonly #deps: TurnDeps;
@@ -170,7 +156,7 @@ export class TurnRunner {
     } else {
       // Paused, or orphaned by a restart and not resumed yet: end it here.
       const audit = this.#audit(null);
-      this.#end(turn, { kind: 'stopped', by: actor }, audit);
+      endTurn(this.#deps, turn, { kind: 'stopped', by: actor }, audit);
       await audit.flush();
     }
     return { turnId: turn.id, status: 'stopped' };
@@ -206,13 +192,13 @@ export class TurnRunner {
     }
     const audit = this.#audit(null);
     if (turn.resumes >= MAX_RESUMES) {
-      this.#end(turn, { kind: 'failed', code: 'AI_TURN_INTERRUPTED', message: 'The AI was interrupted by server restarts too many times.', hints: ['Send your message again.'] }, audit);
+      endTurn(this.#deps, turn, { kind: 'failed', code: 'AI_TURN_INTERRUPTED', message: 'The AI was interrupted by server restarts too many times.', hints: ['Send your message again.'] }, audit);
       await audit.flush();
       return;
     }
     const profile = await this.#deps.resolveProfile(turn.userId);
     if (profile.type === 'unavailable') {
-      this.#end(turn, { kind: 'failed', code: profile.code, message: profile.message, hints: profile.hints }, audit);
+      endTurn(this.#deps, turn, { kind: 'failed', code: profile.code, message: profile.message, hints: profile.hints }, audit);
       await audit.flush();
       return;
     }
@@ -259,7 +245,7 @@ export class TurnRunner {
     }
     if (active.stoppedBy && ending.kind !== 'stopped' && ending.kind !== 'finished') ending = { kind: 'stopped', by: active.stoppedBy };
     const turn = core.turns.get(active.turnId);
-    if (turn && (turn.status === 'running' || turn.status === 'paused')) this.#end(turn, ending, audit);
+    if (turn && (turn.status === 'running' || turn.status === 'paused')) endTurn(this.#deps, turn, ending, audit);
     await audit.flush();
   }
 
@@ -361,7 +347,7 @@ export class TurnRunner {
         totalTokens: result.usage?.totalTokens ?? 0,
         calls: 1,
       };
-      const message = this.#storedAssistantMessage(result.assistantMessage);
+      const message = storedAssistantMessage(result.assistantMessage);
       core.turns.recordResponse(turnId, iteration, message, usage);
       this.#deps.emit({
         type: 'llm.completed',
@@ -393,7 +379,7 @@ export class TurnRunner {
       }
       const answer = parsed.answer;
       if (answer.changeSet !== undefined && !turn.suggestOnly) {
-        const staged = await this.#runOne(active, core.turns.get(turnId)!, `final-${iteration}`, 'builder.change.stage', { changeSet: answer.changeSet }, audit, iteration);
+        const staged = await runToolCall(this.#deps, core.turns.get(turnId)!, { toolCallId: `final-${iteration}`, name: 'builder.change.stage', args: { changeSet: answer.changeSet }, iteration, refusal: null }, audit);
         if (!staged.ok && this.#repairOrGiveUp(turnId, 'the changeSet in your answer could not be staged', [`- error: ${JSON.stringify(staged.error)}`], Math.max(1, staged.error.details?.length ?? 1))) continue;
       }
       turn = core.turns.get(turnId)!;
@@ -432,18 +418,6 @@ export class TurnRunner {
     return true;
   }
 
-  /** The assistant message as stored and re-sent: oversized arguments are replaced, never replayed. */
-  #storedAssistantMessage(message: AssistantMessage): AssistantMessage {
-    if (!message.tool_calls?.length) return message;
-    return {
-      ...message,
-      tool_calls: message.tool_calls.map((call) => {
-        if (call.type !== 'function' || call.function.arguments.length <= MAX_TOOL_ARGUMENT_CHARS) return call;
-        return { ...call, function: { ...call.function, arguments: OVERSIZED_ARGUMENTS } };
-      }),
-    };
-  }
-
   async #runToolCalls(
     active: ActiveTurn,
     turn: TurnRecord,
@@ -452,166 +426,12 @@ export class TurnRunner {
     audit: AuditBuffer,
     assembled: AssembledToolCall[] = [],
   ): Promise<void> {
-    const iteration = turn.iteration;
     for (const call of message.tool_calls ?? []) {
       if (call.type !== 'function') continue;
-      const streamed = assembled.find((a) => a.id === call.id);
-      const clean = assembled.length === 0 ? true : (streamed?.finishedCleanly ?? false);
-      const name = fromWireName(call.function.name);
-      // The arguments as the model sent them (the stored message has oversized ones replaced).
-      const raw = streamed?.argumentsText ?? call.function.arguments;
-      let args: unknown;
-      let refusal: ToolEnvelope | null = null;
-      if (!clean) {
-        refusal = toolError('AI_BAD_RESPONSE', {
-          message: 'The arguments of this call were cut off (the answer ended early), so the tool did not run.',
-          hints: ['Call the tool again with complete arguments; keep them smaller if they were large.'],
-        });
-      } else if (raw.length > MAX_TOOL_ARGUMENT_CHARS || raw === OVERSIZED_ARGUMENTS) {
-        refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: `The arguments are larger than ${MAX_TOOL_ARGUMENT_CHARS} characters; the tool did not run.` });
-      } else {
-        try {
-          args = raw.trim() === '' ? {} : JSON.parse(raw);
-        } catch {
-          refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: 'The arguments are not valid JSON; the tool did not run.', hints: ['Send the arguments as one JSON object.'] });
-        }
-      }
-      if (!refusal && !offered.has(name) && CHANGE_TOOLS.has(name)) {
-        refusal = toolError('AI_TOOL_NOT_ALLOWED', { message: 'This turn is "suggest only": nothing may be staged. Describe your suggestions in the answer instead.' });
-      }
-      await this.#runOne(active, turn, call.id, name, args, audit, iteration, refusal);
+      const { name, args, refusal } = readToolCall(call, assembled, offered);
+      await runToolCall(this.#deps, turn, { toolCallId: call.id, name, args, iteration: turn.iteration, refusal }, audit);
       if (active.stoppedBy) return;
     }
   }
 
-  /** Run one tool call exactly once: a finished run is never repeated; its result is already in the conversation. */
-  async #runOne(
-    active: ActiveTurn,
-    turn: TurnRecord,
-    toolCallId: string,
-    name: string,
-    args: unknown,
-    audit: AuditBuffer,
-    iteration: number,
-    refusal: ToolEnvelope | null = null,
-  ): Promise<ToolEnvelope> {
-    const { core } = this.#deps;
-    const previous = core.turns.toolRun(turn.id, iteration, toolCallId);
-    if (previous?.status === 'finished' && previous.result) return previous.result;
-    const summary = refusal ? 'not run' : argumentsSummary(name, args);
-    this.#deps.emit({ type: 'tool.started', actor: { kind: 'ai' }, turnId: turn.id, payload: { iteration, toolCallId, name, summary } });
-    const startedAt = Date.now();
-    let result: ToolEnvelope;
-    if (refusal) {
-      result = refusal;
-    } else if (previous?.status === 'started' && CHANGE_TOOLS.has(name)) {
-      // Interrupted by a restart after it began: its effect is unknown, so it is not run twice.
-      result = toolError('AI_TURN_INTERRUPTED', {
-        message: 'This change tool was interrupted by a server restart; it may or may not have taken effect. It was not run again.',
-        hints: ['Call builder.change.validate or read the files to see the current staged state.'],
-      });
-    } else {
-      core.turns.startToolRun(turn.id, iteration, toolCallId, name);
-      const actor: Actor = { userId: turn.userId, name: turn.userName, role: turn.userRole };
-      result = await runTool(core, { actor, source: 'ai' }, name, args);
-    }
-    const durationMs = Date.now() - startedAt;
-    core.turns.finishToolRun(turn.id, iteration, toolCallId, name, result, durationMs);
-    if (result.ok && name === 'builder.change.stage') core.turns.update(turn.id, { stagedVersion: (result.data as { version: number }).version });
-    if (result.ok && name === 'builder.change.discard') core.turns.update(turn.id, { stagedVersion: null });
-    const code = result.ok ? null : result.error.code;
-    this.#deps.emit({
-      type: 'tool.finished',
-      actor: { kind: 'ai' },
-      turnId: turn.id,
-      payload: { iteration, toolCallId, name, ok: result.ok, durationMs, code, summary: resultSummary(name, result) },
-    });
-    audit.add({ type: 'ai.tool.called', userId: turn.userId, code, latencyMs: durationMs, payload: { turnId: turn.id, toolCallId, name, ok: result.ok } });
-    return result;
-  }
-
-  // ---------------------------------------------------------------- endings
-
-  /** Close the turn: its status and its one ending event, written together; then the audit row. */
-  #end(turn: TurnRecord, ending: Ending, audit: AuditBuffer): void {
-    const { core } = this.#deps;
-    const current = core.turns.get(turn.id) ?? turn;
-    const usage = current.usage;
-    const sessionUsage = core.turns.sessionUsage();
-    const latencyMs = Date.now() - current.startedAt;
-    const common = { turnId: turn.id, iterations: current.iteration, repairs: current.repairs, usage };
-    switch (ending.kind) {
-      case 'finished': {
-        const validation = ending.validation;
-        const latest = core.versions.latest();
-        const staged = current.stagedVersion !== null && latest && latest.status !== 'applied' && core.overlay.size > 0 ? latest : null;
-        core.turns.update(turn.id, { status: 'finished', endedAt: Date.now(), outcome: { responseType: ending.responseType } });
-        core.turns.addMessage({ role: 'assistant', content: ending.summary }, turn.id, 'summary');
-        this.#deps.emit({
-          type: 'turn.finished',
-          actor: { kind: 'ai' },
-          turnId: turn.id,
-          payload: {
-            responseType: ending.responseType,
-            summary: ending.summary,
-            changeSetId: staged?.id ?? null,
-            version: staged?.version ?? null,
-            valid: validation ? validation.valid : null,
-            needsManualFix: ending.needsManualFix,
-            iterations: current.iteration,
-            repairs: current.repairs,
-            usage,
-            sessionUsage,
-          },
-        });
-        audit.add({
-          type: 'ai.turn.finished',
-          userId: current.userId,
-          latencyMs,
-          payload: { ...common, responseType: ending.responseType, changeSetId: staged?.id ?? null, valid: validation ? validation.valid : null },
-        });
-        return;
-      }
-      case 'failed':
-        core.turns.update(turn.id, { status: 'failed', endedAt: Date.now(), outcome: { code: ending.code } });
-        this.#deps.emit({
-          type: 'turn.failed',
-          actor: { kind: 'system' },
-          turnId: turn.id,
-          payload: { code: ending.code, message: ending.message, hints: ending.hints, usage, sessionUsage },
-        });
-        audit.add({ type: 'ai.turn.failed', userId: current.userId, code: ending.code, latencyMs, payload: common });
-        return;
-      case 'stopped':
-        core.turns.update(turn.id, { status: 'stopped', endedAt: Date.now(), outcome: { stoppedBy: ending.by.userId } });
-        this.#deps.emit({
-          type: 'turn.stopped',
-          actor: userActor(ending.by),
-          turnId: turn.id,
-          payload: { stoppedBy: { userId: ending.by.userId, name: ending.by.name }, usage, sessionUsage },
-        });
-        audit.add({ type: 'ai.turn.stopped', userId: ending.by.userId, latencyMs, payload: { ...common, stoppedBy: ending.by.userId } });
-        return;
-      case 'paused':
-        core.turns.update(turn.id, { status: 'paused' });
-        this.#deps.emit({
-          type: 'turn.paused',
-          actor: { kind: 'system' },
-          turnId: turn.id,
-          payload: {
-            code: 'AI_TOKEN_BUDGET_EXCEEDED',
-            message: `This session has used ${sessionUsage.totalTokens} of its ${ending.tokenBudget} tokens, so the AI paused.`,
-            tokenBudget: ending.tokenBudget,
-            usage,
-            sessionUsage,
-          },
-        });
-        audit.add({ type: 'ai.turn.paused', userId: current.userId, code: 'AI_TOKEN_BUDGET_EXCEEDED', payload: { ...common, tokenBudget: ending.tokenBudget } });
-        return;
-      default: {
-        const never: never = ending;
-        throw new Error(`unknown ending ${String(never)}`);
-      }
-    }
-  }
 }

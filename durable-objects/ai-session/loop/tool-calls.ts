@@ -1,0 +1,121 @@
+/**
+ * One tool call of the model, from its streamed arguments to its `role=tool` result: the checks
+ * that keep a call from running (cut off, oversized, not JSON, not allowed in this turn), the run
+ * itself — exactly once per tool_call_id, recorded before and after — and its two events.
+ */
+import { toolError, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
+import { CHANGE_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
+import type { NewEvent, SessionEvent } from '../../../shared/ai/events.ts';
+import type { AssembledToolCall, AssistantMessage } from '../../../worker/llm/types.ts';
+import type { Actor, SessionCore } from '../session.ts';
+import { fromWireName, runTool } from '../tools/registry.ts';
+import type { AuditBuffer } from './audit-buffer.ts';
+import { argumentsSummary, resultSummary } from './summaries.ts';
+import type { TurnRecord } from './turn-store.ts';
+
+/** Tool arguments above this size are refused unread (a changeSet payload is capped at 512 KiB). */
+export const MAX_TOOL_ARGUMENT_CHARS = 1_000_000;
+/** What is stored (and sent back) in place of oversized arguments; a call carrying it never runs. */
+const OVERSIZED_ARGUMENTS = '{"refused":"the arguments were too large to keep"}';
+
+const CHANGE_TOOLS: ReadonlySet<string> = new Set(CHANGE_TOOL_NAMES);
+
+export interface ToolCallDeps {
+  core: SessionCore;
+  emit: (event: NewEvent) => SessionEvent;
+}
+
+export interface ToolCallToRun {
+  toolCallId: string;
+  /** The dotted name. */
+  name: string;
+  args: unknown;
+  iteration: number;
+  /** Set when the call must not run: this is its result. */
+  refusal: ToolEnvelope | null;
+}
+
+/** The assistant message as stored and re-sent: oversized arguments are replaced, never replayed. */
+export function storedAssistantMessage(message: AssistantMessage): AssistantMessage {
+  if (!message.tool_calls?.length) return message;
+  return {
+    ...message,
+    tool_calls: message.tool_calls.map((call) => {
+      if (call.type !== 'function' || call.function.arguments.length <= MAX_TOOL_ARGUMENT_CHARS) return call;
+      return { ...call, function: { ...call.function, arguments: OVERSIZED_ARGUMENTS } };
+    }),
+  };
+}
+
+type FunctionCall = Extract<NonNullable<AssistantMessage['tool_calls']>[number], { type: 'function' }>;
+
+/** The call's dotted name and parsed arguments, or the refusal that stands for its result. */
+export function readToolCall(
+  call: FunctionCall,
+  assembled: readonly AssembledToolCall[],
+  offered: ReadonlySet<string>,
+): { name: string; args: unknown; refusal: ToolEnvelope | null } {
+  const streamed = assembled.find((a) => a.id === call.id);
+  const clean = assembled.length === 0 ? true : (streamed?.finishedCleanly ?? false);
+  const name = fromWireName(call.function.name);
+  // The arguments as the model sent them (the stored message has oversized ones replaced).
+  const raw = streamed?.argumentsText ?? call.function.arguments;
+  let args: unknown;
+  let refusal: ToolEnvelope | null = null;
+  if (!clean) {
+    refusal = toolError('AI_BAD_RESPONSE', {
+      message: 'The arguments of this call were cut off (the answer ended early), so the tool did not run.',
+      hints: ['Call the tool again with complete arguments; keep them smaller if they were large.'],
+    });
+  } else if (raw.length > MAX_TOOL_ARGUMENT_CHARS || raw === OVERSIZED_ARGUMENTS) {
+    refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: `The arguments are larger than ${MAX_TOOL_ARGUMENT_CHARS} characters; the tool did not run.` });
+  } else {
+    try {
+      args = raw.trim() === '' ? {} : JSON.parse(raw);
+    } catch {
+      refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: 'The arguments are not valid JSON; the tool did not run.', hints: ['Send the arguments as one JSON object.'] });
+    }
+  }
+  if (!refusal && !offered.has(name) && CHANGE_TOOLS.has(name)) {
+    refusal = toolError('AI_TOOL_NOT_ALLOWED', { message: 'This turn is "suggest only": nothing may be staged. Describe your suggestions in the answer instead.' });
+  }
+  return { name, args, refusal };
+}
+
+/** Run one tool call exactly once: a finished run is never repeated; its result is already in the conversation. */
+export async function runToolCall(deps: ToolCallDeps, turn: TurnRecord, call: ToolCallToRun, audit: AuditBuffer): Promise<ToolEnvelope> {
+  const { core, emit } = deps;
+  const { toolCallId, name, args, iteration, refusal } = call;
+  const previous = core.turns.toolRun(turn.id, iteration, toolCallId);
+  if (previous?.status === 'finished' && previous.result) return previous.result;
+  const summary = refusal ? 'not run' : argumentsSummary(name, args);
+  emit({ type: 'tool.started', actor: { kind: 'ai' }, turnId: turn.id, payload: { iteration, toolCallId, name, summary } });
+  const startedAt = Date.now();
+  let result: ToolEnvelope;
+  if (refusal) {
+    result = refusal;
+  } else if (previous?.status === 'started' && CHANGE_TOOLS.has(name)) {
+    // Interrupted by a restart after it began: its effect is unknown, so it is not run twice.
+    result = toolError('AI_TURN_INTERRUPTED', {
+      message: 'This change tool was interrupted by a server restart; it may or may not have taken effect. It was not run again.',
+      hints: ['Call builder.change.validate or read the files to see the current staged state.'],
+    });
+  } else {
+    core.turns.startToolRun(turn.id, iteration, toolCallId, name);
+    const actor: Actor = { userId: turn.userId, name: turn.userName, role: turn.userRole };
+    result = await runTool(core, { actor, source: 'ai' }, name, args);
+  }
+  const durationMs = Date.now() - startedAt;
+  core.turns.finishToolRun(turn.id, iteration, toolCallId, name, result, durationMs);
+  if (result.ok && name === 'builder.change.stage') core.turns.update(turn.id, { stagedVersion: (result.data as { version: number }).version });
+  if (result.ok && name === 'builder.change.discard') core.turns.update(turn.id, { stagedVersion: null });
+  const code = result.ok ? null : result.error.code;
+  emit({
+    type: 'tool.finished',
+    actor: { kind: 'ai' },
+    turnId: turn.id,
+    payload: { iteration, toolCallId, name, ok: result.ok, durationMs, code, summary: resultSummary(name, result) },
+  });
+  audit.add({ type: 'ai.tool.called', userId: turn.userId, code, latencyMs: durationMs, payload: { turnId: turn.id, toolCallId, name, ok: result.ok } });
+  return result;
+}
