@@ -2,7 +2,8 @@
  * The plain peers of bench/session.ts, in-process Node servers on a free loopback port: an event
  * fan-out server (HTTP POST → append to an in-memory log with a seq → one JSON frame to every
  * subscribed socket) and a y-protocols relay (one Y.Doc in memory; an update is applied and sent
- * to the other sockets, as y-websocket's example server does, without its persistence).
+ * to the other sockets, as y-websocket's example server does, without its persistence). The
+ * fan-out server's event relay (`startEventRelay`) also carries turn-peer.ts's tool loop.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -61,41 +62,40 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
+export function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
+/** A peer that keeps an event log its subscribed sockets follow, as ours does. */
+export interface EventRelay extends PeerServer {
+  /** Every event so far, seq 1 first. */
+  readonly log: readonly EventTemplate[];
+  /** Appends `event` to the log and sends it, as one live `{type: 'events'}` frame, to every subscribed socket. */
+  publish(event: EventTemplate): void;
+}
+
 /**
- * The fan-out peer. A socket gets `{type: 'hello', lastSeq}` on connect and subscribes with
- * `{type: 'hello', lastSeq}` (answered with an empty replay, as ours does); `POST /events` with
- * `{objectKey, line, body}` appends an event shaped like `template` and sends it to every
- * subscribed socket, then answers 201.
+ * The relay both event peers stand on (the fan-out peer here, turn-peer.ts): `POST route` with a
+ * JSON body goes to `onPost` (anything else is a 404, a body that is not JSON a 400). A socket
+ * gets `{type: 'hello', lastSeq}` on connect and subscribes with `{type: 'hello', lastSeq}`,
+ * answered with the events after it as a replay, as ours does.
  */
-export async function startFanoutPeer(template: EventTemplate): Promise<PeerServer> {
+export async function startEventRelay<Input extends object>(route: string, onPost: (input: Input, res: ServerResponse) => void): Promise<EventRelay> {
   const log: EventTemplate[] = [];
   const subscribed = new Set<WebSocket>();
   const { server, wss, url } = await listen((req, res) => {
-    if (req.method !== 'POST' || req.url !== '/events') return json(res, 404, { data: null, error: { code: 'NOT_FOUND', message: 'POST /events' } });
+    if (req.method !== 'POST' || req.url !== route) return json(res, 404, { data: null, error: { code: 'NOT_FOUND', message: `POST ${route}` } });
     readBody(req).then(
       (text) => {
-        let input: { objectKey?: unknown; line?: unknown; body?: unknown };
+        let input: Input;
         try {
-          input = JSON.parse(text) as typeof input;
+          input = JSON.parse(text) as Input;
         } catch {
           return json(res, 400, { data: null, error: { code: 'INVALID_JSON', message: 'Send one JSON object.' } });
         }
-        const event: EventTemplate = {
-          ...template,
-          seq: log.length + 1,
-          at: new Date().toISOString(),
-          payload: { ...template.payload, objectKey: input.objectKey, line: input.line, body: input.body },
-        };
-        log.push(event);
-        const frame = JSON.stringify({ type: 'events', events: [event], replay: false, done: true });
-        for (const socket of subscribed) if (socket.readyState === socket.OPEN) socket.send(frame);
-        json(res, 201, { data: { threadId: event.payload.threadId, commentId: event.payload.commentId }, error: null });
+        onPost(input, res);
       },
       () => json(res, 400, { data: null, error: { code: 'BAD_REQUEST', message: 'The body could not be read.' } }),
     );
@@ -117,7 +117,34 @@ export async function startFanoutPeer(template: EventTemplate): Promise<PeerServ
     });
     socket.on('close', () => subscribed.delete(socket));
   });
-  return { url, close: closer(server, wss) };
+  return {
+    url,
+    log,
+    publish(event) {
+      log.push(event);
+      const frame = JSON.stringify({ type: 'events', events: [event], replay: false, done: true });
+      for (const socket of subscribed) if (socket.readyState === socket.OPEN) socket.send(frame);
+    },
+    close: closer(server, wss),
+  };
+}
+
+/**
+ * The fan-out peer: `POST /events` with `{objectKey, line, body}` appends an event shaped like
+ * `template` and sends it to every subscribed socket, then answers 201.
+ */
+export async function startFanoutPeer(template: EventTemplate): Promise<PeerServer> {
+  const relay: EventRelay = await startEventRelay<{ objectKey?: unknown; line?: unknown; body?: unknown }>('/events', (input, res) => {
+    const event: EventTemplate = {
+      ...template,
+      seq: relay.log.length + 1,
+      at: new Date().toISOString(),
+      payload: { ...template.payload, objectKey: input.objectKey, line: input.line, body: input.body },
+    };
+    relay.publish(event);
+    json(res, 201, { data: { threadId: event.payload.threadId, commentId: event.payload.commentId }, error: null });
+  });
+  return relay;
 }
 
 /**

@@ -10,14 +10,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as Y from 'yjs';
-import { STEP, STEP_KEY, WORKFLOW, YClient, closeAll, connect, importDemo, register, stepSession, subscribedSockets, withTimeout } from './session-clients.ts';
+import { runProductSection } from './product-section.ts';
+import type { ProductResources } from './product-section.ts';
+import { STEP, STEP_KEY, WORKFLOW, YClient, closeAll, connect, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
 import type { Client } from './session-clients.ts';
 import { startFanoutPeer, startYjsPeer } from './session-peer.ts';
 import type { EventTemplate, PeerServer } from './session-peer.ts';
 import { markdownTable, median, pairedRow } from './table.ts';
 import type { ResultRow } from './table.ts';
 import { startProduct } from '../test/browser/product.ts';
-import type { Product } from '../test/browser/product.ts';
 
 const FANOUT_SOCKETS = [1, 10, 100] as const;
 /**
@@ -119,14 +120,7 @@ async function yjsSample(a: YClient, b: YClient, mark: string): Promise<number> 
 
 // ---- the section ----------------------------------------------------------------------------
 
-/** What the section has started, for the cleanup. */
-interface Resources {
-  product?: Product;
-  peers: PeerServer[];
-  clients: Set<Client>;
-}
-
-async function run(log: (message: string) => void, resources: Resources): Promise<SessionBenchResult> {
+async function run(log: (message: string) => void, resources: ProductResources): Promise<SessionBenchResult> {
   const started = performance.now();
   const { peers, clients } = resources;
   log('starting the product (wrangler dev, local D1) …');
@@ -221,33 +215,8 @@ async function run(log: (message: string) => void, resources: Resources): Promis
  * product (wrangler, workerd, the temp persist dir). Throws with a readable message on failure.
  */
 export async function sessionBench(log: (message: string) => void = (m) => console.error(`bench: ${m}`)): Promise<SessionBenchResult> {
-  const resources: Resources = { peers: [], clients: new Set() };
-  // wrangler runs in its own process group; exiting through process.exit lets startProduct's
-  // exit hook kill it on Ctrl-C too (a signal's default action skips 'exit' handlers).
-  const interrupted = (signal: NodeJS.Signals) => {
-    console.error(`bench: ${signal}, stopping the product`);
-    process.exit(130);
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-  try {
-    return await withTimeout(run(log, resources), SECTION_TIMEOUT_MS, 'the session bench to finish');
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const full = resources.product?.output() ?? '';
-    // wrangler dev rebuilds the Worker when a file it bundles changes, and a reload drops every socket.
-    const reloaded = /Reloading local server/.test(full)
-      ? '\nwrangler dev reloaded the Worker during the run (a source file it bundles changed), which closes every socket: run the bench again while no one edits the worker/, durable-objects/ or shared/ files.'
-      : '';
-    const output = full.split('\n').slice(-30).join('\n');
-    throw new Error(`${message}${reloaded}${output ? `\nwrangler output (last lines):\n${output}` : ''}`, { cause: error });
-  } finally {
-    await closeAll(resources.clients);
-    await Promise.all(resources.peers.map((p) => p.close().catch(() => undefined)));
-    await resources.product?.stop();
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-  }
+  const resources: ProductResources = { peers: [], clients: new Set() };
+  return runProductSection('the session bench', resources, SECTION_TIMEOUT_MS, () => run(log, resources));
 }
 
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));

@@ -1,20 +1,16 @@
 /**
  * The peer of bench/turn.ts: a bare AI tool loop in Node behind the smallest relay that does the
- * product's job, an in-process `http` + `ws` server on a free loopback port. `POST /messages`
+ * product's job, session-peer.ts's event relay on a free loopback port. `POST /messages`
  * appends a `turn.accepted` event to an in-memory log and sends it to every subscribed socket,
  * answers 202, then runs the loop with the `openai` SDK: stream the completion, assemble tool calls,
  * run a trivial in-process tool, append `role=tool` messages, repeat until the model answers
  * without tools. Each step is one event frame, in the product's order and shapes (copied from the
  * product's own frames), so both sides send the same frames. No storage, no checks, no retries.
  */
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { WebSocketServer } from 'ws';
-import type { WebSocket } from 'ws';
-import type { EventTemplate, PeerServer } from './session-peer.ts';
+import { json, startEventRelay } from './session-peer.ts';
+import type { EventRelay, EventTemplate, PeerServer } from './session-peer.ts';
 
 export interface TurnPeerOptions {
   /** The scripted server's base URL (ending in /v1), the model (a script) and a key. */
@@ -36,35 +32,16 @@ interface AssembledCall {
   arguments: string;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
 export async function startTurnPeer(options: TurnPeerOptions): Promise<PeerServer> {
   const client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, logLevel: 'off' });
-  const log: EventTemplate[] = [];
-  const subscribed = new Set<WebSocket>();
   let running = false;
   let turns = 0;
 
   function emit(type: string, turnId: string, payload: Record<string, unknown>): EventTemplate {
     // A type the product never sent in the captured turn (turn.failed) goes out bare.
     const template = options.templates[type] ?? { seq: 0, type, at: '', actor: { kind: 'system' }, turnId, payload: {} };
-    const event: EventTemplate = { ...template, seq: log.length + 1, at: new Date().toISOString(), turnId, payload: { ...template.payload, ...payload } };
-    log.push(event);
-    const frame = JSON.stringify({ type: 'events', events: [event], replay: false, done: true });
-    for (const socket of subscribed) if (socket.readyState === socket.OPEN) socket.send(frame);
+    const event: EventTemplate = { ...template, seq: relay.log.length + 1, at: new Date().toISOString(), turnId, payload: { ...template.payload, ...payload } };
+    relay.publish(event);
     return event;
   }
 
@@ -125,63 +102,20 @@ export async function startTurnPeer(options: TurnPeerOptions): Promise<PeerServe
     }
   }
 
-  const server = createServer((req, res) => {
-    if (req.method !== 'POST' || req.url !== '/messages') return json(res, 404, { data: null, error: { code: 'NOT_FOUND', message: 'POST /messages' } });
-    readBody(req).then(
-      (text) => {
-        let input: { content?: unknown };
-        try {
-          input = JSON.parse(text) as typeof input;
-        } catch {
-          return json(res, 400, { data: null, error: { code: 'INVALID_JSON', message: 'Send one JSON object.' } });
-        }
-        if (typeof input.content !== 'string') return json(res, 400, { data: null, error: { code: 'VALIDATION_FAILED', message: 'content: a string' } });
-        if (running) return json(res, 409, { data: null, error: { code: 'AI_TURN_IN_PROGRESS', message: 'A turn is running.' } });
-        running = true;
-        turns += 1;
-        const turnId = `turn_peer_${String(turns).padStart(20, '0')}`;
-        const accepted = emit('turn.accepted', turnId, { content: input.content, suggestOnly: false });
-        json(res, 202, { data: { turnId, seq: accepted.seq, status: 'running' }, error: null });
-        loop(turnId)
-          .catch((error: unknown) => {
-            const message = error instanceof Error ? error.message : String(error);
-            emit('turn.failed', turnId, { code: 'PEER_FAILED', message, hints: [] });
-          })
-          .finally(() => (running = false));
-      },
-      () => json(res, 400, { data: null, error: { code: 'BAD_REQUEST', message: 'The body could not be read.' } }),
-    );
+  const relay: EventRelay = await startEventRelay<{ content?: unknown }>('/messages', (input, res) => {
+    if (typeof input.content !== 'string') return json(res, 400, { data: null, error: { code: 'VALIDATION_FAILED', message: 'content: a string' } });
+    if (running) return json(res, 409, { data: null, error: { code: 'AI_TURN_IN_PROGRESS', message: 'A turn is running.' } });
+    running = true;
+    turns += 1;
+    const turnId = `turn_peer_${String(turns).padStart(20, '0')}`;
+    const accepted = emit('turn.accepted', turnId, { content: input.content, suggestOnly: false });
+    json(res, 202, { data: { turnId, seq: accepted.seq, status: 'running' }, error: null });
+    loop(turnId)
+      .catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        emit('turn.failed', turnId, { code: 'PEER_FAILED', message, hints: [] });
+      })
+      .finally(() => (running = false));
   });
-  const wss = new WebSocketServer({ server, perMessageDeflate: false });
-  wss.on('connection', (socket) => {
-    socket.send(JSON.stringify({ type: 'hello', lastSeq: log.length }));
-    socket.on('message', (data, isBinary) => {
-      if (isBinary) return;
-      let frame: { type?: unknown; lastSeq?: unknown };
-      try {
-        frame = JSON.parse(String(data)) as typeof frame;
-      } catch {
-        return;
-      }
-      if (frame.type !== 'hello' || typeof frame.lastSeq !== 'number') return;
-      const lastSeq = frame.lastSeq;
-      socket.send(JSON.stringify({ type: 'events', events: log.filter((e) => e.seq > lastSeq), replay: true, done: true }));
-      subscribed.add(socket);
-    });
-    socket.on('close', () => subscribed.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      for (const socket of wss.clients) socket.terminate();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return relay;
 }

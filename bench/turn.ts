@@ -14,16 +14,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Socket } from 'node:net';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { STEP, WORKFLOW, closeAll, importDemo, register, stepSession, subscribedSockets, withTimeout } from './session-clients.ts';
+import { runProductSection } from './product-section.ts';
+import type { ProductResources } from './product-section.ts';
+import { STEP, WORKFLOW, closeAll, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
 import type { Client } from './session-clients.ts';
-import type { EventTemplate, PeerServer } from './session-peer.ts';
+import type { EventTemplate } from './session-peer.ts';
 import { markdownTable, median, pairedRow } from './table.ts';
 import type { ResultRow } from './table.ts';
 import { startTurnPeer } from './turn-peer.ts';
 import { startScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
 import type { ScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
 import { startProduct } from '../test/browser/product.ts';
-import type { Product } from '../test/browser/product.ts';
 
 /** The script: this many iterations of one cheap read tool call, then the final JSON answer. */
 const TOOL_ITERATIONS = 6;
@@ -239,12 +240,10 @@ async function measure(ours: Side, peer: Side): Promise<{ ours: TurnSample[]; pe
 
 // ---- the section ----------------------------------------------------------------------------
 
-interface Resources {
-  product?: Product;
+/** What the section has started beyond the product, its peer and sockets, for the cleanup. */
+interface Resources extends ProductResources {
   model?: ScriptedOpenAI;
   clock?: ModelClock;
-  peers: PeerServer[];
-  clients: Set<Client>;
 }
 
 async function scriptModel(model: ScriptedOpenAI, steps: unknown[]): Promise<string> {
@@ -357,32 +356,10 @@ async function run(log: (message: string) => void, resources: Resources): Promis
  */
 export async function turnBench(log: (message: string) => void = (m) => console.error(`bench: ${m}`)): Promise<TurnBenchResult> {
   const resources: Resources = { peers: [], clients: new Set() };
-  // wrangler runs in its own process group; process.exit runs startProduct's exit hook, which kills it.
-  const interrupted = (signal: NodeJS.Signals) => {
-    console.error(`bench: ${signal}, stopping the product`);
-    process.exit(130);
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-  try {
-    return await withTimeout(run(log, resources), SECTION_TIMEOUT_MS, 'the turn bench to finish');
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const full = resources.product?.output() ?? '';
-    const reloaded = /Reloading local server/.test(full)
-      ? '\nwrangler dev reloaded the Worker during the run (a source file it bundles changed), which closes every socket: run the bench again while no one edits the worker/, durable-objects/ or shared/ files.'
-      : '';
-    const output = full.split('\n').slice(-30).join('\n');
-    throw new Error(`${message}${reloaded}${output ? `\nwrangler output (last lines):\n${output}` : ''}`, { cause: error });
-  } finally {
-    await closeAll(resources.clients);
-    await Promise.all(resources.peers.map((p) => p.close().catch(() => undefined)));
+  return runProductSection('the turn bench', resources, SECTION_TIMEOUT_MS, () => run(log, resources), async () => {
     resources.clock?.close();
     await resources.model?.close().catch(() => undefined);
-    await resources.product?.stop();
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-  }
+  });
 }
 
 const ms = (value: number) => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2));

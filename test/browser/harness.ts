@@ -1,13 +1,15 @@
 /**
  * The browser suite's harness: finds Debian's Chromium, launches it with playwright-core, starts
- * the real product (product.ts) and offers a few helpers. Not vitest browser mode: the tests run
- * in Node and drive a real Chromium against the real Worker.
+ * the real product (product.ts), and the scripted model server for the AI suites, and offers a few
+ * helpers. Not vitest browser mode: the tests run in Node and drive a real Chromium against the
+ * real Worker.
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { startScriptedOpenAI, type ScriptedOpenAI } from '../support/scripted-openai/index.ts';
 import { ROOT, startProduct, type Product } from './product.ts';
 
 export const SKIP_BROWSER_TESTS = process.env.SKIP_BROWSER_TESTS === '1';
@@ -72,6 +74,43 @@ export async function startSuite(): Promise<Suite> {
     async close() {
       await browser.close().catch(() => undefined);
       await product.stop();
+    },
+  };
+}
+
+/** A suite and the scripted OpenAI-compatible server its AI settings point at. */
+export interface ModelSuite {
+  readonly suite: Suite;
+  readonly model: ScriptedOpenAI;
+}
+
+/**
+ * Starts the scripted model server and the suite in `beforeAll` and closes them (the suite first)
+ * in `afterAll`. Call it inside the file's `describeBrowser`; read its fields inside a test.
+ */
+export function useModelSuite(): ModelSuite {
+  let suite: Suite | undefined;
+  let model: ScriptedOpenAI | undefined;
+
+  beforeAll(async () => {
+    model = await startScriptedOpenAI();
+    suite = await startSuite();
+  });
+
+  afterAll(async () => {
+    await suite?.close();
+    await model?.close();
+  });
+
+  const notStarted = (what: string) => new Error(`useModelSuite(): the ${what} is not started yet; read it inside a test, after beforeAll`);
+  return {
+    get suite() {
+      if (!suite) throw notStarted('suite');
+      return suite;
+    },
+    get model() {
+      if (!model) throw notStarted('model server');
+      return model;
     },
   };
 }

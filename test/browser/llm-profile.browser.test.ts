@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startScriptedOpenAI, type ScriptedOpenAI } from '../support/scripted-openai/index.ts';
-import { describeBrowser, newUser, registerViaApi, screenshot, signInThroughUi, startSuite, type Suite } from './harness.ts';
+import { expect, it } from 'vitest';
+import { describeBrowser, newUser, registerViaApi, screenshot, signInThroughUi, useModelSuite } from './harness.ts';
 import { freePort } from './product.ts';
 
 /** Every body the page received (documents, scripts and API answers), read as text. */
@@ -20,20 +19,10 @@ function recordResponses(page: Page): () => Promise<Array<{ url: string; body: s
 }
 
 describeBrowser('AI settings (browser)', () => {
-  let suite: Suite;
-  let model: ScriptedOpenAI;
-
-  beforeAll(async () => {
-    model = await startScriptedOpenAI();
-    suite = await startSuite();
-  });
-
-  afterAll(async () => {
-    await suite?.close();
-    await model?.close();
-  });
+  const started = useModelSuite();
 
   it('sets up a model in under a minute: preset, key, test, save; the key never comes back', { timeout: 120_000 }, async () => {
+    const { suite, model } = started;
     const context = await suite.newContext();
     const page = await context.newPage();
     const responses = recordResponses(page);

@@ -10,10 +10,10 @@
  * request open (a promise it releases) instead of sleeping.
  */
 import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DEMO_USER, DEMO_VIEWER, seedDemo } from '../../scripts/seed-demo.ts';
-import { messageText, startScriptedOpenAI, toolLoop, type Reply, type Scenario, type ScriptedOpenAI } from '../support/scripted-openai/index.ts';
-import { describeBrowser, screenshot, startSuite, type Suite } from './harness.ts';
+import { messageText, toolLoop, type Reply, type Scenario } from '../support/scripted-openai/index.ts';
+import { describeBrowser, screenshot, useModelSuite } from './harness.ts';
 
 const MODEL = 'workbench-model';
 const WF = 'vendor-intake';
@@ -53,20 +53,10 @@ async function apiGet<T>(context: BrowserContext, url: string): Promise<T> {
 const testids = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 
 describeBrowser('AI workbench (browser)', () => {
-  let suite: Suite;
-  let model: ScriptedOpenAI;
-
-  beforeAll(async () => {
-    model = await startScriptedOpenAI();
-    suite = await startSuite();
-  });
-
-  afterAll(async () => {
-    await suite?.close();
-    await model?.close();
-  });
+  const started = useModelSuite();
 
   it('runs a turn live for the owner and a viewer, shows the context and the diff, applies, recovers on reload and stops a turn', { timeout: 150_000 }, async () => {
+    const { suite, model } = started;
     const t0 = Date.now();
     const base = suite.product.url;
     const { projectId } = await seedDemo(base);
