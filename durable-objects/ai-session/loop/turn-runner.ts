@@ -171,6 +171,8 @@ export class TurnRunner {
     this.#checkBudget(turn, true);
     const profile = await this.#deps.resolveProfile(turn.userId);
     if (profile.type === 'unavailable') throw new ApiError(profile.code, { message: profile.message, hints: profile.hints });
+    // Checked again after the await: a second resume (or a stop) may have come in meanwhile.
+    if (this.#active || core.turns.open()?.status !== 'paused') throw new ApiError('AI_TURN_NOT_RUNNING', { message: 'There is no paused turn to resume.' });
     core.turns.update(turn.id, { status: 'running' });
     this.#deps.emit({ type: 'turn.resumed', actor: userActor(actor), turnId: turn.id, payload: { reason: 'budget', iteration: turn.iteration } });
     this.#deps.armWatchdog();
