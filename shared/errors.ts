@@ -51,6 +51,10 @@ export const ERROR_CODES = {
   PKG_INVALID_FORMAT: { status: 400, message: 'This file is not a .bmad package.' },
   PKG_TOO_LARGE: { status: 413, message: 'This package is too large.' },
   PKG_INVALID_ZIP: { status: 400, message: 'This zip file is damaged or unsafe.' },
+  // What an entry actually inflates to, checked against what the zip declares (ours)
+  PKG_ENTRY_SIZE_MISMATCH: { status: 400, message: 'A file in the zip is not the size the zip says it is, so it was not unpacked.' },
+  PKG_CRC_MISMATCH: { status: 400, message: 'A file in the zip is damaged: its checksum does not match its contents.' },
+  PKG_ENTRY_TRUNCATED: { status: 400, message: 'A file in the zip is cut short; the zip is incomplete.' },
   PKG_VALIDATION_FAILED: { status: 422, message: 'The package has problems that must be fixed first.' },
   PKG_NAME_CONFLICT: { status: 409, message: 'A project with this name already exists.' },
   STEP_MISSING_FRONTMATTER: { status: 422, message: 'The step file has no frontmatter.' },

@@ -1,17 +1,19 @@
 /**
  * Unpacks an uploaded `.bmad` zip into a map of text files, refusing anything unsafe before it
  * is inflated: oversize archives, too many entries, bomb-like ratios, traversal (`..`, absolute
- * paths, backslashes, NUL, drive letters), duplicate names, symlinks, encryption, non-UTF-8
- * text. One common top-level folder is stripped. Expected failures are values.
+ * paths, backslashes, NUL, drive letters), duplicate names, symlinks, encryption, ZIP64. Then
+ * each entry is inflated under hard caps and held to its declared size and CRC-32
+ * (inflate-entry.ts), and must be UTF-8 text. One common top-level folder is stripped.
+ * Expected failures are values.
  */
-import { unzipSync } from 'fflate';
 import { IMPORT_LIMITS } from './limits.ts';
+import { readEntryBytes, type EntryFailureCode } from './inflate-entry.ts';
 import { readCentralDirectory } from './zip-entries.ts';
 import type { ErrorDetail } from '../../shared/errors.ts';
 
 export type UnpackResult =
   | { ok: true; files: Map<string, string> }
-  | { ok: false; code: 'PKG_TOO_LARGE' | 'PKG_INVALID_ZIP' | 'PKG_INVALID_FORMAT'; message: string; details?: ErrorDetail[] };
+  | { ok: false; code: EntryFailureCode | 'PKG_INVALID_FORMAT'; message: string; details?: ErrorDetail[] };
 
 function unsafeName(name: string): string | undefined {
   if (name.includes('\0')) return 'contains a NUL character';
@@ -66,21 +68,19 @@ export function unpackPackage(zip: Uint8Array): UnpackResult {
   if (details.length > 0) {
     return { ok: false, code: 'PKG_INVALID_ZIP', message: 'The zip holds entries that are not safe to unpack.', details };
   }
-  let raw: Record<string, Uint8Array>;
-  try {
-    const wanted = new Set(entries.map((e) => e.name));
-    raw = unzipSync(zip, { filter: (file) => wanted.has(file.name) });
-  } catch (error) {
-    return { ok: false, code: 'PKG_INVALID_ZIP', message: `The zip could not be unpacked: ${error instanceof Error ? error.message : 'damaged data'}.` };
-  }
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const strip = stripCommonFolder(entries.map((e) => e.name));
   const files = new Map<string, string>();
+  let produced = 0;
   for (const entry of entries) {
-    const bytes = raw[entry.name];
-    if (!bytes || bytes.byteLength !== entry.size) {
-      return { ok: false, code: 'PKG_INVALID_ZIP', message: `${entry.name} does not match its recorded size.` };
-    }
+    // The declared sizes passed the checks above; what each entry really produces is held to them here.
+    const read = readEntryBytes(zip, entry, {
+      maxFileBytes: IMPORT_LIMITS.maxFileBytes,
+      totalLeft: IMPORT_LIMITS.maxUnpackedBytes - produced,
+    });
+    if (!read.ok) return { ok: false, code: read.code, message: read.message, details: read.details };
+    const bytes = read.bytes;
+    produced += bytes.byteLength;
     try {
       // A leading BOM is tolerated: the decoder drops it.
       files.set(strip(entry.name), decoder.decode(bytes));

@@ -1,0 +1,161 @@
+// Hand-built hostile zips through the real import route: lies about sizes and CRC-32, cut
+// streams, bombs, and every safety branch of the zip guard, each refused with its PKG_* code
+// and without a row written.
+import { env, exports } from 'cloudflare:workers';
+import { deflateSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN, signedInClient, type TestClient } from './client.ts';
+import { buildZip, crc32, deflated, packageEntries, stored, type EndRecord, type RawEntry } from './zip-builder.ts';
+import { readCentralDirectory } from '../../worker/package-io/zip-entries.ts';
+import { readEntryBytes } from '../../worker/package-io/inflate-entry.ts';
+
+const MiB = 1024 * 1024;
+const TABLES = ['projects', 'project_members', 'workflows', 'workflow_steps', 'assets'];
+
+async function counts() {
+  return Promise.all(TABLES.map(async (t) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${t}`).first<{ n: number }>())!.n));
+}
+
+async function upload(client: TestClient, zip: Uint8Array) {
+  const form = new FormData();
+  form.set('file', new File([new Uint8Array(zip)], 'package.bmad', { type: 'application/zip' }));
+  const res = await exports.default.fetch(`${ORIGIN}/api/projects/import`, {
+    method: 'POST',
+    headers: { origin: ORIGIN, cookie: client.cookie! },
+    body: form,
+  });
+  return { status: res.status, ...((await res.json()) as { data: any; error: any }) };
+}
+
+/** The hello-branch package plus `extra` entries, built by hand. */
+function withExtra(extra: RawEntry[], end?: EndRecord): Uint8Array {
+  return buildZip([...packageEntries(env.TEST_PACKAGES['hello-branch']), ...extra], end);
+}
+
+/** Uploads and expects a refusal with `code`, and not one row more in any package table. */
+async function expectRefused(zip: Uint8Array, code: string) {
+  const user = await signedInClient('Attacker');
+  const before = await counts();
+  const res = await upload(user, zip);
+  expect(res.error?.code, JSON.stringify(res.error)).toBe(code);
+  expect(res.status).toBeGreaterThanOrEqual(400);
+  expect(await counts()).toEqual(before);
+  return res.error as { code: string; message: string; details?: Array<{ path?: string; message: string; hint?: string }> };
+}
+
+const zeros64 = new Uint8Array(64 * MiB);
+const notes = '# Notes\n\nKeep receipts for every expense over fifty euros.\n';
+
+describe('hand-built zips', () => {
+  it('imports an honest hand-built zip with deflated and stored entries (the builder itself is sound)', async () => {
+    const user = await signedInClient('Honest');
+    const res = await upload(user, withExtra([stored('assets/notes.md', notes), deflated('assets/more.md', notes.repeat(50))]));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+  });
+});
+
+describe('sizes actually produced', () => {
+  it('refuses an entry that declares 1 KiB but inflates to 64 MiB, stopping near the declared size', async () => {
+    const bomb = deflated('assets/notes.md', zeros64, { size: 1024, crc: crc32(zeros64.subarray(0, 1024)) });
+    const zip = withExtra([bomb]);
+    const error = await expectRefused(zip, 'PKG_ENTRY_SIZE_MISMATCH');
+    expect(error.details).toEqual([expect.objectContaining({ path: 'assets/notes.md' })]);
+    // Straight at the inflater: it gave up after a few MiB, not after producing 64.
+    const directory = readCentralDirectory(zip);
+    expect(directory.ok).toBe(true);
+    const entry = directory.ok ? directory.entries.find((e) => e.name === 'assets/notes.md')! : undefined;
+    const result = readEntryBytes(zip, entry!, { maxFileBytes: 10 * MiB, totalLeft: 100 * MiB });
+    expect(result).toMatchObject({ ok: false, code: 'PKG_ENTRY_SIZE_MISMATCH' });
+    expect(result.ok ? 0 : result.produced).toBeGreaterThan(1024);
+    expect(result.ok ? Infinity : result.produced).toBeLessThan(8 * MiB);
+  });
+
+  it('refuses an entry that declares more bytes than its complete stream produces', async () => {
+    await expectRefused(withExtra([deflated('assets/notes.md', notes, { size: notes.length + 100 })]), 'PKG_ENTRY_SIZE_MISMATCH');
+  });
+
+  it('refuses a stored entry whose declared size differs from its bytes, both ways', async () => {
+    await expectRefused(withExtra([stored('assets/notes.md', notes, { size: notes.length - 5 })]), 'PKG_ENTRY_SIZE_MISMATCH');
+    await expectRefused(withExtra([stored('assets/notes.md', notes, { size: notes.length + 5 })]), 'PKG_ENTRY_SIZE_MISMATCH');
+  });
+
+  it('refuses many entries whose true total is past the unpacked limit, at the first that outgrows its declared size', async () => {
+    const nine = new Uint8Array(9 * MiB);
+    const data = deflateSync(nine);
+    const bombs = Array.from({ length: 12 }, (_, i): RawEntry => ({ name: `assets/z${i}.md`, data, method: 8, size: 1024, crc: crc32(nine.subarray(0, 1024)) }));
+    const error = await expectRefused(withExtra(bombs), 'PKG_ENTRY_SIZE_MISMATCH');
+    expect(error.details).toEqual([expect.objectContaining({ path: 'assets/z0.md' })]);
+  });
+
+  it('refuses a package whose declared sizes add up past the unpacked limit before inflating anything', async () => {
+    // Each declares 9.5 MiB from 64 KiB (a believable ratio), 11 of them: 104.5 MiB in all.
+    const big = Array.from({ length: 11 }, (_, i) => stored(`assets/b${i}.md`, 'x', { size: 9.5 * MiB, compressedSize: 64 * 1024 }));
+    const error = await expectRefused(withExtra(big), 'PKG_TOO_LARGE');
+    expect(error.message).toContain('unpacks to more than 100 MB');
+  });
+
+  it('stops at the space the package has left in total, whatever the entry declares', () => {
+    const text = notes.repeat(100);
+    const zip = buildZip([deflated('assets/notes.md', text)]);
+    const directory = readCentralDirectory(zip);
+    if (!directory.ok) throw new Error(directory.reason);
+    const entry = directory.entries[0]!;
+    expect(readEntryBytes(zip, entry, { maxFileBytes: 10 * MiB, totalLeft: text.length - 1 })).toMatchObject({ ok: false, code: 'PKG_TOO_LARGE' });
+    expect(readEntryBytes(zip, entry, { maxFileBytes: text.length - 1, totalLeft: 100 * MiB })).toMatchObject({ ok: false, code: 'PKG_TOO_LARGE' });
+    expect(readEntryBytes(zip, entry, { maxFileBytes: text.length, totalLeft: text.length })).toMatchObject({ ok: true });
+  });
+});
+
+describe('CRC-32 and truncation', () => {
+  it('refuses a deflated entry whose CRC-32 is wrong', async () => {
+    const entry = deflated('assets/notes.md', notes);
+    await expectRefused(withExtra([{ ...entry, crc: (entry.crc ^ 1) >>> 0 }]), 'PKG_CRC_MISMATCH');
+  });
+
+  it('refuses a stored entry whose CRC-32 is wrong', async () => {
+    const entry = stored('assets/notes.md', notes);
+    await expectRefused(withExtra([{ ...entry, crc: (entry.crc + 7) >>> 0 }]), 'PKG_CRC_MISMATCH');
+  });
+
+  it('refuses a deflate stream cut before its final block, even when the declared size and CRC are the original ones', async () => {
+    // Incompressible-ish text so the stream has substance to cut.
+    const text = Array.from({ length: 4000 }, (_, i) => `line ${i} ${(i * 2654435761) % 1000003}`).join('\n');
+    const entry = deflated('assets/notes.md', text);
+    const cut = entry.data.subarray(0, Math.floor(entry.data.length / 2));
+    const error = await expectRefused(withExtra([{ ...entry, data: cut }]), 'PKG_ENTRY_TRUNCATED');
+    expect(error.details).toEqual([expect.objectContaining({ path: 'assets/notes.md' })]);
+  });
+
+  it('refuses an entry whose compressed bytes run past the end of the file', async () => {
+    const entry = deflated('assets/notes.md', notes);
+    // Put it last in the file and declare more compressed bytes than the whole zip holds.
+    const zip = buildZip([...packageEntries(env.TEST_PACKAGES['hello-branch']), { ...entry, compressedSize: 1 << 30 }]);
+    await expectRefused(zip, 'PKG_ENTRY_TRUNCATED');
+  });
+});
+
+describe('zip safety branches', () => {
+  it('refuses a symbolic link', async () => {
+    const error = await expectRefused(withExtra([stored('assets/link.md', '../../etc/passwd', { unixMode: 0o120777 })]), 'PKG_INVALID_ZIP');
+    expect(error.details).toEqual([{ path: 'assets/link.md', message: expect.stringContaining('symbolic link') }]);
+  });
+
+  it('refuses an encrypted entry', async () => {
+    const error = await expectRefused(withExtra([stored('assets/secret.md', 'xxxxxxxxxxxx', { flags: 1 })]), 'PKG_INVALID_ZIP');
+    expect(error.details).toEqual([{ path: 'assets/secret.md', message: expect.stringContaining('encrypted') }]);
+  });
+
+  it('refuses a name that appears twice', async () => {
+    const error = await expectRefused(withExtra([stored('assets/twice.md', 'one'), deflated('assets/twice.md', 'two')]), 'PKG_INVALID_ZIP');
+    expect(error.details).toEqual([{ path: 'assets/twice.md', message: expect.stringContaining('appears twice') }]);
+  });
+
+  it('refuses ZIP64 however it is marked: entry count, entry sizes, or the ZIP64 locator', async () => {
+    const markedByCount = withExtra([stored('assets/a.md', notes)], { count: 0xffff });
+    expect((await expectRefused(markedByCount, 'PKG_INVALID_ZIP')).message).toContain('ZIP64');
+    const markedBySize = withExtra([stored('assets/a.md', notes, { size: 0xffffffff, compressedSize: 0xffffffff })]);
+    expect((await expectRefused(markedBySize, 'PKG_INVALID_ZIP')).message).toContain('ZIP64');
+    const markedByLocator = withExtra([stored('assets/a.md', notes)], { zip64Locator: true });
+    expect((await expectRefused(markedByLocator, 'PKG_INVALID_ZIP')).message).toContain('ZIP64');
+  });
+});
