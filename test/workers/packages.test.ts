@@ -139,7 +139,7 @@ describe('import', () => {
     const latin1 = zipSync({ ...Object.fromEntries(Object.entries(good).map(([p, t]) => [p, strToU8(t)])), 'assets/notes.md': new Uint8Array([0x63, 0x61, 0x66, 0xe9]) });
     const res = await upload(user, latin1);
     expect(res.error).toMatchObject({ code: 'PKG_INVALID_FORMAT', details: [{ path: 'assets/notes.md' }] });
-    // A bomb: 20 MB of zeros compresses to a few KB.
+    // A bomb: 9 MiB of zeros compresses to about 9 KB, far past the ratio limit.
     const bomb = zipSync({ ...Object.fromEntries(Object.entries(good).map(([p, t]) => [p, strToU8(t)])), 'assets/zeros.txt': new Uint8Array(9 * 1024 * 1024) });
     expect((await upload(user, bomb)).error?.code).toBe('PKG_INVALID_ZIP');
     const notMultipart = await user.post('/api/projects/import', { file: 'x' });
