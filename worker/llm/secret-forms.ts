@@ -213,17 +213,14 @@ export function replaceRanges(text: string, ranges: readonly Range[], marker: st
   return out + text.slice(at);
 }
 
-const cache = new Map<string, SecretMatcher>();
+let cached: { key: string; matcher: SecretMatcher } | null = null;
 
-/** The matcher of a secret set, built once (a session uses one key for many texts). */
+/**
+ * The matcher of a secret set, built once: a turn redacts many texts with the same key. Only the
+ * last set is kept, so a key is not held in memory for longer than its caller holds it anyway.
+ */
 export function secretMatcher(secrets: readonly string[]): SecretMatcher {
   const key = JSON.stringify(secrets);
-  let matcher = cache.get(key);
-  if (!matcher) {
-    // A few profiles per isolate at most; bound it anyway so keys do not pile up in memory.
-    if (cache.size >= 16) cache.clear();
-    matcher = new SecretMatcher(secrets);
-    cache.set(key, matcher);
-  }
-  return matcher;
+  if (cached?.key !== key) cached = { key, matcher: new SecretMatcher(secrets) };
+  return cached.matcher;
 }
