@@ -16,8 +16,8 @@ const BARRIER = '\u0000';
 
 /**
  * Whitespace (as JavaScript's \s), zero-width characters, soft hyphen and dashes: what a model puts
- * between the characters of a key it spells out. Key characters like `-` and `_` in url-safe base64
- * are stripped from the forms too, so skipping them in the text is consistent.
+ * between the characters of a key it spells out. A `-` of the key itself (or of url-safe base64) is
+ * stripped from the forms too, so skipping dashes in the text is consistent.
  */
 export function isSeparator(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
