@@ -1,12 +1,15 @@
 // The LLM provider adapter the session engine uses: one streamed chat completion against any
 // OpenAI-compatible provider, with an explicit retry policy, a total deadline, caller abort, and errors
-// mapped to the product's codes with the key redacted. Runs in Workers: fetch-based only, no node: APIs.
+// mapped to the product's codes with the key redacted — in errors and in the answer, wherever the model
+// echoes it (streamed deltas included). Runs in Workers: fetch-based only, no node: APIs.
 
 import OpenAI, { APIError, type ClientOptions } from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { classifyFailure, malformedError, streamBrokenError, timeoutError, type FailureContext } from './classify.ts';
 import type { ProviderError } from './provider-error.ts';
+import { redactChatOutcome } from './redact-result.ts';
 import { retryDelayMs, sleep as defaultSleep } from './retry-policy.ts';
+import { StreamRedactor } from './stream-redactor.ts';
 import { CallbackError, StreamAssembler } from './stream-assembler.ts';
 import type { ChatOutcome, ChatResult, ProbeResult, ProviderProfile, StreamChatRequest } from './types.ts';
 
@@ -70,7 +73,25 @@ export function createChatProvider(profile: ProviderProfile, options: ProviderOp
     return { phase, callerSignal, deadlineSignal, timeoutSeconds, baseUrl: profile.baseUrl, model: profile.model, secrets, now: now() };
   }
 
+  /**
+   * A model can echo the key it was called with (prompt injection, a confused model): the deltas go
+   * out through a StreamRedactor, so a key split across deltas is caught too, and the answer is
+   * redacted before it is returned.
+   */
   async function streamChat(request: StreamChatRequest): Promise<ChatOutcome> {
+    const text = request.onTextDelta ? new StreamRedactor(secrets, request.onTextDelta) : null;
+    const reasoning = request.onReasoningDelta ? new StreamRedactor(secrets, request.onReasoningDelta) : null;
+    const outcome = await streamChatUnredacted({
+      ...request,
+      ...(text ? { onTextDelta: (delta: string) => text.push(delta) } : {}),
+      ...(reasoning ? { onReasoningDelta: (delta: string) => reasoning.push(delta) } : {}),
+    });
+    reasoning?.flush();
+    text?.flush();
+    return redactChatOutcome(outcome, secrets);
+  }
+
+  async function streamChatUnredacted(request: StreamChatRequest): Promise<ChatOutcome> {
     const timeoutMs = profile.timeoutSeconds * 1000;
     const startedAt = now();
     const deadline = AbortSignal.timeout(timeoutMs);

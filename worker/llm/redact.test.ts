@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, REDACTED, redactSecrets, redactText } from './redact.ts';
+import { isSecretKey, REDACTED, redactKnownSecrets, redactSecrets, redactText } from './redact.ts';
 
 describe('redactText', () => {
   it.each([
@@ -73,5 +73,77 @@ describe('redactSecrets', () => {
   it('names secret keys', () => {
     expect(['apiKey', 'api_key', 'Authorization', 'sessionToken', 'SECRET', 'password'].every(isSecretKey)).toBe(true);
     expect(['max_tokens', 'completion_tokens', 'model', 'key'].some(isSecretKey)).toBe(false);
+  });
+});
+
+describe('redactText with a known key echoed in another form', () => {
+  const KEY = 'sk-canary-Q7w2E9r4T6y1U3i8O5p0';
+  const bytes = new TextEncoder().encode(KEY);
+  const base64 = (data: Uint8Array) => btoa(String.fromCharCode(...data));
+  const urlSafe = (text: string) => text.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  /** The key inside a longer base64 string: `before` bytes ahead of it shift its alignment. */
+  const embedded = (before: number) => base64(new Uint8Array([...new TextEncoder().encode('xyz'.slice(0, before)), ...bytes, 0x21, 0x22]));
+
+  it.each([
+    ['as is', KEY],
+    ['upper-cased', KEY.toUpperCase()],
+    ['spaced out', [...KEY].join(' ')],
+    ['one character a line', [...KEY].join('\n')],
+    ['with zero-width characters between', [...KEY].join('\u200b')],
+    ['with dashes and spaces between', [...KEY].join(' - ')],
+    ['with mixed separators between', [...KEY].map((c, i) => c + ['\u2060', '\t', '\u200d', '\u00a0'][i % 4]).join('')],
+    ['base64', base64(bytes)],
+    ['base64, url-safe', urlSafe(base64(bytes))],
+    ['base64 after 1 byte', embedded(1)],
+    ['base64 after 2 bytes', embedded(2)],
+    ['base64 after 3 bytes', embedded(3)],
+    ['url-safe base64 after 1 byte', urlSafe(embedded(1))],
+    ['url-safe base64 after 2 bytes', urlSafe(embedded(2))],
+    ['base64 wrapped in lines', base64(bytes).replace(/(.{8})/g, '$1\n')],
+    ['URL-encoded (every byte)', [...bytes].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('')],
+    ['URL-encoded (every byte, lower-case hex)', [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')],
+    ['hex', hex],
+    ['hex, upper-case and spaced', hex.toUpperCase().replace(/(..)/g, '$1 ')],
+  ])('removes the key %s', (_name, form) => {
+    const out = redactText(`my key is ${form} ok`, [KEY]);
+    expect(out).toContain(REDACTED);
+    expect(out.startsWith('my key is ')).toBe(true);
+    expect(out.endsWith(' ok')).toBe(true);
+    // What is left of the form is at most the few base64 characters that also depend on neighbouring bytes.
+    expect(out.length).toBeLessThanOrEqual(`my key is ${REDACTED} ok`.length + 10);
+  });
+
+  it('removes a key with characters that URL-encoding changes, in its encodeURIComponent form', () => {
+    const key = 'k3y+with/slash=and&amp';
+    expect(redactText(`?key=${encodeURIComponent(key)}&x=1`, [key])).toBe(`?key=${REDACTED}&x=1`);
+    expect(redactText(`?q=${encodeURIComponent(key).toLowerCase()}`, [key])).toBe(`?q=${REDACTED}`);
+  });
+
+  it('removes every echo, and only the echoes', () => {
+    const text = `a ${KEY} b ${[...KEY].join(' ')} c ${base64(bytes)} d ${hex} e`;
+    expect(redactKnownSecrets(text, [KEY])).toBe(`a ${REDACTED} b ${REDACTED} c ${REDACTED} d ${REDACTED} e`);
+  });
+
+  it('leaves ordinary text alone, text sharing most of the key included', () => {
+    const text = [
+      'The agent uses sk-canary as a name prefix; see https://example.test/a%20b?x=1.',
+      'Base64 of hello: aGVsbG8=; hex 68656c6c6f; a - b - c; 日本語テキスト 🙂.',
+      `Nearly the key: ${KEY.slice(0, -1)}. ${[...KEY.slice(1)].join(' ')}`,
+      '{"responseType": "chat", "assistantSummary": "Set api_key: ${OPENAI_API_KEY} and token: 5"}',
+    ].join('\n');
+    expect(redactKnownSecrets(text, [KEY])).toBe(text);
+  });
+
+  it('does not join the characters of a key across a long run of separators', () => {
+    const text = `${KEY.slice(0, 10)}${' '.repeat(100)}${KEY.slice(10)}`;
+    expect(redactKnownSecrets(text, [KEY])).toBe(text);
+  });
+
+  it('finds the key at the end of a megabyte of near-misses', () => {
+    const nearMiss = `${[...KEY.slice(0, -1)].join(' ')} ${KEY.slice(0, -1)}${'-'.repeat(5)}\u200b`;
+    const filler = nearMiss.repeat(Math.ceil(1_000_000 / nearMiss.length));
+    expect(redactKnownSecrets(`${filler}${KEY}`, [KEY])).toBe(`${filler}${REDACTED}`);
+    expect(redactKnownSecrets(`${filler}${[...KEY].join(' ')}`, [KEY])).toBe(`${filler}${REDACTED}`);
   });
 });

@@ -1,5 +1,7 @@
 // Removes secrets from text and values before they reach a message, an event or a log. Used by the
-// provider adapter on every error it produces; safe to use anywhere (pure, no platform APIs).
+// provider adapter on every error and every answer it produces; safe to use anywhere (pure, no platform APIs).
+
+import { replaceRanges, secretMatcher } from './secret-forms.ts';
 
 export const REDACTED = '***REDACTED***';
 
@@ -38,21 +40,23 @@ export function isSecretKey(name: string): boolean {
   );
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Replaces every echo of `knownSecrets` (the profile's key, whatever its shape) with ***REDACTED***:
+ * the key as is or in any ASCII case, spaced out with whitespace, zero-width characters or dashes,
+ * base64 (standard or url-safe, at any alignment), URL-encoded, or hex (secret-forms.ts). Nothing
+ * else is touched, so model output (JSON answers, tool arguments, config files) keeps its shape.
+ */
+export function redactKnownSecrets(text: string, knownSecrets: readonly string[]): string {
+  if (knownSecrets.length === 0) return text;
+  return replaceRanges(text, secretMatcher(knownSecrets).find(text), REDACTED);
 }
 
 /**
- * Replaces secrets in `text` with ***REDACTED***: key-shaped tokens, Bearer credentials, values of
- * secret-named fields, and every exact occurrence of `knownSecrets` (the adapter passes the profile's
- * key, whatever its shape).
+ * Replaces secrets in `text` with ***REDACTED***: every echo of `knownSecrets` (redactKnownSecrets),
+ * key-shaped tokens, Bearer credentials and values of secret-named fields.
  */
 export function redactText(text: string, knownSecrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of knownSecrets) {
-    // Very short strings would redact ordinary words; real keys are long.
-    if (secret.length >= 6) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
-  }
+  let out = redactKnownSecrets(text, knownSecrets);
   out = out.replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} ${REDACTED}`);
   for (const pattern of KEY_PATTERNS) out = out.replace(pattern, REDACTED);
   out = out.replace(NAMED_VALUE, (match, prefix: string, value: string) => (value === REDACTED ? match : `${prefix}${REDACTED}`));

@@ -41,6 +41,7 @@ export interface StreamChatRequest {
   signal?: AbortSignal;
   onTextDelta?: (text: string) => void;
   onReasoningDelta?: (text: string) => void;
+  /** Raw argument fragments, NOT redacted: for progress only; show or store the result's redacted toolCalls. */
   onToolCallDelta?: (delta: ToolCallDelta) => void;
 }
 

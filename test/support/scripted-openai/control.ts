@@ -33,6 +33,7 @@ const TextReplyInput: z.ZodType<TextReply> = z.strictObject({
   content: z.string(),
   reasoningContent: z.string().optional(),
   finishReason: FinishReasonInput.optional(),
+  fragmentChars: count.min(1).optional(),
 });
 
 const ToolCallsReplyInput: z.ZodType<ToolCallsReply> = z.strictObject({
@@ -47,6 +48,7 @@ const ToolCallsReplyInput: z.ZodType<ToolCallsReply> = z.strictObject({
   reasoningContent: z.string().optional(),
   finishReason: FinishReasonInput.optional(),
   truncateArgumentsAt: count.optional(),
+  fragmentChars: count.min(1).optional(),
 });
 
 /** The 16 faults of types.ts, field for field. */

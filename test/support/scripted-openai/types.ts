@@ -36,6 +36,8 @@ export interface TextReply {
   content: string;
   reasoningContent?: string;
   finishReason?: FinishReason;
+  /** Stream text in fragments of exactly this many characters (default: up to 8, at most 200 fragments). */
+  fragmentChars?: number;
 }
 
 export interface ScriptedToolCall {
@@ -52,6 +54,8 @@ export interface ToolCallsReply {
   finishReason?: FinishReason;
   /** Cut every call's arguments to this many characters (models do so when they hit max_tokens). */
   truncateArgumentsAt?: number;
+  /** Stream text and arguments in fragments of exactly this many characters. */
+  fragmentChars?: number;
 }
 
 /** Misbehaviour on demand. Each is what a real provider or network does now and then. */

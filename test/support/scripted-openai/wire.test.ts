@@ -18,6 +18,16 @@ describe('splitFragments', () => {
     expect(parts.length).toBeLessThanOrEqual(200);
     expect(parts.join('')).toBe(text);
   });
+
+  it('splits into fragments of exactly fragmentChars characters when a reply asks for it', () => {
+    expect(splitFragments('abcdefg', 200, 2)).toEqual(['ab', 'cd', 'ef', 'g']);
+    const text = toWireReply({ content: 'x'.repeat(500), fragmentChars: 1 }, 0);
+    const deltas = (streamChunks(text, ctx, false) as Chunk[]).map((c) => c.choices[0]?.delta['content']).filter((c) => typeof c === 'string' && c);
+    expect(deltas).toHaveLength(500);
+    const calls = toWireReply({ toolCalls: [{ name: 'a', arguments: '{"k":"abcdef"}' }], fragmentChars: 3 }, 0);
+    const args = (streamChunks(calls, ctx, false) as Chunk[]).flatMap((c) => (c.choices[0]?.delta['tool_calls'] as Array<{ function: { arguments: string } }> | undefined) ?? []);
+    expect(args.map((a) => a.function.arguments).filter(Boolean)).toEqual(['{"k', '":"', 'abc', 'def', '"}']);
+  });
 });
 
 describe('streamChunks', () => {

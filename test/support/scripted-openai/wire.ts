@@ -9,6 +9,8 @@ export interface WireReply {
   reasoningContent: string | null;
   toolCalls: Array<{ id: string; name: string; argumentsText: string | null }>;
   finishReason: FinishReason;
+  /** Fragment size of streamed text and arguments, when the reply sets one. */
+  fragmentChars?: number;
 }
 
 export interface WireContext {
@@ -36,10 +38,12 @@ export function estimatePromptTokens(body: Record<string, unknown>): number {
 /**
  * Splits text into fragments the way a model emits tokens: a few characters each, at least two
  * fragments when the text allows it, and never more than `maxFragments` so huge payloads stay cheap.
+ * `fixedChars` asks for fragments of exactly that size instead, however many there are.
  */
-export function splitFragments(text: string, maxFragments = 200): string[] {
+export function splitFragments(text: string, maxFragments = 200, fixedChars?: number): string[] {
   if (text.length <= 1) return [text];
-  const size = Math.max(Math.min(8, Math.ceil(text.length / 2)), Math.ceil(text.length / maxFragments));
+  const size =
+    fixedChars !== undefined ? fixedChars : Math.max(Math.min(8, Math.ceil(text.length / 2)), Math.ceil(text.length / maxFragments));
   const fragments: string[] = [];
   for (let at = 0; at < text.length; at += size) fragments.push(text.slice(at, at + size));
   return fragments;
@@ -51,6 +55,7 @@ function argumentsText(call: ScriptedToolCall): string | null {
 }
 
 export function toWireReply(reply: TextReply | ToolCallsReply, callIndex: number): WireReply {
+  const fragments = reply.fragmentChars !== undefined ? { fragmentChars: reply.fragmentChars } : {};
   if ('toolCalls' in reply) {
     const cut = reply.truncateArgumentsAt;
     return {
@@ -65,6 +70,7 @@ export function toWireReply(reply: TextReply | ToolCallsReply, callIndex: number
         };
       }),
       finishReason: reply.finishReason ?? (cut !== undefined ? 'length' : 'tool_calls'),
+      ...fragments,
     };
   }
   return {
@@ -72,6 +78,7 @@ export function toWireReply(reply: TextReply | ToolCallsReply, callIndex: number
     reasoningContent: reply.reasoningContent ?? null,
     toolCalls: [],
     finishReason: reply.finishReason ?? 'stop',
+    ...fragments,
   };
 }
 
@@ -127,15 +134,15 @@ export function streamChunks(reply: WireReply, ctx: WireContext, includeUsage: b
 
   const chunks = [chunk({ role: 'assistant', content: reply.reasoningContent !== null ? null : '' })];
   if (reply.reasoningContent !== null) {
-    for (const part of splitFragments(reply.reasoningContent)) chunks.push(chunk({ content: null, reasoning_content: part }));
+    for (const part of splitFragments(reply.reasoningContent, 200, reply.fragmentChars)) chunks.push(chunk({ content: null, reasoning_content: part }));
   }
   if (reply.content !== null && reply.content.length > 0) {
-    for (const part of splitFragments(reply.content)) chunks.push(chunk({ content: part }));
+    for (const part of splitFragments(reply.content, 200, reply.fragmentChars)) chunks.push(chunk({ content: part }));
   }
 
   const queues = reply.toolCalls.map((call, index) => {
     const header = { index, id: call.id, type: 'function', function: { name: call.name, arguments: call.argumentsText === null ? null : '' } };
-    const fragments = call.argumentsText === null || call.argumentsText === '' ? [] : splitFragments(call.argumentsText);
+    const fragments = call.argumentsText === null || call.argumentsText === '' ? [] : splitFragments(call.argumentsText, 200, reply.fragmentChars);
     return [header, ...fragments.map((part) => ({ index, function: { arguments: part } }))];
   });
   const longest = Math.max(0, ...queues.map((q) => q.length));

@@ -1,0 +1,62 @@
+// Removes every echo of the profile's key from a model's answer (text, reasoning, tool arguments,
+// provider extras) before the answer leaves the provider adapter: nothing downstream — events,
+// stored history, summaries, audit rows, tool runs — ever holds the key the model repeated.
+
+import { redactKnownSecrets } from './redact.ts';
+import type { AssistantMessage, ChatOutcome, ChatResult } from './types.ts';
+
+function deep(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return redactKnownSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => deep(item, secrets));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, deep(child, secrets)]));
+  }
+  return value;
+}
+
+/**
+ * Tool arguments stay valid JSON: the parsed values are redacted (a key escaped in JSON, e.g. spaced
+ * with `\n`, is found there) and re-encoded only when something was removed.
+ */
+export function redactArguments(text: string, secrets: readonly string[]): string {
+  const direct = redactKnownSecrets(text, secrets);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return direct;
+  }
+  const redacted = JSON.stringify(deep(parsed, secrets));
+  if (redacted !== JSON.stringify(parsed)) return redacted;
+  return direct;
+}
+
+export function redactChatResult(result: ChatResult, secrets: readonly string[]): ChatResult {
+  if (secrets.length === 0) return result;
+  const message = deep(result.assistantMessage, secrets) as AssistantMessage;
+  if (result.assistantMessage.tool_calls) {
+    message.tool_calls = result.assistantMessage.tool_calls.map((call) =>
+      call.type === 'function' ? { ...call, function: { ...call.function, arguments: redactArguments(call.function.arguments, secrets) } } : call,
+    );
+  }
+  return {
+    ...result,
+    content: redactKnownSecrets(result.content, secrets),
+    ...(result.reasoningContent !== undefined ? { reasoningContent: redactKnownSecrets(result.reasoningContent, secrets) } : {}),
+    toolCalls: result.toolCalls.map((call) => ({ ...call, argumentsText: redactArguments(call.argumentsText, secrets) })),
+    providerExtras: deep(result.providerExtras, secrets) as Record<string, unknown>,
+    assistantMessage: message,
+  };
+}
+
+export function redactChatOutcome(outcome: ChatOutcome, secrets: readonly string[]): ChatOutcome {
+  if (secrets.length === 0) return outcome;
+  switch (outcome.type) {
+    case 'completed':
+      return { type: 'completed', result: redactChatResult(outcome.result, secrets) };
+    case 'aborted':
+      return { type: 'aborted', partial: redactChatResult(outcome.partial, secrets) };
+    case 'failed':
+      return outcome.partial ? { ...outcome, partial: redactChatResult(outcome.partial, secrets) } : outcome;
+  }
+}
