@@ -1,6 +1,6 @@
 /**
  * `npm test`: every check, in order — type checks (tsc for Worker/DO/shared and Node code,
- * svelte-check for the app), the pure unit tests, the Workers-pool integration tests (real
+ * svelte-check for the app), the pure unit tests, the app's unit tests, the Workers-pool integration tests (real
  * D1, DO, WebSockets in workerd) and the browser tests (Debian Chromium via playwright-core
  * against the built SPA and `wrangler dev`). Ends with one line: `tests: N passed, N failed`.
  */
@@ -21,6 +21,7 @@ interface Suite {
 
 const SUITES: Suite[] = [
   { name: 'unit', config: 'vitest.unit.config.ts' },
+  { name: 'app', config: 'vitest.app.config.ts' },
   { name: 'workers', config: 'vitest.workers.config.ts' },
   { name: 'browser', config: 'vitest.browser.config.ts' },
 ];

@@ -15,7 +15,10 @@ import { auditRows, expectOrdered, finalAnswer, send, toolCall, turnEnd, useScri
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
-/** A model call that stays in flight far longer than any test: only a stop (or cancel) ends it. */
+/**
+ * A model call that stays in flight longer than the test timeout (30 s): only a stop (or cancel) ends
+ * it, so a turn that ends, or a model request that closes, while it is held was stopped — no clock needed.
+ */
 const HELD: ScriptStep = { reply: finalAnswer('never sent', 'chat'), delayMs: 60_000 };
 
 const readContext = (id = 'call_ctx') => ({ toolCalls: [toolCall('builder.context.get', {}, id)] });
@@ -71,21 +74,21 @@ async function auditTypes(projectId: string): Promise<string[]> {
 }
 
 describe('stop', () => {
-  it('stops an in-flight model call from the route within a second, aborts the provider request, audits it, and the next message runs', async () => {
+  it('stops an in-flight model call from the route without waiting for the model, aborts the provider request, audits it, and the next message runs', async () => {
     const { owner, projectId, path, scripted, watcher } = await turnSetup([HELD, finalAnswer('Back after the stop.', 'chat')]);
     const turnId = await startTurn(owner, path, 'Tighten the step.');
     await inFlight(scripted);
 
-    const started = Date.now();
     const stopped = await owner.post(`${path}/stop`);
     expect(stopped.status).toBe(200);
     expect(stopped.data).toEqual({ turnId, status: 'stopped' });
     const end = await turnEnd(watcher, turnId);
     expect(end.type).toBe('turn.stopped');
     expect(end.payload.stoppedBy).toEqual({ userId: owner.userId, name: 'Owner' });
-    expect(Date.now() - started).toBeLessThan(1_000);
-    await waitFor(async () => (await scripted.pending()) === 0, 'the provider request to be aborted', 1_000);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // The held reply was never played: the turn ended on the stop, not on the model's answer.
+    expect(JSON.stringify(turnEvents(watcher, turnId))).not.toContain('never sent');
+    // The held request can only close this early if the session object aborted it.
+    await waitFor(async () => (await scripted.pending()) === 0, 'the provider request to be aborted');
 
     expect(await auditTypes(projectId)).toContain('ai.turn.stopped');
     expect((await owner.get(path)).data.turn).toMatchObject({ turnId, status: 'stopped' });
@@ -102,14 +105,13 @@ describe('stop', () => {
     const turnId = await startTurn(owner, path, 'Tighten the step.');
     await inFlight(scripted);
 
-    const started = Date.now();
     editorSocket.send({ type: 'stop' });
     const end = await turnEnd(editorSocket, turnId);
     expect(end.type).toBe('turn.stopped');
     expect(end.payload.stoppedBy).toEqual({ userId: editor.userId, name: 'Edith' });
     expect(end.actor).toMatchObject({ kind: 'user', userId: editor.userId });
-    expect(Date.now() - started).toBeLessThan(1_000);
-    await waitFor(async () => (await scripted.pending()) === 0, 'the provider request to be aborted', 1_000);
+    expect(JSON.stringify(turnEvents(editorSocket, turnId))).not.toContain('never sent');
+    await waitFor(async () => (await scripted.pending()) === 0, 'the provider request to be aborted');
     expect(editorSocket.texts().filter((m) => m.type === 'error')).toEqual([]);
     editorSocket.close();
   });
@@ -198,7 +200,7 @@ describe('one turn at a time', () => {
     expect(stopEvent.type).toBe('turn.stopped');
     expect(stopEvent.payload.stoppedBy.userId).toBe(owner.userId);
     expect(stopEvent.seq).toBeLessThan(cancelEvent.seq);
-    await waitFor(async () => (await scripted.pending()) === 0, 'the provider request to be aborted', 1_000);
+    await waitFor(async () => (await scripted.pending()) === 0, 'the provider request to be aborted');
 
     const state = (await owner.get(path)).data;
     expect(state.status).toBe('cancelled');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProviderError, type ProviderFailureKind } from './provider-error.ts';
 import { MAX_RETRY_WAIT_MS, parseRetryAfterMs, retryDelayMs, sleep } from './retry-policy.ts';
 
@@ -51,11 +51,37 @@ describe('retryDelayMs', () => {
 });
 
 describe('sleep', () => {
-  it('resolves early when the signal aborts', async () => {
+  // Fake timers: the 10 s timer can only fire when the test advances the clock.
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  /** Settles `promise` as far as microtasks go, without letting any timer run. */
+  async function settled(promise: Promise<void>): Promise<boolean> {
+    let done = false;
+    void promise.then(() => (done = true));
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    return done;
+  }
+
+  it('resolves after the wait, not before', async () => {
+    const waiting = sleep(10_000);
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(await settled(waiting)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await settled(waiting)).toBe(true);
+  });
+
+  it('resolves early when the signal aborts, and clears its timer', async () => {
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 20);
-    await sleep(10_000, controller.signal);
-    expect(Date.now() - started).toBeLessThan(1000);
+    const waiting = sleep(10_000, controller.signal);
+    expect(await settled(waiting)).toBe(false);
+    controller.abort();
+    expect(await settled(waiting)).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('resolves at once for a signal that already aborted', async () => {
+    expect(await settled(sleep(10_000, AbortSignal.abort()))).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -8,7 +8,7 @@ import OpenAI, {
   RateLimitError,
 } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startScriptedOpenAI } from './server.ts';
 
 const KEY = 'sk-test-faults-0123456789abcdef';
@@ -101,12 +101,12 @@ describe('HTTP faults, as the openai SDK reports them', () => {
 
   it('a hanging request ends when the client aborts', async () => {
     server.failNext({ fault: 'hang' });
-    const started = Date.now();
-    const error = await client.chat.completions
-      .create({ model: 'm', messages }, { signal: AbortSignal.timeout(150) })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIUserAbortError);
-    expect(Date.now() - started).toBeLessThan(1000);
+    const controller = new AbortController();
+    const pending = client.chat.completions.create({ model: 'm', messages }, { signal: controller.signal }).catch((e: unknown) => e);
+    // Abort only once the server holds the request: the hang itself never answers.
+    await vi.waitFor(() => expect(server.chatRequests()).toHaveLength(1));
+    controller.abort();
+    expect(await pending).toBeInstanceOf(APIUserAbortError);
   });
 
   it('a hanging request ends when the server closes', async () => {
@@ -114,7 +114,7 @@ describe('HTTP faults, as the openai SDK reports them', () => {
     own.failNext({ fault: 'hang' });
     const ownClient = new OpenAI({ baseURL: own.url, apiKey: KEY, maxRetries: 0 });
     const pending = ownClient.chat.completions.create({ model: 'm', messages }).catch((e: unknown) => e);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(own.chatRequests()).toHaveLength(1));
     await own.close();
     expect(await pending).toBeInstanceOf(APIConnectionError);
   });

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatDate } from './format.ts';
+
+describe('formatBytes', () => {
+  it('uses binary units, one decimal below ten, none from ten on', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(1023)).toBe('1023 B');
+    expect(formatBytes(1024)).toBe('1.0 KiB');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+    expect(formatBytes(10 * 1024)).toBe('10 KiB');
+    expect(formatBytes(5.5 * 1024 ** 2)).toBe('5.5 MiB');
+    expect(formatBytes(3 * 1024 ** 3)).toBe('3.0 GiB');
+  });
+
+  it('stays in GiB past the largest unit', () => {
+    expect(formatBytes(2048 * 1024 ** 3)).toBe('2048 GiB');
+  });
+});
+
+describe('formatDate', () => {
+  it('formats an ISO date for reading, with its year', () => {
+    const shown = formatDate('2026-03-04T05:06:07.000Z');
+    expect(shown).not.toBe('2026-03-04T05:06:07.000Z');
+    expect(shown).toContain('2026');
+  });
+
+  it('shows an unreadable date as it came instead of "Invalid Date"', () => {
+    expect(formatDate('yesterday-ish')).toBe('yesterday-ish');
+    expect(formatDate('')).toBe('');
+  });
+});
