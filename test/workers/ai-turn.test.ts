@@ -146,7 +146,7 @@ describe('scenario 1: step optimize + asset upsert + apply', () => {
 });
 
 describe('the turn with the local demo model and a small context window', () => {
-  it('runs the demo model that npm start uses: it reads the context and the step, then summarises', async () => {
+  it('runs the demo model that npm start uses: it reads the context and the step, stages a clearer step, validates and summarises', async () => {
     const { owner, base } = await expenseProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
@@ -163,10 +163,12 @@ describe('the turn with the local demo model and a small context window', () => 
     const accepted = await send(owner, path, 'What does this step do?');
     const end = await turnEnd(watcher, accepted.data.turnId);
     expect(end.type).toBe('turn.finished');
-    expect(end.payload).toMatchObject({ responseType: 'chat', changeSetId: null, iterations: 3 });
+    expect(end.payload).toMatchObject({ responseType: 'change', changeSetId: expect.stringMatching(/^cs_/), valid: true, iterations: 5 });
     expect(watcher.events().filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
       ['builder.context.get', true],
       ['builder.step.read', true],
+      ['builder.change.stage', true],
+      ['builder.change.validate', true],
     ]);
     watcher.close();
   });

@@ -2,7 +2,7 @@
 
 export { startScriptedOpenAI, redactRecordedRequest } from './server.ts';
 export type { ScriptedOpenAI, ScriptedOpenAIOptions } from './server.ts';
-export { always, assistantTurns, demo, DEMO_READ_PLAN, echo, messageText, MODEL_SCENARIOS, toolLoop } from './scenarios.ts';
+export { always, assistantTurns, demo, echo, messageText, MODEL_SCENARIOS, toolLoop } from './scenarios.ts';
 export type { ToolLoopOptions } from './scenarios.ts';
 export type {
   ChatMessage,

@@ -179,18 +179,25 @@ describe('scenarios', () => {
     expect(server.chatRequests()).toHaveLength(3);
   });
 
-  it('runs the demo: context, then the target with ids found in the context, then a summary', async () => {
+  it('runs the demo over the wire: context, the target with ids from the context, stage, validate, then a summary', async () => {
     server.setScenario(demo);
+    const withChanges: ChatCompletionTool[] = [
+      ...tools,
+      ...['builder_change_stage', 'builder_change_validate', 'builder_change_discard'].map((name) => ({ type: 'function' as const, function: { name, parameters: { type: 'object', properties: {} } } })),
+    ];
     const messages: ChatMessage[] = [{ role: 'user', content: 'Improve step one' }];
+    const ok = (data: unknown) => ({ ok: true, data, error: null, meta: {} });
     const results: Record<string, unknown> = {
-      builder_context_get: { ok: true, target: { workflowId: 'wf-main', nodeId: 'step-01' } },
-      builder_step_read: { ok: true, content: '# Select the story\n\n## Goal\nPick one.' },
+      builder_context_get: ok({ session_meta: { targetType: 'step', mode: 'optimize', workflowId: 'wf-main', targetId: 'step-01' }, revision_info: { stagedKeys: [] } }),
+      builder_step_read: ok({ markdown: '---\nnodeId: "step-01"\n---\n\n# Select the story\n\n## Goal\n\nPick one.\n\n## Instructions\n\nRead the list. Pick one.\n' }),
+      builder_change_stage: ok({ version: 1, files: [{ key: 'step:wf-main/step-01', action: 'M' }] }),
+      builder_change_validate: ok({ valid: true, errors: [], warnings: [] }),
     };
     const calls: Array<{ name: string; arguments: string }> = [];
     let finalText = '';
-    for (let turn = 0; turn < 4 && !finalText; turn++) {
+    for (let turn = 0; turn < 6 && !finalText; turn++) {
       const result = await assemble(
-        await client.chat.completions.create({ model: 'scripted-demo', messages: messages as ChatCompletionMessageParam[], tools, stream: true }),
+        await client.chat.completions.create({ model: 'scripted-demo', messages: messages as ChatCompletionMessageParam[], tools: withChanges, stream: true }),
       );
       if (result.toolCalls.length === 0) {
         finalText = result.content;
@@ -202,12 +209,10 @@ describe('scenarios', () => {
         messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(results[call.name]) });
       }
     }
-    expect(calls).toEqual([
-      { name: 'builder_context_get', arguments: '{}' },
-      { name: 'builder_step_read', arguments: '{"workflowId":"wf-main","nodeId":"step-01"}' },
-    ]);
-    expect(finalText).toContain('Select the story');
-    expect(finalText).toContain('Improve step one');
+    expect(calls.map((c) => c.name)).toEqual(['builder_context_get', 'builder_step_read', 'builder_change_stage', 'builder_change_validate']);
+    expect(calls[1]!.arguments).toBe('{"workflowId":"wf-main","nodeId":"step-01"}');
+    expect(JSON.parse(calls[2]!.arguments).changeSet.operations[0].payload.stepMarkdown).toContain('1. [ ] Read the list.');
+    expect(JSON.parse(finalText)).toMatchObject({ responseType: 'change', assistantSummary: expect.stringContaining('step-01') });
   });
 });
 
