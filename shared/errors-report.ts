@@ -41,8 +41,8 @@ export function redactMessage(message: string): string {
   const redacted = withoutParams
     .replace(/'(?:[^']|'')*'/g, "'…'")
     .replace(/[^\s@"'<>()]+@[^\s@"'<>()]+/g, '…@…')
-    // snake_case runs are SQL identifiers (table and column names), worth keeping.
-    .replace(/[A-Za-z0-9+/_-]{20,}={0,2}/g, (run) => (/^[a-z_]+$/.test(run) ? run : '…'))
+    // snake_case runs are SQL identifiers and SQLite error codes, worth keeping.
+    .replace(/[A-Za-z0-9+/_-]{20,}={0,2}/g, (run) => (/^[a-z_]+$|^[A-Z_]+$/.test(run) ? run : '…'))
     .replace(/\s+/g, ' ')
     .trim();
   return redacted.length > MAX_MESSAGE_CHARS ? `${redacted.slice(0, MAX_MESSAGE_CHARS)}…` : redacted;
