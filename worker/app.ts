@@ -16,6 +16,7 @@ import { historyRoutes } from './routes/history.ts';
 import { aiSessionRoutes } from './routes/ai-sessions.ts';
 import { aiAuditRoutes } from './routes/ai-audit.ts';
 import { llmProfileRoutes } from './routes/llm-profile.ts';
+import { isUniqueViolation, logError } from '../shared/errors-report.ts';
 
 const api = new Hono<AppEnv>()
   .use(async function attachDb(c, next) {
@@ -51,7 +52,10 @@ app.onError((error, c) => {
   if (error instanceof HTTPException && error.status < 500) {
     return c.json({ data: null, error: { code: 'BAD_REQUEST', message: error.message } }, error.status);
   }
-  console.error('unhandled error', c.req.method, new URL(c.req.url).pathname, error);
+  // A unique index refusing a write is a conflict, whichever route missed handling it.
+  if (isUniqueViolation(error)) return c.json({ data: null, error: new ApiError('CONFLICT').toBody() }, 409);
+  // The error itself is never logged or answered: drizzle's message carries the query's parameters.
+  logError('unhandled error', error, { method: c.req.method, path: new URL(c.req.url).pathname });
   const body = new ApiError('INTERNAL_ERROR').toBody();
   return c.json({ data: null, error: body }, 500);
 });

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { PackageId } from '../../shared/api/index.ts';
 import { checkAssetPath } from '../../shared/bmad/index.ts';
-import { safeNextPath } from './api.ts';
+import { safeNextPath } from './safe-next-path.ts';
 
 export const AI_TARGET_TYPES = ['workflow', 'step', 'agent', 'asset'] as const;
 export type AiTargetType = (typeof AI_TARGET_TYPES)[number];

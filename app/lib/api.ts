@@ -11,6 +11,7 @@
 import { goto } from '$app/navigation';
 import { navigating } from '$app/state';
 import { isErrorCode, type ErrorBody, type ErrorCode, type ErrorDetail } from '../../shared/errors.ts';
+import { safeNextPath } from './safe-next-path.ts';
 import type {
   AddMemberInput,
   AgentsView,
@@ -113,11 +114,7 @@ export function loginHref(next?: string): string {
   return `/login?next=${encodeURIComponent(path)}`;
 }
 
-/** A `next` parameter is followed only if it is a path on this site (no `//host` or `scheme:`). */
-export function safeNextPath(value: string | null | undefined, fallback = '/projects'): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
-  return value;
-}
+export { safeNextPath };
 
 function handleUnauthorized(error: ErrorBody): void {
   for (const listener of unauthorizedListeners) listener(error);

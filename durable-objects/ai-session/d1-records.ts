@@ -10,6 +10,7 @@ import { newId, nowIso } from '../../worker/ids.ts';
 import type { SessionMeta } from '../../shared/ai/session.ts';
 import type { ChangeValidation } from '../../shared/ai/validation-result.ts';
 import type { ChangeVersion } from './versions.ts';
+import { logError } from '../../shared/errors-report.ts';
 
 export async function mirrorVersion(
   db: Db,
@@ -43,10 +44,11 @@ export async function mirrorVersion(
       db.update(aiSessions).set({ latestSuggestionJson: suggestion, updatedAt: now }).where(eq(aiSessions.id, meta.sessionId)),
     ]);
   } catch (error) {
-    console.error('ai session: could not mirror change set', meta.sessionId, version.id, error);
+    logError('ai session: could not mirror change set', error, { sessionId: meta.sessionId, changeSetId: version.id });
   }
 }
 
+/** `cause` is the error code of what failed (never the error's text, which may carry SQL parameters). */
 export async function auditApplyFailed(db: Db, meta: SessionMeta, userId: string, version: ChangeVersion, cause: string): Promise<void> {
   try {
     await db.insert(aiAuditEvents).values({
@@ -60,7 +62,7 @@ export async function auditApplyFailed(db: Db, meta: SessionMeta, userId: string
       createdAt: nowIso(),
     });
   } catch (error) {
-    console.error('ai session: could not audit a failed apply', meta.sessionId, error);
+    logError('ai session: could not audit a failed apply', error, { sessionId: meta.sessionId });
   }
 }
 

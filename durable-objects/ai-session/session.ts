@@ -8,6 +8,8 @@ import type { Db } from '../../worker/db/client.ts';
 import { ApiError } from '../../worker/http/api-error.ts';
 import { newId } from '../../worker/ids.ts';
 import { atLeast } from '../../shared/api/common.ts';
+import { ERROR_CODES } from '../../shared/errors.ts';
+import { logError } from '../../shared/errors-report.ts';
 import { validatePackage, type ValidationReport } from '../../shared/bmad/index.ts';
 import { parseObjectKey } from '../../shared/object-keys.ts';
 import { parseChangeSet, type ChangeSet } from '../../shared/ai/change-set.ts';
@@ -485,11 +487,17 @@ export class SessionCore {
             revisionBase: request.revisionBase,
           });
         } catch (error) {
-          const cause = error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
-          await auditApplyFailed(this.#deps.db, meta, actor.userId, latest, cause);
-          this.#deps.emit({ type: 'apply.failed', actor: userActor(actor), payload: { version: latest.version, code: 'AI_APPLY_FAILED', message: cause } });
+          // Every socket, the HTTP body and the audit get a code and a plain message; the
+          // error's own text (a failed query with its parameters) goes only, redacted, to the log.
+          const cause =
+            error instanceof ApiError
+              ? { code: error.code, message: error.message }
+              : { code: 'INTERNAL_ERROR' as const, message: ERROR_CODES.INTERNAL_ERROR.message };
+          if (!(error instanceof ApiError)) logError('ai session: apply failed', error, { sessionId: meta.sessionId, version: latest.version });
+          await auditApplyFailed(this.#deps.db, meta, actor.userId, latest, cause.code);
+          this.#deps.emit({ type: 'apply.failed', actor: userActor(actor), payload: { version: latest.version, code: 'AI_APPLY_FAILED', message: cause.message } });
           throw new ApiError('AI_APPLY_FAILED', {
-            extra: { cause },
+            extra: { cause: cause.message, causeCode: cause.code },
             hints:
               error instanceof ApiError && error.code === 'REVISION_CONFLICT'
                 ? ['Someone saved while the changes were being applied. Apply again.']

@@ -278,7 +278,8 @@ describe('staging, validation and apply', () => {
     try {
       const res = await owner.post(`${path}/apply`, { changeSetId: staged.data.changeSetId, confirmSource: 'ui_manual_apply' });
       expect(res.status).toBe(500);
-      expect(res.error).toMatchObject({ code: 'AI_APPLY_FAILED', cause: expect.stringContaining('injected failure') });
+      expect(res.error).toMatchObject({ code: 'AI_APPLY_FAILED', causeCode: 'INTERNAL_ERROR' });
+      expect(JSON.stringify(res.error)).not.toContain('injected failure');
     } finally {
       await env.DB.exec(`DROP TRIGGER fail_apply_${projectId};`);
     }

@@ -4,17 +4,18 @@
  */
 import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { authSessions, loginThrottle, users } from '../db/schema.ts';
+import { authSessions, users } from '../db/schema.ts';
 import { newId, randomToken } from '../ids.ts';
 import { hashPassword, sha256Hex, verifyPassword } from './password.ts';
 import { SESSION_TTL_SECONDS } from './cookies.ts';
 import type { UserView } from '../../shared/api/auth.ts';
+import { isUniqueViolation } from '../../shared/errors-report.ts';
+import { ACCOUNT_LOGIN_POLICY, IP_LOGIN_POLICY, IP_REGISTER_POLICY, clearAttempts, takeAttempt } from './throttle.ts';
 
-/** Five failed sign-ins per email within fifteen minutes lock that email for the rest of the window. */
-export const LOGIN_MAX_FAILURES = 5;
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-
-export type RegisterResult = { type: 'registered'; user: UserView; token: string } | { type: 'email_taken' };
+export type RegisterResult =
+  | { type: 'registered'; user: UserView; token: string }
+  | { type: 'email_taken' }
+  | { type: 'throttled'; retryAfterSeconds: number };
 
 export type LoginResult =
   | { type: 'signed_in'; user: UserView; token: string }
@@ -33,7 +34,17 @@ async function startSession(db: Db, userId: string): Promise<string> {
   return token;
 }
 
-export async function register(db: Db, input: { email: string; password: string; name: string }): Promise<RegisterResult> {
+/** `address` is the client's CF-Connecting-IP (null without Cloudflare's edge in front). */
+export async function register(
+  db: Db,
+  input: { email: string; password: string; name: string },
+  address: string | null,
+): Promise<RegisterResult> {
+  // Counted before any work, so a flood of registrations costs no password hashing.
+  if (address !== null) {
+    const decision = await takeAttempt(db, `register:ip:${address}`, IP_REGISTER_POLICY);
+    if (decision.type === 'throttled') return decision;
+  }
   const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
   if (existing) return { type: 'email_taken' };
   const password = await hashPassword(input.password);
@@ -49,49 +60,33 @@ export async function register(db: Db, input: { email: string; password: string;
     });
   } catch (error) {
     // Two registrations racing for one email: the unique index decides.
-    if (String(error).includes('UNIQUE')) return { type: 'email_taken' };
+    if (isUniqueViolation(error, 'users.email')) return { type: 'email_taken' };
     throw error;
   }
   const token = await startSession(db, id);
   return { type: 'registered', user: { id, email: input.email, name: input.name }, token };
 }
 
-async function throttleState(db: Db, key: string, now: number) {
-  const row = await db.select().from(loginThrottle).where(eq(loginThrottle.key, key)).get();
-  if (!row) return { failures: 0, windowStartedAt: now };
-  const started = Date.parse(row.windowStartedAt);
-  if (now - started > LOGIN_WINDOW_MS) return { failures: 0, windowStartedAt: now };
-  return { failures: row.failures, windowStartedAt: started };
-}
-
-export async function login(db: Db, input: { email: string; password: string }): Promise<LoginResult> {
-  const key = `email:${input.email}`;
-  const now = Date.now();
-  const throttle = await throttleState(db, key, now);
-  if (throttle.failures >= LOGIN_MAX_FAILURES) {
-    return { type: 'throttled', retryAfterSeconds: Math.ceil((throttle.windowStartedAt + LOGIN_WINDOW_MS - now) / 1000) };
+/**
+ * Sign in. Both counters (the client's address, then the account) are taken before the password
+ * is checked, so concurrent guesses cannot all slip through one read of the counter; the password
+ * work is the same whether or not the email has an account.
+ */
+export async function login(db: Db, input: { email: string; password: string }, address: string | null): Promise<LoginResult> {
+  if (address !== null) {
+    const byAddress = await takeAttempt(db, `login:ip:${address}`, IP_LOGIN_POLICY);
+    if (byAddress.type === 'throttled') return byAddress;
   }
+  const accountKey = `login:acct:${input.email}`;
+  const byAccount = await takeAttempt(db, accountKey, ACCOUNT_LOGIN_POLICY);
+  if (byAccount.type === 'throttled') return byAccount;
   const user = await db.select().from(users).where(eq(users.email, input.email)).get();
-  const valid =
-    user !== undefined &&
-    (await verifyPassword(input.password, {
-      hash: user.passwordHash,
-      salt: user.passwordSalt,
-      iterations: user.passwordIterations,
-    }));
-  if (!valid || !user) {
-    const values = {
-      key,
-      failures: throttle.failures + 1,
-      windowStartedAt: new Date(throttle.windowStartedAt).toISOString(),
-    };
-    await db
-      .insert(loginThrottle)
-      .values(values)
-      .onConflictDoUpdate({ target: loginThrottle.key, set: { failures: values.failures, windowStartedAt: values.windowStartedAt } });
-    return { type: 'invalid_credentials' };
-  }
-  await db.delete(loginThrottle).where(eq(loginThrottle.key, key));
+  const valid = await verifyPassword(
+    input.password,
+    user ? { hash: user.passwordHash, salt: user.passwordSalt, iterations: user.passwordIterations } : null,
+  );
+  if (!valid || !user) return { type: 'invalid_credentials' };
+  await clearAttempts(db, accountKey);
   const token = await startSession(db, user.id);
   return { type: 'signed_in', user: { id: user.id, email: user.email, name: user.name }, token };
 }

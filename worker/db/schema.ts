@@ -34,11 +34,17 @@ export const authSessions = sqliteTable(
   (t) => [index('auth_sessions_user_idx').on(t.userId)],
 );
 
-/** Failed sign-ins per email, for throttling (a sliding window). */
-export const loginThrottle = sqliteTable('login_throttle', {
+/**
+ * Attempt counters for sign-in and registration, one row per key ("login:acct:<email>",
+ * "login:ip:<address>", "register:ip:<address>"); see worker/auth/throttle.ts. Times here are
+ * epoch milliseconds, not ISO strings, because the one upsert that counts an attempt computes
+ * the next allowed time in SQL (a shift for the exponential delay).
+ */
+export const authThrottle = sqliteTable('auth_throttle', {
   key: text('key').primaryKey(),
-  failures: integer('failures').notNull(),
-  windowStartedAt: text('window_started_at').notNull(),
+  attempts: integer('attempts').notNull(),
+  lastAttemptAt: integer('last_attempt_at').notNull(),
+  nextAllowedAt: integer('next_allowed_at').notNull(),
 });
 
 export const projects = sqliteTable('projects', {

@@ -7,11 +7,23 @@ import { ApiError } from '../http/api-error.ts';
 import { LoginInput, RegisterInput } from '../../shared/api/auth.ts';
 import { login, logout, register } from '../auth/accounts.ts';
 import { clearSessionCookie, setSessionCookie } from '../auth/cookies.ts';
+import { clientAddress } from '../auth/throttle.ts';
 import { requireUser } from '../middleware/require-user.ts';
+
+/** 429 with Retry-After, in words a person can act on. */
+function throttled(what: string, retryAfterSeconds: number): ApiError {
+  const wait = retryAfterSeconds < 90 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
+  return new ApiError('RATE_LIMITED', {
+    message: `Too many ${what}. Try again in ${wait}.`,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+    extra: { retryAfterSeconds },
+  });
+}
 
 export const authRoutes = new Hono<AppEnv>()
   .post('/register', jsonBody(RegisterInput), async (c) => {
-    const result = await register(c.var.db, c.req.valid('json'));
+    const result = await register(c.var.db, c.req.valid('json'), clientAddress(c.req.raw.headers));
+    if (result.type === 'throttled') throw throttled('registrations from this network', result.retryAfterSeconds);
     if (result.type === 'email_taken') {
       throw new ApiError('AUTH_EMAIL_TAKEN', { hints: ['Sign in instead, or use another email.'] });
     }
@@ -19,7 +31,7 @@ export const authRoutes = new Hono<AppEnv>()
     return ok(c, { user: result.user }, 201);
   })
   .post('/login', jsonBody(LoginInput), async (c) => {
-    const result = await login(c.var.db, c.req.valid('json'));
+    const result = await login(c.var.db, c.req.valid('json'), clientAddress(c.req.raw.headers));
     switch (result.type) {
       case 'signed_in':
         setSessionCookie(c, result.token);
@@ -27,11 +39,7 @@ export const authRoutes = new Hono<AppEnv>()
       case 'invalid_credentials':
         throw new ApiError('AUTH_INVALID_CREDENTIALS', { hints: ['Check the email and password and try again.'] });
       case 'throttled':
-        throw new ApiError('RATE_LIMITED', {
-          message: `Too many failed sign-ins for this email. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minute(s).`,
-          headers: { 'retry-after': String(result.retryAfterSeconds) },
-          extra: { retryAfterSeconds: result.retryAfterSeconds },
-        });
+        throw throttled('sign-in attempts', result.retryAfterSeconds);
       default: {
         const never: never = result;
         throw new Error(`unhandled login result ${String(never)}`);

@@ -7,6 +7,7 @@ import { newId, nowIso } from '../ids.ts';
 import { EMPTY_AGENTS_JSON } from './templates.ts';
 import { DomainProfile, ProjectSettings, type MemberView, type ProjectView } from '../../shared/api/projects.ts';
 import type { Role } from '../../shared/api/common.ts';
+import { isUniqueViolation } from '../../shared/errors-report.ts';
 
 type ProjectRow = typeof projects.$inferSelect;
 
@@ -160,7 +161,7 @@ export async function addMember(db: Db, projectId: string, input: { email: strin
   try {
     await db.insert(projectMembers).values({ projectId, userId: user.id, role: input.role });
   } catch (error) {
-    if (String(error instanceof Error ? `${error.message} ${String(error.cause)}` : error).includes('UNIQUE')) {
+    if (isUniqueViolation(error, 'project_members.user_id')) {
       throw new ApiError('MEMBER_EXISTS');
     }
     throw error;

@@ -8,6 +8,7 @@ import { aiAuditEvents } from '../../../worker/db/schema.ts';
 import { newId } from '../../../worker/ids.ts';
 import { redactSecrets } from '../../../worker/llm/redact.ts';
 import type { AuditEventType } from '../../../shared/ai/audit.ts';
+import { logError } from '../../../shared/errors-report.ts';
 
 export interface AuditRow {
   type: AuditEventType;
@@ -55,7 +56,7 @@ export class AuditBuffer {
       for (let i = 0; i < rows.length; i += 10) statements.push(this.#db.insert(aiAuditEvents).values(rows.slice(i, i + 10)));
       await this.#db.batch(statements as [(typeof statements)[0], ...typeof statements]);
     } catch (error) {
-      console.error('ai session: could not write audit rows', this.#sessionId, rows.length, error instanceof Error ? error.message : String(error));
+      logError('ai session: could not write audit rows', error, { sessionId: this.#sessionId, rows: rows.length });
     }
   }
 }

@@ -30,6 +30,7 @@ import { readToolCall, runToolCall, storedAssistantMessage } from './tool-calls.
 import { endTurn, type Ending } from './turn-endings.ts';
 import { offeredToolNames, offeredTools } from './offered-tools.ts';
 import type { TurnRecord } from './turn-store.ts';
+import { logError } from '../../../shared/errors-report.ts';
 
 /** A turn resumed this many times after restarts and still interrupted ends as failed. */
 export const MAX_RESUMES = 3;
@@ -241,7 +242,7 @@ export class TurnRunner {
       if (error instanceof TurnEnded) ending = error.ending;
       else if (error instanceof ApiError) ending = { kind: 'failed', code: error.code, message: error.message, hints: error.hints ?? [] };
       else {
-        console.error('ai session: turn failed unexpectedly', active.turnId, error);
+        logError('ai session: turn failed unexpectedly', error, { turnId: active.turnId });
         ending = { kind: 'failed', code: 'INTERNAL_ERROR', message: 'The AI turn failed on our side; nothing was applied.', hints: ['Send your message again.'] };
       }
     }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../../../worker/http/api-error.ts';
+import { logError } from '../../../shared/errors-report.ts';
 import { toolError, toolOk, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
 import type { Actor, SessionCore } from '../session.ts';
 import type { VersionSource } from '../versions.ts';
@@ -107,7 +108,9 @@ export async function runTool(core: SessionCore, caller: ToolCaller, name: strin
     }
   } catch (error) {
     if (error instanceof ApiError) return fromApiError(error);
-    return toolError('AI_TOOL_EXECUTION_ERROR', { message: error instanceof Error ? error.message : String(error) });
+    // The result goes to a third-party model: a code and a plain message, the details only to our log.
+    logError('ai session: tool failed unexpectedly', error, { tool: name });
+    return toolError('AI_TOOL_EXECUTION_ERROR', { hints: ['Try the tool again once; if it fails again, continue without it and say so.'] });
   }
   return toolError('AI_TOOL_NOT_ALLOWED', {
     message: `There is no tool named "${name}" that the AI may use.`,

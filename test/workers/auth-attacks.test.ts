@@ -1,0 +1,133 @@
+/**
+ * Attacks on sign-in and registration, performed against the real Worker and D1: concurrent
+ * guessing, lock-out of the owner, credential stuffing from one address (and spoofed address
+ * headers), registration floods, account enumeration by work done, and the registration race.
+ */
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { TestClient, signedInClient, type ApiResult } from './client.ts';
+import { passwordWork } from '../../worker/auth/password.ts';
+import { ACCOUNT_LOGIN_POLICY, IP_LOGIN_POLICY, IP_REGISTER_POLICY } from '../../worker/auth/throttle.ts';
+
+const WRONG = 'wrong password';
+const RIGHT = 'correct horse battery';
+
+function login(email: string, password: string, headers: Record<string, string> = {}) {
+  return new TestClient().request('POST', '/api/auth/login', { email, password }, headers);
+}
+
+function register(email: string, headers: Record<string, string> = {}) {
+  return new TestClient().request('POST', '/api/auth/register', { email, password: 'long enough pw', name: 'Flood' }, headers);
+}
+
+function expectThrottled(res: ApiResult, maxSeconds: number) {
+  expect(res.status).toBe(429);
+  expect(res.error?.code).toBe('RATE_LIMITED');
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(maxSeconds);
+}
+
+describe('sign-in throttling', () => {
+  it('checks at most the allowance of 40 concurrent wrong guesses on one account; the rest get 429 with Retry-After', async () => {
+    const user = await signedInClient('Concurrent');
+    const before = passwordWork.derivations;
+    const results = await Promise.all(Array.from({ length: 40 }, () => login(user.email, WRONG)));
+    const checked = results.filter((r) => r.status === 401);
+    const refused = results.filter((r) => r.status !== 401);
+    expect(checked).toHaveLength(ACCOUNT_LOGIN_POLICY.allowance);
+    expect(passwordWork.derivations - before).toBe(ACCOUNT_LOGIN_POLICY.allowance);
+    for (const res of refused) expectThrottled(res, ACCOUNT_LOGIN_POLICY.baseDelayMs / 1000);
+  });
+
+  it('only delays the owner after an attack: more guesses do not extend the wait, and the right password works once it is over', async () => {
+    const user = await signedInClient('Delayed');
+    for (let i = 0; i < ACCOUNT_LOGIN_POLICY.allowance; i++) expect((await login(user.email, WRONG)).status).toBe(401);
+    // Guesses while the account is waiting are refused without being counted …
+    for (let i = 0; i < 10; i++) expectThrottled(await login(user.email, WRONG), ACCOUNT_LOGIN_POLICY.baseDelayMs / 1000);
+    // … so the owner's wait is the first delay, not a lock for the whole window.
+    expectThrottled(await login(user.email, RIGHT), ACCOUNT_LOGIN_POLICY.baseDelayMs / 1000);
+    const key = `login:acct:${user.email}`;
+    const row = await env.DB.prepare('SELECT attempts FROM auth_throttle WHERE key = ?').bind(key).first<{ attempts: number }>();
+    expect(row!.attempts).toBe(ACCOUNT_LOGIN_POLICY.allowance);
+    // The delay passes (moved back in the table instead of sleeping).
+    await env.DB.prepare('UPDATE auth_throttle SET next_allowed_at = next_allowed_at - ? WHERE key = ?').bind(ACCOUNT_LOGIN_POLICY.baseDelayMs, key).run();
+    const signedIn = await login(user.email, RIGHT);
+    expect(signedIn.status).toBe(200);
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM auth_throttle WHERE key = ?').bind(key).first()).toEqual({ n: 0 });
+  });
+
+  it('limits guesses per client address across many emails, keyed on CF-Connecting-IP only', async () => {
+    const address = '203.0.113.21';
+    for (let i = 0; i < IP_LOGIN_POLICY.allowance; i++) {
+      // Changing the headers a client controls must not give it a fresh counter.
+      const res = await login(`stuffing-${i}@example.test`, WRONG, {
+        'cf-connecting-ip': address,
+        'x-forwarded-for': `198.51.100.${i}`,
+        'true-client-ip': `198.51.100.${i}`,
+        'x-real-ip': `198.51.100.${i}`,
+      });
+      expect(res.status).toBe(401);
+    }
+    expectThrottled(await login('stuffing-next@example.test', WRONG, { 'cf-connecting-ip': address }), IP_LOGIN_POLICY.baseDelayMs / 1000);
+    const spoofed = await login('stuffing-spoof@example.test', WRONG, {
+      'cf-connecting-ip': address,
+      'x-forwarded-for': '198.51.100.200',
+      'true-client-ip': '198.51.100.200',
+    });
+    expectThrottled(spoofed, IP_LOGIN_POLICY.baseDelayMs / 1000);
+    // Even the right password of a real account is refused from that address for now …
+    const victim = await signedInClient('Stuffed');
+    expectThrottled(await login(victim.email, RIGHT, { 'cf-connecting-ip': address }), IP_LOGIN_POLICY.baseDelayMs / 1000);
+    // … while another address, claiming to be the throttled one in a forwarding header, is not throttled.
+    const other = await login(victim.email, RIGHT, { 'cf-connecting-ip': '203.0.113.22', 'x-forwarded-for': address, 'true-client-ip': address });
+    expect(other.status).toBe(200);
+  });
+
+  it('never keys on X-Forwarded-For or True-Client-IP when CF-Connecting-IP is absent', async () => {
+    for (let i = 0; i < IP_LOGIN_POLICY.allowance + 3; i++) {
+      const res = await login(`forwarded-${i}@example.test`, WRONG, { 'x-forwarded-for': '203.0.113.30', 'true-client-ip': '203.0.113.30' });
+      expect(res.status).toBe(401);
+    }
+    const keys = await env.DB.prepare("SELECT count(*) AS n FROM auth_throttle WHERE key LIKE '%203.0.113.30%'").first();
+    expect(keys).toEqual({ n: 0 });
+  });
+
+  it('refuses a registration flood from one address with 429 and Retry-After, and creates no account for it', async () => {
+    const address = '203.0.113.40';
+    for (let i = 0; i < IP_REGISTER_POLICY.allowance; i++) {
+      expect((await register(`flood-${i}@example.test`, { 'cf-connecting-ip': address })).status).toBe(201);
+    }
+    expectThrottled(await register('flood-next@example.test', { 'cf-connecting-ip': address }), IP_REGISTER_POLICY.baseDelayMs / 1000);
+    const created = await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = 'flood-next@example.test'").first();
+    expect(created).toEqual({ n: 0 });
+    expect((await register('flood-elsewhere@example.test', { 'cf-connecting-ip': '203.0.113.41' })).status).toBe(201);
+  });
+});
+
+describe('account enumeration', () => {
+  it('runs exactly one key derivation per sign-in attempt, whether the email has an account or not', async () => {
+    const user = await signedInClient('Timing');
+    const cases = [
+      { email: `nobody-${Date.now()}@example.test`, password: WRONG, status: 401 },
+      { email: user.email, password: WRONG, status: 401 },
+      { email: user.email, password: RIGHT, status: 200 },
+    ];
+    for (const { email, password, status } of cases) {
+      const before = passwordWork.derivations;
+      const res = await login(email, password);
+      expect(res.status).toBe(status);
+      expect(passwordWork.derivations - before).toBe(1);
+    }
+  });
+});
+
+describe('registration race', () => {
+  it('answers concurrent registrations of one email with one 201 and 409 AUTH_EMAIL_TAKEN for the others', async () => {
+    const email = `race-${Date.now()}@example.test`;
+    const results = await Promise.all(Array.from({ length: 4 }, () => register(email)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const res of results.filter((r) => r.status === 409)) expect(res.error?.code).toBe('AUTH_EMAIL_TAKEN');
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM users WHERE email = ?').bind(email).first()).toEqual({ n: 1 });
+  });
+});

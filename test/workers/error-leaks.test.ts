@@ -1,0 +1,102 @@
+/**
+ * Canary tests: failures that used to print a failed query with its parameters (emails, password
+ * hashes and salts) or send raw internal error text to clients. Everything the Worker and the
+ * session object log is captured here (they run in the test's isolate) and searched for the canaries.
+ */
+import { env } from 'cloudflare:workers';
+import { inspect } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TestClient } from './client.ts';
+import { connect, expenseProject, stepChangeSet, stepSession, currentStep } from './sessions.ts';
+
+const CANARY_PASSWORD = 'canary-password-Zq7!vX';
+const CANARY_NAME = 'Canary Name Wx9';
+/** base64 of a 32-byte PBKDF2 hash and of a 16-byte salt, as stored in users. */
+const HASH_OR_SALT = /[A-Za-z0-9+/]{43}=|[A-Za-z0-9+/]{22}==/;
+
+let lines: string[] = [];
+
+beforeEach(() => {
+  lines = [];
+  for (const method of ['error', 'warn', 'log', 'info', 'debug'] as const) {
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      lines.push(args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 6, showHidden: true }))).join(' '));
+    });
+  }
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function expectClean(text: string, canaries: string[]) {
+  for (const canary of canaries) expect(text).not.toContain(canary);
+  expect(text).not.toMatch(HASH_OR_SALT);
+  expect(text).not.toMatch(/params:/i);
+}
+
+function registration(email: string) {
+  return new TestClient().post('/api/auth/register', { email, password: CANARY_PASSWORD, name: CANARY_NAME });
+}
+
+describe('no secrets in logs or bodies', () => {
+  it('answers a D1 failure during registration with a plain 500 and logs no email, password hash, salt or parameters', async () => {
+    const email = `canary-d1-${Date.now()}@example.test`;
+    await env.DB.prepare(
+      `CREATE TRIGGER fail_canary_user BEFORE INSERT ON users WHEN NEW.email = '${email}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`,
+    ).run();
+    let res;
+    try {
+      res = await registration(email);
+    } finally {
+      await env.DB.prepare('DROP TRIGGER fail_canary_user').run();
+    }
+    expect(res.status).toBe(500);
+    expect(res.error).toEqual({ code: 'INTERNAL_ERROR', message: expect.any(String) });
+    expectClean(JSON.stringify(res), [email, CANARY_NAME, CANARY_PASSWORD, 'injected failure', 'insert into']);
+    // The failure is still reported: one line, with the error's name and the database's reason.
+    const logged = lines.join('\n');
+    expect(logged).toContain('unhandled error');
+    expect(logged).toContain('injected failure');
+    expectClean(logged, [email, CANARY_NAME, CANARY_PASSWORD]);
+  });
+
+  it('logs nothing secret when concurrent registrations race for one email', async () => {
+    const email = `canary-race-${Date.now()}@example.test`;
+    const results = await Promise.all(Array.from({ length: 4 }, () => registration(email)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const res of results.filter((r) => r.status !== 201)) expect(res.error?.code).toBe('AUTH_EMAIL_TAKEN');
+    expectClean(lines.join('\n'), [email, CANARY_NAME, CANARY_PASSWORD]);
+  });
+
+  it('tells every socket and the HTTP body only a code and a plain message when an apply fails', async () => {
+    const { owner, projectId, base } = await expenseProject();
+    const sessionId = await stepSession(owner, base);
+    const path = `${base}/ai/sessions/${sessionId}`;
+    const canaryText = 'Canary package text Kp4 that must stay out of logs.';
+    const markdown = (await currentStep(owner, base)).markdown.replace('## Instructions', `## Instructions\n\n${canaryText}\n`);
+    const staged = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(markdown) });
+    expect(staged.status).toBe(200);
+    const watcher = await connect(owner, base, sessionId);
+    // Every audit insert of this project fails: the apply batch, then the failed-apply audit row (a single query).
+    await env.DB.exec(
+      `CREATE TRIGGER fail_audit_${projectId} BEFORE INSERT ON ai_audit_events WHEN NEW.project_id = '${projectId}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`,
+    );
+    let res;
+    try {
+      res = await owner.post(`${path}/apply`, { changeSetId: staged.data.changeSetId, confirmSource: 'ui_manual_apply' });
+    } finally {
+      await env.DB.exec(`DROP TRIGGER fail_audit_${projectId};`);
+    }
+    expect(res.status).toBe(500);
+    expect(res.error).toMatchObject({ code: 'AI_APPLY_FAILED', causeCode: 'INTERNAL_ERROR' });
+    expectClean(JSON.stringify(res.error), ['injected failure', 'D1_ERROR', 'SQLITE', canaryText]);
+    const failed = await watcher.event('apply.failed');
+    expect(failed.payload).toEqual({ version: staged.data.version, code: 'AI_APPLY_FAILED', message: expect.any(String) });
+    expectClean(JSON.stringify(failed), ['injected failure', 'D1_ERROR', 'SQLITE', canaryText]);
+    watcher.close();
+    const logged = lines.join('\n');
+    expect(logged).toContain('ai session: could not audit a failed apply');
+    expectClean(logged, [canaryText, owner.email]);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Attempt throttling for sign-in and registration (used by accounts.ts). Each attempt is counted
+ * by one upsert that increments and returns, BEFORE any password work, so concurrent guesses each
+ * get their own count: a fixed allowance goes through at once, then every further attempt must
+ * wait a delay that doubles (base·2^(n−allowance), capped). An attempt that arrives while the key
+ * is waiting is refused without being counted, so an attacker cannot push the owner's wait past
+ * the delay already earned, and nobody is locked out for a whole window.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { authThrottle } from '../db/schema.ts';
+
+export interface ThrottlePolicy {
+  /** Attempts that go through without any delay. */
+  allowance: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A key with no counted attempt for this long starts again from zero. */
+  resetAfterMs: number;
+}
+
+const MINUTE = 60_000;
+
+/**
+ * Per account: five tries, then 30 s, 1 min, 2 min … up to 15 min between guesses. A person who
+ * mistypes five times waits half a minute; a guesser gets about four tries an hour.
+ */
+export const ACCOUNT_LOGIN_POLICY: ThrottlePolicy = { allowance: 5, baseDelayMs: 30_000, maxDelayMs: 15 * MINUTE, resetAfterMs: 60 * MINUTE };
+/** Per client address, across all emails: generous for a shared office, fatal for credential stuffing. */
+export const IP_LOGIN_POLICY: ThrottlePolicy = { allowance: 20, baseDelayMs: 30_000, maxDelayMs: 15 * MINUTE, resetAfterMs: 60 * MINUTE };
+/** Per client address: a few accounts at once is normal, a flood is not. */
+export const IP_REGISTER_POLICY: ThrottlePolicy = { allowance: 5, baseDelayMs: 60_000, maxDelayMs: 60 * MINUTE, resetAfterMs: 24 * 60 * MINUTE };
+
+export type ThrottleDecision = { type: 'admitted'; attempts: number } | { type: 'throttled'; retryAfterSeconds: number };
+
+/** The delay owed after the n-th counted attempt, in JS (for a new key) … */
+function delayAfter(policy: ThrottlePolicy, attempts: number): number {
+  if (attempts < policy.allowance) return 0;
+  return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempts - policy.allowance, 30));
+}
+
+/** Count one attempt on `key` at `now`, or refuse it (uncounted) while the key must wait. */
+export async function takeAttempt(db: Db, key: string, policy: ThrottlePolicy, now = Date.now()): Promise<ThrottleDecision> {
+  const stale = now - policy.resetAfterMs;
+  // … and the same in SQL for an existing key (SET expressions see the row's old values).
+  const attempts = sql`(CASE WHEN ${authThrottle.lastAttemptAt} < ${stale} THEN 1 ELSE ${authThrottle.attempts} + 1 END)`;
+  // The shift is capped so base << n cannot overflow SQLite's 64-bit integers.
+  const nextAllowedAt = sql`(CASE WHEN ${attempts} < ${policy.allowance} THEN 0 ELSE ${now} + MIN(${policy.maxDelayMs}, ${policy.baseDelayMs} << MIN(${attempts} - ${policy.allowance}, 30)) END)`;
+  const firstDelay = delayAfter(policy, 1);
+  const counted = await db
+    .insert(authThrottle)
+    .values({ key, attempts: 1, lastAttemptAt: now, nextAllowedAt: firstDelay === 0 ? 0 : now + firstDelay })
+    .onConflictDoUpdate({
+      target: authThrottle.key,
+      set: { attempts, nextAllowedAt, lastAttemptAt: now },
+      // No row is updated, and none returned, while the key must still wait.
+      setWhere: sql`${authThrottle.nextAllowedAt} <= ${now}`,
+    })
+    .returning({ attempts: authThrottle.attempts })
+    .all();
+  if (counted[0]) return { type: 'admitted', attempts: counted[0].attempts };
+  const row = await db.select({ nextAllowedAt: authThrottle.nextAllowedAt }).from(authThrottle).where(eq(authThrottle.key, key)).get();
+  const waitMs = (row?.nextAllowedAt ?? now) - now;
+  return { type: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+}
+
+/** Forget a key's attempts (a successful sign-in clears its account's counter, never its address's). */
+export async function clearAttempts(db: Db, key: string): Promise<void> {
+  await db.delete(authThrottle).where(eq(authThrottle.key, key));
+}
+
+/**
+ * The client's address for throttling: only CF-Connecting-IP, which Cloudflare's edge sets and
+ * overwrites on every request; X-Forwarded-For, True-Client-IP and the like are whatever the
+ * client sent. Without it (tests and local development, no edge in front) there is no trustworthy
+ * address, so per-address limits do not apply and only the per-account ones do.
+ */
+export function clientAddress(headers: Headers): string | null {
+  const value = headers.get('cf-connecting-ip')?.trim();
+  return value ? value.toLowerCase() : null;
+}
