@@ -68,7 +68,7 @@ export class SocketHub {
       role: headers.get(IDENTITY_HEADERS.role),
     });
     const loginSession = headers.get(IDENTITY_HEADERS.loginSession);
-    const readAt = Number(headers.get(IDENTITY_HEADERS.roleReadAt));
+    const readAt = Number(headers.get(IDENTITY_HEADERS.roleReadAt) ?? Number.NaN);
     const meta = this.#core.meta;
     if (!identity.success || !loginSession || !Number.isFinite(readAt)) {
       connection.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
