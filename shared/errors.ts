@@ -125,6 +125,9 @@ export const ERROR_CODES = {
   YJS_MALFORMED: { status: 400, message: 'An edit to the staged files could not be read, so it was not applied.' },
   YJS_FORBIDDEN_CHANGE: { status: 403, message: 'That edit to the staged files is not allowed.' },
   YJS_TOO_LARGE: { status: 413, message: 'That edit would make a staged file too large.' },
+  AWARENESS_REFUSED: { status: 400, message: 'Your cursor information was not accepted, so it was not shared.' },
+  MEMBERSHIP_REVOKED: { status: 403, message: 'You are no longer a member of this project.' },
+  SIGNED_OUT: { status: 401, message: 'You signed out, so this live connection was closed.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -19,6 +19,12 @@ export const CLOSE_CODES = {
   NOT_FOUND: 4404,
   FRAME_TOO_LARGE: 4413,
   SESSION_CLOSED: 4410,
+  /** Too many awareness frames, or awareness state the server refuses to relay. */
+  RATE_LIMITED: 4429,
+  /** The person was removed from the project (or left it) while connected. */
+  MEMBERSHIP_REVOKED: 4430,
+  /** The login that opened the socket signed out (or signed out everywhere). */
+  SIGNED_OUT: 4431,
 } as const;
 export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
 
@@ -37,6 +43,19 @@ export const HelloMessage = z.object({
   canEdit: z.boolean(),
 });
 export type HelloMessage = z.infer<typeof HelloMessage>;
+
+/**
+ * The person's role on the project changed while connected (an owner promoted or demoted them):
+ * from this frame on, the socket's writes are checked against `role`.
+ */
+export const RoleMessage = z.object({
+  type: z.literal('role'),
+  role: Role,
+  canEdit: z.boolean(),
+  /** A plain sentence for the person. */
+  reason: z.string(),
+});
+export type RoleMessage = z.infer<typeof RoleMessage>;
 
 /**
  * Sequenced events. Live events arrive one frame each (`replay: false`); a resume after
@@ -74,7 +93,7 @@ export const ErrorMessage = z.object({
 });
 export type ErrorMessage = z.infer<typeof ErrorMessage>;
 
-export const ServerMessage = z.discriminatedUnion('type', [HelloMessage, EventsMessage, PresenceMessage, ErrorMessage]);
+export const ServerMessage = z.discriminatedUnion('type', [HelloMessage, RoleMessage, EventsMessage, PresenceMessage, ErrorMessage]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
 export const ClientHello = z.strictObject({ type: z.literal('hello'), lastSeq: z.number().int().min(0) });
@@ -89,8 +108,22 @@ export type ClientMessage = z.infer<typeof ClientMessage>;
 export const MAX_CLIENT_TEXT_FRAME_BYTES = 16 * 1024;
 /** Binary (Yjs) frames from a client above this close the socket with FRAME_TOO_LARGE. */
 export const MAX_CLIENT_BINARY_FRAME_BYTES = 512 * 1024;
-/** Server frames stay below this; a larger replay is split. */
+/** Server frames stay below this (UTF-8 bytes); a larger replay is split. */
 export const MAX_SERVER_FRAME_BYTES = 256 * 1024;
+
+/** One client's awareness state (its JSON, in UTF-8 bytes) above this is refused. */
+export const MAX_AWARENESS_STATE_BYTES = 4 * 1024;
+/** Entries in one awareness frame above this are refused (a socket speaks only for its own client id). */
+export const MAX_AWARENESS_ENTRIES = 4;
+/** Awareness frames per socket: a bucket of this many, refilled at AWARENESS_REFILL_PER_SECOND. */
+export const AWARENESS_BURST = 60;
+export const AWARENESS_REFILL_PER_SECOND = 20;
+
+const utf8 = new TextEncoder();
+/** The size of a string on the wire: caps are in bytes, and `string.length` counts UTF-16 units. */
+export function utf8Bytes(text: string): number {
+  return utf8.encode(text).byteLength;
+}
 
 /** y-protocols message kinds on binary frames (the y-websocket convention). */
 export const YJS_MESSAGE = { SYNC: 0, AWARENESS: 1 } as const;
@@ -101,4 +134,8 @@ export const IDENTITY_HEADERS = {
   name: 'x-bmad-user-name',
   role: 'x-bmad-role',
   projectId: 'x-bmad-project-id',
+  /** When the Worker read the role (ms since epoch): a membership change told later wins over it. */
+  roleReadAt: 'x-bmad-role-read-at',
+  /** A non-secret id of the login (cookie) that opened the socket, so signing out closes its sockets. */
+  loginSession: 'x-bmad-login-session',
 } as const;

@@ -296,6 +296,8 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
       register: (input: RegisterInput) => call<{ user: UserView }>('POST', '/auth/register', { body: input }),
       login: (input: LoginInput) => call<{ user: UserView }>('POST', '/auth/login', { body: input }),
       logout: () => call<{ ok: true }>('POST', '/auth/logout', { body: {}, anonymous: true }),
+      /** Sign out everywhere: every login of this account ends and its live session sockets close. */
+      logoutAll: () => call<{ ok: true }>('POST', '/auth/logout-all', { body: {}, anonymous: true }),
       me: () => call<{ user: UserView }>('GET', '/auth/me', { anonymous: true }),
     },
 

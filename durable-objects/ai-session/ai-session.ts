@@ -1,30 +1,15 @@
 /**
  * One Durable Object per AI session (addressed by `idFromName(sessionId)`), a thin class over
- * SessionCore (session.ts): it owns the hibernatable sockets, the y-protocols framing, presence,
- * the alarm, and the RPC surface the Worker's routes call after they have checked the user's
- * role. The socket protocol is written down in PROTOCOL.md beside this file.
+ * SessionCore (session.ts): it owns the hibernatable sockets (their protocol is socket-hub.ts and
+ * PROTOCOL.md beside this file), the alarm, and the RPC surface the Worker's routes call after
+ * they have checked the user's role, including the project channel's `projectMessage`.
  */
-import { Server, type Connection, type ConnectionContext, type WSMessage } from 'partyserver';
-import * as decoding from 'lib0/decoding';
-import * as encoding from 'lib0/encoding';
-import * as syncProtocol from 'y-protocols/sync';
-import * as Y from 'yjs';
+import { Server, type ConnectionContext, type WSMessage } from 'partyserver';
 import { atLeast } from '../../shared/api/common.ts';
 import type { NewEvent, SessionEvent } from '../../shared/ai/events.ts';
 import type { SessionMeta } from '../../shared/ai/session.ts';
-import {
-  CLOSE_CODES,
-  ClientMessage,
-  IDENTITY_HEADERS,
-  MAX_CLIENT_BINARY_FRAME_BYTES,
-  MAX_CLIENT_TEXT_FRAME_BYTES,
-  MAX_SERVER_FRAME_BYTES,
-  PROTOCOL_VERSION,
-  SocketIdentity,
-  YJS_MESSAGE,
-  type PresenceEntry,
-  type ServerMessage,
-} from '../../shared/protocol.ts';
+import type { ProjectChannelMessage } from '../../shared/ai/project-channel.ts';
+import type { ServerMessage } from '../../shared/protocol.ts';
 import { createDb } from '../../worker/db/client.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
@@ -34,52 +19,12 @@ import { ApiError } from '../../worker/http/api-error.ts';
 import { fail, outcomeOf, type Outcome } from './outcome.ts';
 import { SessionCore, type Actor, type ApplyRequest } from './session.ts';
 import { migrate } from './storage.ts';
+import { Members } from './members.ts';
+import { REPLAY_PAGE_SIZE } from './replay.ts';
+import { SocketHub } from './socket-hub.ts';
+import { sendBinary, syncUpdateFrame, type SessionConnection, type SocketState } from './socket-state.ts';
 import { runTool } from './tools/registry.ts';
 import type { ToolEnvelope } from '../../shared/ai/tool-envelope.ts';
-
-/** Per-connection data, kept in the socket attachment so it survives hibernation. */
-interface SocketState extends SocketIdentity {
-  /** Set once the client has sent `hello {lastSeq}`; live events go only to subscribed sockets. */
-  subscribed: boolean;
-  file: string | null;
-  since: string;
-}
-
-type SessionConnection = Connection<SocketState>;
-
-function send(connection: SessionConnection, message: ServerMessage): void {
-  if (connection.readyState === WebSocket.OPEN) connection.send(JSON.stringify(message));
-}
-
-function sendBinary(connection: SessionConnection, data: Uint8Array): void {
-  if (connection.readyState === WebSocket.OPEN) connection.send(data);
-}
-
-function syncUpdateFrame(update: Uint8Array): Uint8Array {
-  const encoder = encoding.createEncoder();
-  encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
-  syncProtocol.writeUpdate(encoder, update);
-  return encoding.toUint8Array(encoder);
-}
-
-/** Split a replay into frames below the server frame cap (at least one event per frame). */
-function replayFrames(events: SessionEvent[]): SessionEvent[][] {
-  const frames: SessionEvent[][] = [];
-  let current: SessionEvent[] = [];
-  let size = 0;
-  for (const event of events) {
-    const bytes = JSON.stringify(event).length + 1;
-    if (current.length > 0 && size + bytes > MAX_SERVER_FRAME_BYTES - 256) {
-      frames.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(event);
-    size += bytes;
-  }
-  frames.push(current);
-  return frames;
-}
 
 /**
  * While a turn runs, the watchdog alarm fires this often: it keeps the object awake, and after a
@@ -92,6 +37,9 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
 
   #core: SessionCore | undefined;
   #turns: TurnRunner | undefined;
+  #hub: SocketHub | undefined;
+  /** Events read per replay page (tests lower it to replay across pages with few events). */
+  replayPageSize = REPLAY_PAGE_SIZE;
 
   get turns(): TurnRunner {
     if (!this.#turns) this.onStart();
@@ -102,6 +50,11 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
   get core(): SessionCore {
     if (!this.#core) this.onStart();
     return this.#core!;
+  }
+
+  get hub(): SocketHub {
+    if (!this.#hub) this.onStart();
+    return this.#hub!;
   }
 
   override onStart(): void {
@@ -123,6 +76,14 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
       createProvider: (profile) => createChatProvider(profile),
       armWatchdog: () => this.#schedule('turn', Date.now() + TURN_WATCHDOG_MS),
       disarmWatchdog: () => this.#unschedule('turn'),
+    });
+    this.#hub = new SocketHub({
+      sessionId: () => this.name,
+      core: this.#core,
+      turns: this.#turns,
+      members: new Members(sql),
+      connections: () => this.getConnections<SocketState>(),
+      replayPageSize: () => this.replayPageSize,
     });
     this.#core.overlay.onUpdate((update, origin) => {
       const frame = syncUpdateFrame(update);
@@ -175,183 +136,28 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
     await this.#armAlarm();
   }
 
-  // ---------------------------------------------------------------- sockets
+  // ---------------------------------------------------------------- sockets (socket-hub.ts)
 
   override onConnect(connection: SessionConnection, ctx: ConnectionContext): void {
-    const headers = ctx.request.headers;
-    const identity = SocketIdentity.safeParse({
-      userId: headers.get(IDENTITY_HEADERS.userId),
-      name: headers.get(IDENTITY_HEADERS.name),
-      role: headers.get(IDENTITY_HEADERS.role),
-    });
-    const meta = this.core.meta;
-    if (!identity.success) {
-      connection.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
-      return;
-    }
-    if (!meta || headers.get(IDENTITY_HEADERS.projectId) !== meta.projectId) {
-      connection.close(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
-      return;
-    }
-    connection.setState({ ...identity.data, subscribed: false, file: null, since: new Date().toISOString() });
-    send(connection, {
-      type: 'hello',
-      protocolVersion: PROTOCOL_VERSION,
-      sessionId: this.name,
-      you: identity.data,
-      lastSeq: this.core.log.lastSeq(),
-      status: this.core.status,
-      canEdit: atLeast(identity.data.role, 'editor'),
-    });
-    // Yjs: ask for the client's state (sync step 1); it answers and asks for ours.
-    const encoder = encoding.createEncoder();
-    encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
-    syncProtocol.writeSyncStep1(encoder, this.core.overlay.doc);
-    sendBinary(connection, encoding.toUint8Array(encoder));
-    this.#broadcastPresence();
+    this.hub.connect(connection, ctx.request.headers);
   }
 
-  override onClose(): void {
-    this.#broadcastPresence();
+  override onClose(connection: SessionConnection): void {
+    this.hub.farewell(connection);
   }
 
-  override onError(): void {
-    this.#broadcastPresence();
-  }
-
-  #broadcastPresence(): void {
-    const present: PresenceEntry[] = [];
-    const open = [...this.getConnections<SocketState>()].filter((c) => c.readyState === WebSocket.OPEN && c.state);
-    for (const c of open) {
-      const s = c.state!;
-      present.push({ connectionId: c.id, userId: s.userId, name: s.name, role: s.role, file: s.file, since: s.since });
-    }
-    const frame = JSON.stringify({ type: 'presence', present } satisfies ServerMessage);
-    for (const c of open) c.send(frame);
+  override onError(connection: SessionConnection): void {
+    this.hub.farewell(connection);
   }
 
   override onMessage(connection: SessionConnection, message: WSMessage): void {
-    if (!connection.state) {
-      connection.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
-      return;
-    }
-    if (typeof message === 'string') this.#onText(connection, message);
-    else this.#onBinary(connection, message instanceof ArrayBuffer ? new Uint8Array(message) : new Uint8Array(message.buffer, message.byteOffset, message.byteLength));
+    this.hub.message(connection, message);
   }
 
-  #refuse(connection: SessionConnection, code: 'PROTOCOL_ERROR' | 'FRAME_TOO_LARGE' | 'YJS_MALFORMED', message: string): void {
-    send(connection, { type: 'error', code, message });
-    connection.close(code === 'FRAME_TOO_LARGE' ? CLOSE_CODES.FRAME_TOO_LARGE : CLOSE_CODES.PROTOCOL_ERROR, code);
-  }
-
-  #onText(connection: SessionConnection, text: string): void {
-    if (text.length > MAX_CLIENT_TEXT_FRAME_BYTES) {
-      this.#refuse(connection, 'FRAME_TOO_LARGE', `Text frames are limited to ${MAX_CLIENT_TEXT_FRAME_BYTES} bytes.`);
-      return;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      send(connection, { type: 'error', code: 'INVALID_JSON', message: 'A text frame must be one JSON object.' });
-      return;
-    }
-    const parsed = ClientMessage.safeParse(value);
-    if (!parsed.success) {
-      send(connection, { type: 'error', code: 'PROTOCOL_ERROR', message: 'Unknown or malformed frame.' });
-      return;
-    }
-    const frame = parsed.data;
-    switch (frame.type) {
-      case 'hello': {
-        // Replay exactly the events after lastSeq, then live events follow (no gap: this runs synchronously).
-        const events = this.core.log.after(frame.lastSeq);
-        const frames = replayFrames(events);
-        frames.forEach((batch, i) => send(connection, { type: 'events', events: batch, replay: true, done: i === frames.length - 1 }));
-        connection.setState({ ...connection.state!, subscribed: true });
-        return;
-      }
-      case 'presence':
-        connection.setState({ ...connection.state!, file: frame.file });
-        this.#broadcastPresence();
-        return;
-      case 'stop': {
-        const { userId, name, role } = connection.state!;
-        this.turns.stop({ userId, name, role }).catch((error: unknown) => {
-          const body = error instanceof ApiError ? error.toBody() : { code: 'INTERNAL_ERROR' as const, message: 'The AI could not be stopped.' };
-          send(connection, { type: 'error', code: body.code, message: body.message, ...(body.hints ? { hints: body.hints } : {}) });
-        });
-        return;
-      }
-      default: {
-        const never: never = frame;
-        throw new Error(`unhandled frame ${String(never)}`);
-      }
-    }
-  }
-
-  #onBinary(connection: SessionConnection, data: Uint8Array): void {
-    if (data.byteLength > MAX_CLIENT_BINARY_FRAME_BYTES) {
-      this.#refuse(connection, 'FRAME_TOO_LARGE', `Binary frames are limited to ${MAX_CLIENT_BINARY_FRAME_BYTES} bytes.`);
-      return;
-    }
-    const state = connection.state!;
-    let kind: number;
-    const decoder = decoding.createDecoder(data);
-    try {
-      kind = decoding.readVarUint(decoder);
-    } catch {
-      this.#refuse(connection, 'YJS_MALFORMED', 'The binary frame could not be read.');
-      return;
-    }
-    if (kind === YJS_MESSAGE.AWARENESS) {
-      // Cursors and selections: relayed as they are (the server's presence list is the trusted one).
-      for (const other of this.getConnections<SocketState>()) if (other.id !== connection.id) sendBinary(other, data);
-      return;
-    }
-    if (kind !== YJS_MESSAGE.SYNC) {
-      this.#refuse(connection, 'PROTOCOL_ERROR', 'Unknown binary message kind.');
-      return;
-    }
-    let syncType: number;
-    let payload: Uint8Array;
-    try {
-      syncType = decoding.readVarUint(decoder);
-      payload = decoding.readVarUint8Array(decoder);
-    } catch {
-      this.#refuse(connection, 'YJS_MALFORMED', 'The document message could not be read.');
-      return;
-    }
-    if (syncType === syncProtocol.messageYjsSyncStep1) {
-      const encoder = encoding.createEncoder();
-      encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
-      encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2);
-      let diff: Uint8Array;
-      try {
-        diff = Y.encodeStateAsUpdate(this.core.overlay.doc, payload);
-      } catch {
-        this.#refuse(connection, 'YJS_MALFORMED', 'The document state vector could not be read.');
-        return;
-      }
-      encoding.writeVarUint8Array(encoder, diff);
-      sendBinary(connection, encoding.toUint8Array(encoder));
-      return;
-    }
-    if (syncType !== syncProtocol.messageYjsSyncStep2 && syncType !== syncProtocol.messageYjsUpdate) {
-      this.#refuse(connection, 'PROTOCOL_ERROR', 'Unknown document message type.');
-      return;
-    }
-    const canEdit = atLeast(state.role, 'editor') && this.core.status === 'active';
-    const result = this.core.overlay.applyClientUpdate(payload, connection.id, !canEdit);
-    if (!result.ok) {
-      if (result.code === 'YJS_MALFORMED') {
-        this.#refuse(connection, 'YJS_MALFORMED', result.message);
-      } else {
-        send(connection, { type: 'error', code: result.code, message: result.message });
-      }
-      return;
-    }
-    if (result.changed) this.core.noteEdit(state);
+  /** The project channel (worker/live/project-channel.ts): a membership change or a sign-out. Answers once every socket was told. */
+  async projectMessage(projectId: string, message: ProjectChannelMessage): Promise<{ sockets: number }> {
+    if (this.#session(projectId)) return { sockets: 0 };
+    return { sockets: this.hub.projectMessage(message) };
   }
 
   // ---------------------------------------------------------------- RPC (called by the Worker after its role check)

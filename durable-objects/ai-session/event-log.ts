@@ -2,7 +2,7 @@
  * The session's sequenced event log. `append` stores the event and gives it the next seq in one
  * synchronous SQLite write, so seqs have no gaps and no duplicates even when the object is evicted
  * right after; the caller broadcasts only what was stored. `after(seq)` is what a reconnecting
- * client receives.
+ * client receives, a page at a time.
  */
 import type { NewEvent, SessionEvent } from '../../shared/ai/events.ts';
 
@@ -53,8 +53,8 @@ export class EventLog {
     return { seq, at, turnId, type: event.type, actor: event.actor, payload: event.payload } as SessionEvent;
   }
 
-  /** Events with seq > `seq`, oldest first. */
-  after(seq: number, limit = 10_000): SessionEvent[] {
+  /** At most `limit` events with seq > `seq`, oldest first: one page (replay.ts pages through them all). */
+  after(seq: number, limit: number): SessionEvent[] {
     return this.#sql
       .exec<EventRow>('SELECT seq, type, at, actor, turn_id, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?', seq, limit)
       .toArray()

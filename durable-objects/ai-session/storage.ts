@@ -51,6 +51,9 @@ const SCHEMA = [
      turn_id TEXT NOT NULL, iteration INTEGER NOT NULL, tool_call_id TEXT NOT NULL, name TEXT NOT NULL,
      status TEXT NOT NULL, ok INTEGER, code TEXT, result TEXT, duration_ms INTEGER,
      started_at INTEGER NOT NULL, finished_at INTEGER, PRIMARY KEY (turn_id, iteration, tool_call_id))`,
+  // What the Worker told the session about each person's role on the project (null: removed), and
+  // when (ms): socket frames are checked against it, not against the role read at connect.
+  `CREATE TABLE IF NOT EXISTS members (user_id TEXT PRIMARY KEY, role TEXT, at INTEGER NOT NULL)`,
   // Deferred work run by the alarm: the debounced re-validation and the turn watchdog.
   `CREATE TABLE IF NOT EXISTS tasks (name TEXT PRIMARY KEY, due_at INTEGER NOT NULL)`,
 ];

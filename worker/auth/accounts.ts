@@ -115,3 +115,8 @@ export async function logout(db: Db, tokenHash: string, userId: string): Promise
     .delete(authSessions)
     .where(and(eq(authSessions.userId, userId), lt(authSessions.expiresAt, new Date().toISOString())));
 }
+
+/** Sign out everywhere: every login of this user ends (each device must sign in again). */
+export async function logoutAll(db: Db, userId: string): Promise<void> {
+  await db.delete(authSessions).where(eq(authSessions.userId, userId));
+}

@@ -12,7 +12,8 @@ import { ApiError } from '../http/api-error.ts';
 import { param } from '../http/context.ts';
 import { ok } from '../http/respond.ts';
 import { jsonBody, optionalJsonBody, queryWith } from '../http/validate.ts';
-import { projectAccess } from '../middleware/project-access.ts';
+import { memberRole, projectAccess } from '../middleware/project-access.ts';
+import { loginSessionId } from '../auth/login-session-id.ts';
 import { aiAuditEvents, aiSessions, projects, workflowSteps, workflows, assets } from '../db/schema.ts';
 import { newId, nowIso } from '../ids.ts';
 import { parseAgentsDocument } from '../store/agents.ts';
@@ -355,10 +356,17 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== new URL(c.req.url).origin) throw new ApiError('FORBIDDEN_ORIGIN');
     const stub = await sessionStub(c);
+    // The role is read again here, with the time taken before the read: a membership change the
+    // project channel delivers with a later time wins over it in the object (members.ts).
+    const readAt = Date.now();
+    const role = await memberRole(c.var.db, c.var.projectId, c.var.user.id);
+    if (!role) throw new ApiError('PROJECT_NOT_FOUND');
     const headers = new Headers(c.req.raw.headers);
     headers.set(IDENTITY_HEADERS.userId, c.var.user.id);
     headers.set(IDENTITY_HEADERS.name, c.var.user.name);
-    headers.set(IDENTITY_HEADERS.role, c.var.role);
+    headers.set(IDENTITY_HEADERS.role, role);
     headers.set(IDENTITY_HEADERS.projectId, c.var.projectId);
+    headers.set(IDENTITY_HEADERS.roleReadAt, String(readAt));
+    headers.set(IDENTITY_HEADERS.loginSession, await loginSessionId(c.var.sessionTokenHash));
     return stub.fetch(new Request(c.req.raw.url, { method: 'GET', headers }));
   });

@@ -1,11 +1,13 @@
-/** /api/auth: register, sign in, sign out, who am I. */
+/** /api/auth: register, sign in, sign out (this login, or everywhere), who am I. */
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { jsonBody } from '../http/validate.ts';
 import { ok } from '../http/respond.ts';
 import { ApiError } from '../http/api-error.ts';
 import { LoginInput, RegisterInput } from '../../shared/api/auth.ts';
-import { login, logout, register } from '../auth/accounts.ts';
+import { login, logout, logoutAll, register } from '../auth/accounts.ts';
+import { loginSessionId } from '../auth/login-session-id.ts';
+import { tellUserProjects } from '../live/project-channel.ts';
 import { clearSessionCookie, setSessionCookie } from '../auth/cookies.ts';
 import { clientAddress } from '../auth/throttle.ts';
 import { requireUser } from '../middleware/require-user.ts';
@@ -48,6 +50,16 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post('/logout', requireUser(), async (c) => {
     await logout(c.var.db, c.var.sessionTokenHash, c.var.user.id);
+    // The live session sockets this login opened close before the answer (project channel).
+    const loginSession = await loginSessionId(c.var.sessionTokenHash);
+    await tellUserProjects(c.env, c.var.db, c.var.user.id, { type: 'signedOut', userId: c.var.user.id, loginSessionId: loginSession });
+    clearSessionCookie(c);
+    return ok(c, { ok: true });
+  })
+  .post('/logout-all', requireUser(), async (c) => {
+    // Sign out everywhere: every login of this user, and every live socket of theirs in every project.
+    await logoutAll(c.var.db, c.var.user.id);
+    await tellUserProjects(c.env, c.var.db, c.var.user.id, { type: 'signedOut', userId: c.var.user.id, loginSessionId: null });
     clearSessionCookie(c);
     return ok(c, { ok: true });
   })

@@ -25,6 +25,7 @@ export class LiveFeed {
   #you = $state.raw<HelloMessage['you'] | null>(null);
   #presence = $state.raw<PresenceEntry[]>([]);
   #error = $state.raw<ErrorBody | null>(null);
+  #roleNotice = $state<string | null>(null);
   #connection: LiveConnection | null = null;
   #lookingAt: string | null = null;
 
@@ -52,6 +53,10 @@ export class LiveFeed {
   }
   get presence(): PresenceEntry[] {
     return this.#presence;
+  }
+  /** Why our role changed while connected (a `role` frame), in the server's words. */
+  get roleNotice(): string | null {
+    return this.#roleNotice;
   }
   /** The last `error` frame (a refused stop, for one), as an API error. */
   get error(): ErrorBody | null {
@@ -96,6 +101,7 @@ export class LiveFeed {
     this.#you = null;
     this.#presence = [];
     this.#error = null;
+    this.#roleNotice = null;
   }
 
   #receive(message: ServerMessage, onEvents: EventsListener): void {
@@ -103,6 +109,11 @@ export class LiveFeed {
       case 'hello':
         this.#you = message.you;
         this.#error = null;
+        break;
+      case 'role':
+        // An owner changed our role: the workbench follows at once (a demotion makes it read-only).
+        if (this.#you) this.#you = { ...this.#you, role: message.role };
+        this.#roleNotice = message.reason;
         break;
       case 'events': {
         // Parsed with `SessionEvent`'s schema; the inferred type is only wider than the

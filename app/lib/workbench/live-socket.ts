@@ -36,7 +36,32 @@ const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   CLOSE_CODES.NOT_FOUND,
   CLOSE_CODES.FRAME_TOO_LARGE,
   CLOSE_CODES.SESSION_CLOSED,
+  CLOSE_CODES.RATE_LIMITED,
+  CLOSE_CODES.MEMBERSHIP_REVOKED,
+  CLOSE_CODES.SIGNED_OUT,
 ]);
+
+/** Why the server closed the socket for good, in plain words (null for a code without one). */
+export function closeExplanation(code: number): string | null {
+  switch (code) {
+    case CLOSE_CODES.MEMBERSHIP_REVOKED:
+      return 'You are no longer a member of this project.';
+    case CLOSE_CODES.SIGNED_OUT:
+      return 'You signed out. Sign in again to follow this session.';
+    case CLOSE_CODES.RATE_LIMITED:
+      return 'This page sent too many cursor updates. Reload to reconnect.';
+    case CLOSE_CODES.FRAME_TOO_LARGE:
+      return 'This page sent a message that was too large. Reload to reconnect.';
+    case CLOSE_CODES.SESSION_CLOSED:
+      return 'This AI session has ended.';
+    case CLOSE_CODES.NOT_FOUND:
+      return 'This AI session does not exist any more.';
+    case CLOSE_CODES.UNAUTHORIZED:
+      return 'You are not signed in.';
+    default:
+      return null;
+  }
+}
 
 /** The socket address of a session, on this page's own origin (the cookie authenticates it). */
 export function sessionSocketUrl(projectId: string, sessionId: string, location: Pick<Location, 'protocol' | 'host'> = window.location): string {

@@ -131,9 +131,14 @@ export class WorkbenchSession {
     return this.#errors[action] ?? null;
   }
 
+  /** The role in force: what the live socket last said (an owner may change it while we are here). */
+  get liveRole(): Role {
+    return this.feed.you?.role ?? this.role;
+  }
+
   /** Editors and owners send, stop, apply and discard; viewers watch. */
   get canEdit(): boolean {
-    return atLeast(this.role, 'editor');
+    return atLeast(this.liveRole, 'editor');
   }
 
   /** The session's creator may stop its turns whatever their role now. */

@@ -1,0 +1,94 @@
+/**
+ * Checks on awareness frames (cursors, selections) before the session relays them: the update is
+ * decoded as y-protocols writes it (count, then clientID, clock and JSON state per entry), each
+ * state is capped in UTF-8 bytes, a socket speaks only for the client id it used first, and each
+ * socket has a token bucket. The bucket lives in memory: hibernation forgets it, which at worst
+ * gives a socket a fresh burst after a quiet spell.
+ */
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import {
+  AWARENESS_BURST,
+  AWARENESS_REFILL_PER_SECOND,
+  MAX_AWARENESS_ENTRIES,
+  MAX_AWARENESS_STATE_BYTES,
+  YJS_MESSAGE,
+} from '../../shared/protocol.ts';
+
+export type AwarenessCheck =
+  | { ok: true; clientId: number; clock: number }
+  /** `close`: the frame is abusive or unreadable and the socket is closed; otherwise only refused. */
+  | { ok: false; code: 'AWARENESS_REFUSED' | 'FRAME_TOO_LARGE' | 'YJS_MALFORMED'; message: string; close: boolean };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * Check one awareness message (the bytes after the message kind). `bound` is the client id this
+ * socket already speaks for (null before its first frame); `takenByOther` says whether another
+ * socket speaks for an id.
+ */
+export function checkAwareness(decoder: decoding.Decoder, bound: number | null, takenByOther: (clientId: number) => boolean): AwarenessCheck {
+  let entries: Array<{ clientId: number; clock: number; state: Uint8Array }>;
+  try {
+    const update = decoding.createDecoder(decoding.readVarUint8Array(decoder));
+    const count = decoding.readVarUint(update);
+    if (count === 0 || count > MAX_AWARENESS_ENTRIES) {
+      return { ok: false, code: 'AWARENESS_REFUSED', message: `An awareness frame carries 1 to ${MAX_AWARENESS_ENTRIES} entries.`, close: true };
+    }
+    entries = [];
+    for (let i = 0; i < count; i++) {
+      const clientId = decoding.readVarUint(update);
+      const clock = decoding.readVarUint(update);
+      const state = decoding.readVarUint8Array(update);
+      if (state.byteLength > MAX_AWARENESS_STATE_BYTES) {
+        return { ok: false, code: 'FRAME_TOO_LARGE', message: `Awareness state is limited to ${MAX_AWARENESS_STATE_BYTES} bytes per client.`, close: true };
+      }
+      entries.push({ clientId, clock, state });
+    }
+    if (decoding.hasContent(update) || decoding.hasContent(decoder)) throw new Error('trailing bytes');
+    for (const entry of entries) {
+      const value: unknown = JSON.parse(utf8.decode(entry.state));
+      if (value !== null && (typeof value !== 'object' || Array.isArray(value))) throw new Error('state is not an object');
+    }
+  } catch {
+    return { ok: false, code: 'YJS_MALFORMED', message: 'The awareness message could not be read.', close: true };
+  }
+  const clientId = bound ?? entries[0]!.clientId;
+  if (entries.some((e) => e.clientId !== clientId) || (bound === null && takenByOther(clientId))) {
+    return { ok: false, code: 'AWARENESS_REFUSED', message: 'A connection may only share its own cursor.', close: false };
+  }
+  return { ok: true, clientId, clock: Math.max(...entries.map((e) => e.clock)) };
+}
+
+/** The awareness frame that tells the others a client has gone (its state becomes null). */
+export function awarenessRemovalFrame(clientId: number, clock: number): Uint8Array {
+  const update = encoding.createEncoder();
+  encoding.writeVarUint(update, 1);
+  encoding.writeVarUint(update, clientId);
+  encoding.writeVarUint(update, clock + 1);
+  encoding.writeVarString(update, 'null');
+  const frame = encoding.createEncoder();
+  encoding.writeVarUint(frame, YJS_MESSAGE.AWARENESS);
+  encoding.writeVarUint8Array(frame, encoding.toUint8Array(update));
+  return encoding.toUint8Array(frame);
+}
+
+/** A token bucket per socket id. */
+export class AwarenessRate {
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+
+  /** Take one token for `socketId`; false when the bucket is empty. */
+  take(socketId: string, now = Date.now()): boolean {
+    const bucket = this.#buckets.get(socketId) ?? { tokens: AWARENESS_BURST, at: now };
+    bucket.tokens = Math.min(AWARENESS_BURST, bucket.tokens + ((now - bucket.at) / 1000) * AWARENESS_REFILL_PER_SECOND);
+    bucket.at = now;
+    this.#buckets.set(socketId, bucket);
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  forget(socketId: string): void {
+    this.#buckets.delete(socketId);
+  }
+}

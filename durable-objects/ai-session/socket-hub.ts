@@ -1,0 +1,351 @@
+/**
+ * The session's sockets (PROTOCOL.md): the hello and the resume replay, text frames, Yjs sync and
+ * awareness, presence, and what the project channel tells about people (a role change, a removal,
+ * a sign-out). Every frame that changes something is checked against the role the object was told
+ * last (members.ts), not the role read at connect. The Durable Object class hands its socket
+ * callbacks here.
+ */
+import type { WSMessage } from 'partyserver';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+import { atLeast, type Role } from '../../shared/api/common.ts';
+import type { MembershipChanged, ProjectChannelMessage, SignedOut } from '../../shared/ai/project-channel.ts';
+import { ERROR_CODES } from '../../shared/errors.ts';
+import {
+  CLOSE_CODES,
+  ClientMessage,
+  IDENTITY_HEADERS,
+  MAX_CLIENT_BINARY_FRAME_BYTES,
+  MAX_CLIENT_TEXT_FRAME_BYTES,
+  PROTOCOL_VERSION,
+  SocketIdentity,
+  YJS_MESSAGE,
+  utf8Bytes,
+  type CloseCode,
+  type PresenceEntry,
+  type ServerMessage,
+} from '../../shared/protocol.ts';
+import { ApiError } from '../../worker/http/api-error.ts';
+import { AwarenessRate, awarenessRemovalFrame, checkAwareness } from './awareness.ts';
+import type { TurnRunner } from './loop/turn-runner.ts';
+import type { Members } from './members.ts';
+import { replayFrames } from './replay.ts';
+import type { SessionCore } from './session.ts';
+import { send, sendBinary, type SessionConnection, type SocketState } from './socket-state.ts';
+
+export interface SocketHubDeps {
+  sessionId(): string;
+  core: SessionCore;
+  turns: TurnRunner;
+  members: Members;
+  connections(): Iterable<SessionConnection>;
+  replayPageSize(): number;
+}
+
+export class SocketHub {
+  readonly #deps: SocketHubDeps;
+  readonly #awarenessRate = new AwarenessRate();
+
+  constructor(deps: SocketHubDeps) {
+    this.#deps = deps;
+  }
+
+  get #core(): SessionCore {
+    return this.#deps.core;
+  }
+
+  get #turns(): TurnRunner {
+    return this.#deps.turns;
+  }
+
+  /** A socket the Worker upgraded, with the identity headers it set. */
+  connect(connection: SessionConnection, headers: Headers): void {
+    const identity = SocketIdentity.safeParse({
+      userId: headers.get(IDENTITY_HEADERS.userId),
+      name: headers.get(IDENTITY_HEADERS.name),
+      role: headers.get(IDENTITY_HEADERS.role),
+    });
+    const loginSession = headers.get(IDENTITY_HEADERS.loginSession);
+    const readAt = Number(headers.get(IDENTITY_HEADERS.roleReadAt) ?? Number.NaN);
+    const meta = this.#core.meta;
+    if (!identity.success || !loginSession || !Number.isFinite(readAt)) {
+      connection.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
+      return;
+    }
+    if (!meta || headers.get(IDENTITY_HEADERS.projectId) !== meta.projectId) {
+      connection.close(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
+      return;
+    }
+    // The role in force: the one read at the upgrade, unless the Worker told of a newer change.
+    const role = this.#deps.members.seed(identity.data.userId, identity.data.role, readAt);
+    if (role === null) {
+      connection.close(CLOSE_CODES.MEMBERSHIP_REVOKED, 'MEMBERSHIP_REVOKED');
+      return;
+    }
+    const you = { ...identity.data, role };
+    connection.setState({
+      ...you,
+      subscribed: false,
+      file: null,
+      since: new Date().toISOString(),
+      loginSession,
+      revoked: false,
+      awarenessClientId: null,
+      awarenessClock: 0,
+    });
+    send(connection, {
+      type: 'hello',
+      protocolVersion: PROTOCOL_VERSION,
+      sessionId: this.#deps.sessionId(),
+      you,
+      lastSeq: this.#core.log.lastSeq(),
+      status: this.#core.status,
+      canEdit: atLeast(role, 'editor'),
+    });
+    // Yjs: ask for the client's state (sync step 1); it answers and asks for ours.
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
+    syncProtocol.writeSyncStep1(encoder, this.#core.overlay.doc);
+    sendBinary(connection, encoding.toUint8Array(encoder));
+    this.#broadcastPresence();
+  }
+
+  /** A socket is gone (or going): its cursor disappears for the others, and the presence list updates. */
+  farewell(connection: SessionConnection): void {
+    this.#awarenessRate.forget(connection.id);
+    const state = connection.state;
+    if (state?.awarenessClientId != null) {
+      const frame = awarenessRemovalFrame(state.awarenessClientId, state.awarenessClock);
+      connection.setState({ ...state, awarenessClientId: null });
+      for (const other of this.#deps.connections()) if (other.id !== connection.id) sendBinary(other, frame);
+    }
+    this.#broadcastPresence();
+  }
+
+  #broadcastPresence(): void {
+    const present: PresenceEntry[] = [];
+    const open = [...this.#deps.connections()].filter((c) => c.readyState === WebSocket.OPEN && c.state && !c.state.revoked);
+    for (const c of open) {
+      const s = c.state!;
+      present.push({ connectionId: c.id, userId: s.userId, name: s.name, role: s.role, file: s.file, since: s.since });
+    }
+    const frame = JSON.stringify({ type: 'presence', present } satisfies ServerMessage);
+    for (const c of open) c.send(frame);
+  }
+
+  /** The role a frame is checked against: what the Worker last told this object, not the role at connect. */
+  #roleNow(state: SocketState): Role | null {
+    if (state.revoked) return null;
+    const known = this.#deps.members.roleOf(state.userId);
+    return known === undefined ? state.role : known;
+  }
+
+  /** Close a socket whose person lost access, telling them why first. */
+  #revoke(connection: SessionConnection, code: 'MEMBERSHIP_REVOKED' | 'SIGNED_OUT'): void {
+    const state = connection.state;
+    if (!state || state.revoked) return;
+    connection.setState({ ...state, revoked: true });
+    send(connection, { type: 'error', code, message: ERROR_CODES[code].message });
+    connection.close(CLOSE_CODES[code], code);
+    this.farewell(connection);
+  }
+
+  message(connection: SessionConnection, message: WSMessage): void {
+    const state = connection.state;
+    if (!state) {
+      connection.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
+      return;
+    }
+    if (state.revoked) return;
+    const role = this.#roleNow(state);
+    if (role === null) {
+      this.#revoke(connection, 'MEMBERSHIP_REVOKED');
+      return;
+    }
+    if (typeof message === 'string') this.#onText(connection, role, message);
+    else this.#onBinary(connection, role, message instanceof ArrayBuffer ? new Uint8Array(message) : new Uint8Array(message.buffer, message.byteOffset, message.byteLength));
+  }
+
+  #refuse(connection: SessionConnection, code: 'PROTOCOL_ERROR' | 'FRAME_TOO_LARGE' | 'YJS_MALFORMED' | 'RATE_LIMITED' | 'AWARENESS_REFUSED', message: string): void {
+    send(connection, { type: 'error', code, message });
+    const closeCode: CloseCode =
+      code === 'FRAME_TOO_LARGE' ? CLOSE_CODES.FRAME_TOO_LARGE : code === 'RATE_LIMITED' || code === 'AWARENESS_REFUSED' ? CLOSE_CODES.RATE_LIMITED : CLOSE_CODES.PROTOCOL_ERROR;
+    connection.close(closeCode, code);
+  }
+
+  #onText(connection: SessionConnection, role: Role, text: string): void {
+    // The cap is in bytes: a non-ASCII character is up to 3 bytes but 1 in `text.length`.
+    if (text.length > MAX_CLIENT_TEXT_FRAME_BYTES || utf8Bytes(text) > MAX_CLIENT_TEXT_FRAME_BYTES) {
+      this.#refuse(connection, 'FRAME_TOO_LARGE', `Text frames are limited to ${MAX_CLIENT_TEXT_FRAME_BYTES} bytes.`);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      send(connection, { type: 'error', code: 'INVALID_JSON', message: 'A text frame must be one JSON object.' });
+      return;
+    }
+    const parsed = ClientMessage.safeParse(value);
+    if (!parsed.success) {
+      send(connection, { type: 'error', code: 'PROTOCOL_ERROR', message: 'Unknown or malformed frame.' });
+      return;
+    }
+    const frame = parsed.data;
+    switch (frame.type) {
+      case 'hello': {
+        // Replay every event after lastSeq, page by page, then live events follow (no gap: this runs synchronously).
+        for (const batch of replayFrames(this.#core.log, frame.lastSeq, { pageSize: this.#deps.replayPageSize() })) send(connection, batch);
+        connection.setState({ ...connection.state!, subscribed: true });
+        return;
+      }
+      case 'presence':
+        connection.setState({ ...connection.state!, file: frame.file });
+        this.#broadcastPresence();
+        return;
+      case 'stop': {
+        const { userId, name } = connection.state!;
+        if (!atLeast(role, 'editor') && userId !== this.#core.meta?.createdBy) {
+          send(connection, { type: 'error', code: 'FORBIDDEN', message: 'Only editors and the person who started this session can stop the AI.' });
+          return;
+        }
+        this.#turns.stop({ userId, name, role }).catch((error: unknown) => {
+          const body = error instanceof ApiError ? error.toBody() : { code: 'INTERNAL_ERROR' as const, message: 'The AI could not be stopped.' };
+          send(connection, { type: 'error', code: body.code, message: body.message, ...(body.hints ? { hints: body.hints } : {}) });
+        });
+        return;
+      }
+      default: {
+        const never: never = frame;
+        throw new Error(`unhandled frame ${String(never)}`);
+      }
+    }
+  }
+
+  #onBinary(connection: SessionConnection, role: Role, data: Uint8Array): void {
+    if (data.byteLength > MAX_CLIENT_BINARY_FRAME_BYTES) {
+      this.#refuse(connection, 'FRAME_TOO_LARGE', `Binary frames are limited to ${MAX_CLIENT_BINARY_FRAME_BYTES} bytes.`);
+      return;
+    }
+    const state = connection.state!;
+    let kind: number;
+    const decoder = decoding.createDecoder(data);
+    try {
+      kind = decoding.readVarUint(decoder);
+    } catch {
+      this.#refuse(connection, 'YJS_MALFORMED', 'The binary frame could not be read.');
+      return;
+    }
+    if (kind === YJS_MESSAGE.AWARENESS) {
+      this.#onAwareness(connection, decoder, data);
+      return;
+    }
+    if (kind !== YJS_MESSAGE.SYNC) {
+      this.#refuse(connection, 'PROTOCOL_ERROR', 'Unknown binary message kind.');
+      return;
+    }
+    let syncType: number;
+    let payload: Uint8Array;
+    try {
+      syncType = decoding.readVarUint(decoder);
+      payload = decoding.readVarUint8Array(decoder);
+    } catch {
+      this.#refuse(connection, 'YJS_MALFORMED', 'The document message could not be read.');
+      return;
+    }
+    if (syncType === syncProtocol.messageYjsSyncStep1) {
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
+      encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2);
+      let diff: Uint8Array;
+      try {
+        diff = Y.encodeStateAsUpdate(this.#core.overlay.doc, payload);
+      } catch {
+        this.#refuse(connection, 'YJS_MALFORMED', 'The document state vector could not be read.');
+        return;
+      }
+      encoding.writeVarUint8Array(encoder, diff);
+      sendBinary(connection, encoding.toUint8Array(encoder));
+      return;
+    }
+    if (syncType !== syncProtocol.messageYjsSyncStep2 && syncType !== syncProtocol.messageYjsUpdate) {
+      this.#refuse(connection, 'PROTOCOL_ERROR', 'Unknown document message type.');
+      return;
+    }
+    const canEdit = atLeast(role, 'editor') && this.#core.status === 'active';
+    const result = this.#core.overlay.applyClientUpdate(payload, connection.id, !canEdit);
+    if (!result.ok) {
+      if (result.code === 'YJS_MALFORMED') {
+        this.#refuse(connection, 'YJS_MALFORMED', result.message);
+      } else {
+        send(connection, { type: 'error', code: result.code, message: result.message });
+      }
+      return;
+    }
+    if (result.changed) this.#core.noteEdit({ userId: state.userId, name: state.name });
+  }
+
+  /** Cursors and selections: checked (rate, shape, size, own client id), then relayed to the others. */
+  #onAwareness(connection: SessionConnection, decoder: decoding.Decoder, data: Uint8Array): void {
+    if (!this.#awarenessRate.take(connection.id)) {
+      this.#refuse(connection, 'RATE_LIMITED', 'Too many cursor updates; the connection was closed.');
+      return;
+    }
+    const state = connection.state!;
+    const others = [...this.#deps.connections()].filter((c) => c.id !== connection.id);
+    const check = checkAwareness(decoder, state.awarenessClientId, (id) => others.some((c) => c.state?.awarenessClientId === id));
+    if (!check.ok) {
+      if (check.close) this.#refuse(connection, check.code, check.message);
+      else send(connection, { type: 'error', code: check.code, message: check.message });
+      return;
+    }
+    connection.setState({ ...state, awarenessClientId: check.clientId, awarenessClock: Math.max(state.awarenessClock, check.clock) });
+    for (const other of others) if (other.state && !other.state.revoked) sendBinary(other, data);
+  }
+
+  /** A message of the project channel, for a session of that project: how many sockets it reached. */
+  projectMessage(message: ProjectChannelMessage): number {
+    switch (message.type) {
+      case 'membershipChanged':
+        return this.#membershipChanged(message);
+      case 'signedOut':
+        return this.#signedOut(message);
+      default: {
+        const never: never = message;
+        throw new Error(`unhandled project message ${String(never)}`);
+      }
+    }
+  }
+
+  #socketsOf(userId: string): SessionConnection[] {
+    return [...this.#deps.connections()].filter((c) => c.state && !c.state.revoked && c.state.userId === userId);
+  }
+
+  #membershipChanged(message: MembershipChanged): number {
+    const role = this.#deps.members.change(message.userId, message.role, message.at);
+    const sockets = this.#socketsOf(message.userId);
+    for (const connection of sockets) {
+      const state = connection.state!;
+      if (role === null) {
+        this.#revoke(connection, 'MEMBERSHIP_REVOKED');
+      } else if (role !== state.role) {
+        connection.setState({ ...state, role });
+        const canEdit = atLeast(role, 'editor');
+        const reason = canEdit
+          ? `An owner made you ${role === 'owner' ? 'an owner' : 'an editor'} of this project: you can edit the staged changes.`
+          : 'An owner made you a viewer of this project: you can watch, but your edits are no longer accepted.';
+        send(connection, { type: 'role', role, canEdit, reason });
+      }
+    }
+    if (sockets.length > 0) this.#broadcastPresence();
+    return sockets.length;
+  }
+
+  #signedOut(message: SignedOut): number {
+    const sockets = this.#socketsOf(message.userId).filter((c) => message.loginSessionId === null || c.state!.loginSession === message.loginSessionId);
+    for (const connection of sockets) this.#revoke(connection, 'SIGNED_OUT');
+    return sockets.length;
+  }
+}

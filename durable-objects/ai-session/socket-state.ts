@@ -1,0 +1,39 @@
+/**
+ * What the session object keeps per socket (the attachment, so it survives hibernation) and the
+ * small helpers that write frames to a socket.
+ */
+import type { Connection } from 'partyserver';
+import * as encoding from 'lib0/encoding';
+import * as syncProtocol from 'y-protocols/sync';
+import { YJS_MESSAGE, type ServerMessage, type SocketIdentity } from '../../shared/protocol.ts';
+
+export interface SocketState extends SocketIdentity {
+  /** Set once the client has sent `hello {lastSeq}`; live events go only to subscribed sockets. */
+  subscribed: boolean;
+  file: string | null;
+  since: string;
+  /** The non-secret id of the login that opened the socket (a sign-out closes its sockets). */
+  loginSession: string;
+  /** Closed after a removal or a sign-out: frames still in flight are dropped. */
+  revoked: boolean;
+  /** The awareness client id this socket speaks for (the first it used), and its latest clock. */
+  awarenessClientId: number | null;
+  awarenessClock: number;
+}
+
+export type SessionConnection = Connection<SocketState>;
+
+export function send(connection: SessionConnection, message: ServerMessage): void {
+  if (connection.readyState === WebSocket.OPEN) connection.send(JSON.stringify(message));
+}
+
+export function sendBinary(connection: SessionConnection, data: Uint8Array): void {
+  if (connection.readyState === WebSocket.OPEN) connection.send(data);
+}
+
+export function syncUpdateFrame(update: Uint8Array): Uint8Array {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
+  syncProtocol.writeUpdate(encoder, update);
+  return encoding.toUint8Array(encoder);
+}

@@ -1,0 +1,57 @@
+/**
+ * The Worker's one channel to a project's live session objects: finds the project's active AI
+ * sessions in one query and calls each object's `projectMessage` RPC, awaiting them all, so a
+ * route that changed something answers only after every live socket was told. Membership changes
+ * and sign-outs use it now; later messages join the union in shared/ai/project-channel.ts.
+ */
+import { and, eq } from 'drizzle-orm';
+import { getServerByName } from 'partyserver';
+import type { Db } from '../db/client.ts';
+import { aiSessions, projectMembers } from '../db/schema.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { ProjectChannelMessage } from '../../shared/ai/project-channel.ts';
+import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
+
+type ChannelEnv = Pick<Cloudflare.Env, 'AI_SESSION'>;
+type SessionChannel = Pick<AiSessionDurableObject, 'projectMessage'>;
+
+/**
+ * Only active sessions are told: sockets on a cancelled session can no longer change anything
+ * (the object refuses edits and there is no turn to stop), see PROTOCOL.md.
+ */
+async function deliver(env: ChannelEnv, sessions: Array<{ id: string; projectId: string }>, message: ProjectChannelMessage): Promise<number> {
+  const results = await Promise.allSettled(
+    sessions.map(async ({ id, projectId }) => {
+      const stub = (await getServerByName(env.AI_SESSION, id)) as unknown as SessionChannel;
+      return (await stub.projectMessage(projectId, message)).sockets;
+    }),
+  );
+  const failed = results.filter((r) => r.status === 'rejected').length;
+  if (failed > 0) {
+    console.error('project channel: some session objects could not be told', { type: message.type, failed, of: sessions.length });
+    throw new ApiError('INTERNAL_ERROR', {
+      message: 'The change was saved, but some open AI sessions could not be told yet.',
+      hints: ['Try the same action again in a moment.'],
+    });
+  }
+  return results.reduce((sum, r) => sum + (r.status === 'fulfilled' ? r.value : 0), 0);
+}
+
+/** Tell every live session of `projectId`; resolves with how many sockets the message reached. */
+export async function tellProject(env: ChannelEnv, db: Db, projectId: string, message: ProjectChannelMessage): Promise<number> {
+  const sessions = await db
+    .select({ id: aiSessions.id, projectId: aiSessions.projectId })
+    .from(aiSessions)
+    .where(and(eq(aiSessions.projectId, projectId), eq(aiSessions.status, 'active')));
+  return deliver(env, sessions, message);
+}
+
+/** Tell every live session of every project `userId` is a member of (a sign-out). */
+export async function tellUserProjects(env: ChannelEnv, db: Db, userId: string, message: ProjectChannelMessage): Promise<number> {
+  const sessions = await db
+    .select({ id: aiSessions.id, projectId: aiSessions.projectId })
+    .from(aiSessions)
+    .innerJoin(projectMembers, eq(projectMembers.projectId, aiSessions.projectId))
+    .where(and(eq(projectMembers.userId, userId), eq(aiSessions.status, 'active')));
+  return deliver(env, sessions, message);
+}
