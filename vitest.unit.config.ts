@@ -1,9 +1,9 @@
-// Plain Node tests: the pure code in shared/ and the Node-side test support (scripted model server).
+// Plain Node tests: the pure code in shared/, the Node-side test support (scripted model server) and scripts/.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'test/node/**/*.test.ts', 'test/support/**/*.test.ts', 'worker/llm/**/*.test.ts', 'durable-objects/**/*.test.ts'],
+    include: ['shared/**/*.test.ts', 'test/node/**/*.test.ts', 'test/support/**/*.test.ts', 'worker/llm/**/*.test.ts', 'durable-objects/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
   },
