@@ -115,6 +115,13 @@ describeBrowser('security policy (browser)', () => {
     await page.locator('[data-testid="turn-ending"][data-type="finished"]').waitFor({ timeout: 30_000 });
     await page.getByTestId('context-disclosure').locator('summary').click();
 
+    // The other pages, rendered with their data.
+    for (const path of [`/projects/${projectId}`, `/projects/${projectId}/history`, `/projects/${projectId}/assets`, `/projects/${projectId}/agents`, `/projects/${projectId}/members`, `/projects/${projectId}/settings`, '/settings/ai']) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      await page.getByTestId('top-bar').waitFor();
+    }
+
     expect(violations).toEqual([]);
     await context.close();
   });
