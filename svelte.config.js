@@ -1,7 +1,15 @@
 // SvelteKit: a single-page app built from app/ into build/, which the Worker serves as static
 // assets (wrangler.toml: not_found_handling = "single-page-application"; /api/* reaches the
 // Worker first). Every page renders in the browser (app/routes/+layout.ts: ssr = false).
+import { createHash } from 'node:crypto';
 import adapter from '@sveltejs/adapter-static';
+
+/**
+ * The style attribute of SvelteKit's route announcer (kit's generated root.svelte). If a SvelteKit
+ * update changes it, test/browser/security.browser.test.ts reports the refused style.
+ */
+const SVELTEKIT_ANNOUNCER_STYLE =
+  'position: absolute; left: 0; top: 0; clip: rect(0 0 0 0); clip-path: inset(50%); overflow: hidden; white-space: nowrap; width: 1px; height: 1px';
 
 /** @type {import('@sveltejs/kit').Config} */
 const config = {
@@ -17,6 +25,35 @@ const config = {
       errorTemplate: 'app/error.html',
       hooks: { client: 'app/hooks.client', server: 'app/hooks.server', universal: 'app/hooks' },
       params: 'app/params',
+    },
+    // The page's Content-Security-Policy. SvelteKit writes it into index.html as a <meta> tag with
+    // the hash of its inline bootstrap script ('hash' mode: the page is static, nonces need a
+    // server). Directives a <meta> cannot carry (frame-ancestors) come as headers from
+    // app/static/_headers; see worker/README.md "Security headers".
+    csp: {
+      mode: 'hash',
+      directives: {
+        'default-src': ['self'],
+        'script-src': ['self'],
+        'style-src': ['self'],
+        // CodeMirror (style-mod) writes its theme into a <style> element it keeps updating, so it
+        // has no fixed hash, and a static page has no per-response nonce. Injected CSS still
+        // cannot leak anything: images, fonts and requests are same-origin only.
+        'style-src-elem': ['self', 'unsafe-inline'],
+        // No style attributes (Svelte Flow and our components set styles through the CSSOM, which
+        // CSP allows), except SvelteKit's own route announcer (root.svelte), allowed by hash.
+        'style-src-attr': ['unsafe-hashes', `sha256-${createHash('sha256').update(SVELTEKIT_ANNOUNCER_STYLE).digest('base64')}`],
+        'img-src': ['self', 'data:'],
+        'font-src': ['self'],
+        // The API and the session socket are same-origin; CSP3 browsers match ws(s): of the own
+        // host under 'self' (the browser test checks the live workbench connects).
+        'connect-src': ['self'],
+        'object-src': ['none'],
+        'base-uri': ['none'],
+        'form-action': ['self'],
+        'worker-src': ['self'],
+        'manifest-src': ['self'],
+      },
     },
   },
 };

@@ -3,19 +3,22 @@
  * the real migrations, the demo account and project, the scripted model server (no internet),
  * the built SPA, and `wrangler dev`. Prints the URL and the demo login.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import { bin, run, waitFor } from './lib/run.ts';
+import { bin, waitFor } from './lib/run.ts';
 import { offlineEnv } from './lib/offline-env.ts';
+import { assertPortsFree } from './lib/ports.ts';
+import { ProcessGroups } from './lib/process-group.ts';
 import { DEMO_USER, DEMO_VIEWER, seedDemo } from './seed-demo.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const port = Number(process.env.PORT ?? 8787);
 const modelPort = Number(process.env.SCRIPTED_MODEL_PORT ?? port + 1);
 const url = `http://127.0.0.1:${port}`;
-const children: ChildProcess[] = [];
+// Every child leads its own process group, stopped whole when npm start ends (wrangler's workerd too).
+const groups = new ProcessGroups();
 
 /** Local secrets for wrangler dev (.dev.vars, git-ignored): generated once, kept after. */
 async function ensureDevVars(): Promise<void> {
@@ -31,33 +34,39 @@ async function ensureDevVars(): Promise<void> {
 }
 
 function start(name: string, command: string, args: string[]): ChildProcess {
-  const child = spawn(command, args, { cwd: root, env: offlineEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = groups.spawn(command, args, { cwd: root, env: offlineEnv() });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`${name} stopped (${signal ?? code}); shutting down.`);
-      stop(1);
+      void stop(1);
     }
   });
-  children.push(child);
   return child;
 }
 
 let stopping = false;
-function stop(code = 0): void {
+async function stop(code = 0): Promise<void> {
+  if (stopping) return;
   stopping = true;
-  for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 500).unref();
+  await groups.stop();
+  process.exit(code);
 }
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+process.on('SIGHUP', () => void stop(0));
 
 async function main(): Promise<void> {
   const t0 = Date.now();
+  // A port already taken (often a workerd left by an earlier run) would answer our health check.
+  await assertPortsFree([
+    { port, purpose: 'the Worker (PORT)' },
+    { port: modelPort, purpose: 'the scripted model server (SCRIPTED_MODEL_PORT)' },
+  ]);
   await ensureDevVars();
   console.log('• Building the web app…');
-  await run(bin('vite'), ['build', '--logLevel', 'warn'], { cwd: root, env: offlineEnv() });
+  await groups.run(bin('vite'), ['build', '--logLevel', 'warn'], { cwd: root, env: offlineEnv() });
   console.log('• Applying migrations to the local D1 database…');
-  await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local'], { cwd: root, env: offlineEnv({ CI: 'true' }) });
+  await groups.run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local'], { cwd: root, env: offlineEnv({ CI: 'true' }) });
 
   console.log(`• Starting the scripted model server on port ${modelPort}…`);
   const model = start('scripted model', process.execPath, [`${root}test/support/scripted-openai/cli.ts`, '--port', String(modelPort)]);
@@ -94,6 +103,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (stopping) return;
   console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
-  stop(1);
+  void stop(1);
 });

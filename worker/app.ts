@@ -6,6 +6,7 @@ import { createDb } from './db/client.ts';
 import { ApiError } from './http/api-error.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
 import { requireUser } from './middleware/require-user.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -39,6 +40,8 @@ const api = new Hono<AppEnv>()
   .route('/projects/:projectId/ai', aiAuditRoutes);
 
 export const app = new Hono<AppEnv>()
+  // First, so its headers land on every answer, errors and the socket upgrade included.
+  .use(securityHeaders())
   .route('/api', api)
   .all('/api/*', () => {
     throw new ApiError('NOT_FOUND', { message: 'There is no API endpoint at this address.' });
