@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'test/node/**/*.test.ts', 'test/support/**/*.test.ts', 'worker/llm/**/*.test.ts', 'durable-objects/**/*.test.ts'],
+    include: ['shared/**/*.test.ts', 'test/support/**/*.test.ts', 'worker/llm/**/*.test.ts', 'durable-objects/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
   },
