@@ -1,7 +1,7 @@
 /**
  * The AI turn end to end, inside workerd: the real Worker and session Durable Object, the real
  * `openai` SDK talking HTTP to the scripted OpenAI-compatible server, a second socket watching
- * every event, and a forced restart of the object in the middle of the turn (seed 000 §12.3).
+ * every event, and a forced restart of the object in the middle of the turn (scenario 1: step optimize).
  */
 import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
