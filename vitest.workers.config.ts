@@ -2,7 +2,7 @@
 // session Durable Object and real WebSockets (@cloudflare/vitest-plugin, wrangler.toml).
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
-import { loadExample, loadPackageDir } from './test/spec/examples.ts';
+import { loadFixture, loadPackageDir } from './test/fixtures/packages.ts';
 
 export default defineConfig({
   plugins: [
@@ -17,10 +17,10 @@ export default defineConfig({
           // Started by test/support/workers-global-setup.ts.
           SCRIPTED_OPENAI_URL: inject('scriptedOpenAIUrl'),
           SCRIPTED_OPENAI_UNREACHABLE_URL: inject('unreachableOpenAIUrl'),
-          // The spec pack's example packages as file maps (workerd cannot read the disk).
+          // The repository's test packages (test/fixtures/packages/) as file maps: workerd cannot read the disk.
           TEST_PACKAGES: {
-            'hello-branch': Object.fromEntries(loadExample('hello-branch')),
-            'expense-ops': Object.fromEntries(loadExample('expense-ops')),
+            branching: Object.fromEntries(loadFixture('branching')),
+            'two-workflows': Object.fromEntries(loadFixture('two-workflows')),
             demo: Object.fromEntries(loadPackageDir(new URL('./scripts/demo-package/', import.meta.url))),
           },
         },

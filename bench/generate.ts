@@ -1,6 +1,6 @@
 /**
  * Deterministic generator of valid multi-workflow .bmad packages for the benchmark (bench/run.ts).
- * Modelled on the spec pack's expense-ops example: bmad.json with workflows[], agents.json, one
+ * Shaped like the two-workflows test package (test/fixtures/packages/): bmad.json with workflows[], agents.json, one
  * graph per workflow with decision branches, a retry loop through a decision and an end node,
  * step files with frontmatter + `## Goal` / `## Instructions` / `## Completion`, and a few assets
  * that steps refer to. The same options always give the same bytes (seeded PRNG, no clock).
@@ -91,7 +91,7 @@ interface Edge {
 /**
  * A chain of five-node blocks, then plain steps, then one end node. Two block shapes alternate:
  * a diamond (work → decide → flag | approve → merge) and a retry loop through the decision
- * (work → decide → retry → work, decide → approve → merge), both as in expense-ops.
+ * (work → decide → retry → work, decide → approve → merge), both as in the two-workflows test package.
  */
 function buildGraph(count: number): { nodes: Node[]; edges: Edge[] } {
   if (count < 2) throw new RangeError('stepsPerWorkflow must be at least 2 (a step and the end node).');

@@ -1,7 +1,7 @@
 /**
  * The plain references each bench row is compared with: the same bytes through the bare tool and
- * nothing else. Schema-only validation with ajv (JSON Schema 2020-12 + ajv-formats, the published
- * schemas, the options the spec suite uses), raw fflate unzip + UTF-8 decode, raw fflate zip.
+ * nothing else. Schema-only validation with ajv (JSON Schema 2020-12 + ajv-formats, the JSON Schemas
+ * the product publishes in schemas/bmad-v1.1/, the options the spec suite uses), raw fflate unzip + UTF-8 decode, raw fflate zip.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -10,8 +10,8 @@ import addFormats from 'ajv-formats';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { parse as parseYaml } from 'yaml';
 
-// /work/main/bench → /work/shared/spec (the spec pack sits beside the repository).
-const SCHEMAS_DIR = new URL('../../shared/spec/bmad-v1.1/schemas/', import.meta.url);
+// Generated from the zod models by `npm run schemas` (shared/bmad/json-schemas.ts): the contract the product enforces.
+const SCHEMAS_DIR = new URL('../schemas/bmad-v1.1/', import.meta.url);
 
 const SCHEMA_FILES = {
   manifest: 'bmad.schema.json',

@@ -1,6 +1,6 @@
 /**
  * Object keys name every file of a package the same way in history, the AI overlay and the
- * UI (ARCHITECTURE.md "The session Durable Object").
+ * UI (durable-objects/ai-session/PROTOCOL.md).
  */
 export type ObjectKey =
   | { kind: 'workflow'; workflowId: string }

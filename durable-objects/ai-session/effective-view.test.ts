@@ -2,7 +2,8 @@
 import { sha256Hex } from '../../worker/auth/password.ts';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadExample } from '../../test/spec/examples.ts';
+import { loadFixture } from '../../test/fixtures/packages.ts';
+import type { FixtureName } from '../../test/fixtures/packages.ts';
 import { packageFromFiles, toMultiWorkflowLayout, validatePackage } from '../../shared/bmad/index.ts';
 import type { BmadPackage } from '../../shared/bmad/index.ts';
 import type { Baseline, OverlayEntry } from '../../shared/ai/overlay.ts';
@@ -18,9 +19,9 @@ import {
   scopeOf,
 } from './effective-view.ts';
 
-/** An example package in the layout the package store keeps (what import writes). */
-function stored(name: 'hello-branch' | 'expense-ops'): BmadPackage {
-  return toMultiWorkflowLayout(packageFromFiles(loadExample(name)));
+/** A test package in the layout the package store keeps (what import writes). */
+function stored(name: FixtureName): BmadPackage {
+  return toMultiWorkflowLayout(packageFromFiles(loadFixture(name)));
 }
 
 function baselineOf(pkg: BmadPackage): Baseline {
@@ -31,7 +32,7 @@ function baselineOf(pkg: BmadPackage): Baseline {
 const put = (key: string, content: string): OverlayEntry => ({ key, deleted: false, content, baseRevision: 1, baseHash: null });
 const del = (key: string): OverlayEntry => ({ key, deleted: true, content: '', baseRevision: 1, baseHash: null });
 
-const EC = 'expense-compliance';
+const EC = 'ticket-triage';
 const NEWBIE = {
   id: 'newbie',
   metadata: { name: 'Nia', title: 'Reviewer', icon: 'R' },
@@ -79,7 +80,7 @@ stepsCompleted: []
 `;
 
 describe('contentOf / pathOf / keyOfPath', () => {
-  const pkg = stored('expense-ops');
+  const pkg = stored('two-workflows');
 
   it('reads every file of the package by key and maps its path back to the key', () => {
     const keys: string[] = [];
@@ -93,24 +94,24 @@ describe('contentOf / pathOf / keyOfPath', () => {
       expect(path, key).toBeDefined();
       expect(keyOfPath(pkg, path!)).toBe(key);
     }
-    const check = pkg.workflows.find((w) => w.id === EC)!.steps.find((s) => s.nodeId === 'check-lines')!;
-    expect(contentOf(pkg, `step:${EC}/check-lines`)).toBe(check.markdown);
-    expect(pathOf(pkg, `step:${EC}/check-lines`)).toBe(`workflows/${EC}/steps/check-lines.md`);
+    const check = pkg.workflows.find((w) => w.id === EC)!.steps.find((s) => s.nodeId === 'classify-issue')!;
+    expect(contentOf(pkg, `step:${EC}/classify-issue`)).toBe(check.markdown);
+    expect(pathOf(pkg, `step:${EC}/classify-issue`)).toBe(`workflows/${EC}/steps/classify-issue.md`);
     expect(contentOf(pkg, `graph:${EC}`)).toBe(pkg.workflows[0]!.graphJson);
-    expect(contentOf(pkg, 'asset:assets/data/thresholds.yaml')).toBe(pkg.assets.find((a) => a.path === 'assets/data/thresholds.yaml')!.content);
+    expect(contentOf(pkg, 'asset:assets/data/sla-targets.yaml')).toBe(pkg.assets.find((a) => a.path === 'assets/data/sla-targets.yaml')!.content);
   });
 
   it('reads an agent as its own JSON object, living in agents.json', () => {
-    const text = contentOf(pkg, 'agent:auditor');
-    expect(JSON.parse(text!)).toMatchObject({ id: 'auditor', metadata: { name: expect.any(String) } });
+    const text = contentOf(pkg, 'agent:triager');
+    expect(JSON.parse(text!)).toMatchObject({ id: 'triager', metadata: { name: expect.any(String) } });
     expect(text).toBe(JSON.stringify(JSON.parse(text!), null, 2));
-    expect(pathOf(pkg, 'agent:auditor')).toBe('agents.json');
+    expect(pathOf(pkg, 'agent:triager')).toBe('agents.json');
     expect(keyOfPath(pkg, 'agents.json')).toBeUndefined();
     expect(keyOfPath(pkg, 'bmad.json')).toBeUndefined();
   });
 
   it('answers null / undefined for what the package does not hold', () => {
-    for (const key of ['step:expense-compliance/nope', 'workflow:nope', 'agent:nope', 'asset:assets/nope.md', 'workflow-name:expense-compliance', 'garbage']) {
+    for (const key of ['step:ticket-triage/nope', 'workflow:nope', 'agent:nope', 'asset:assets/nope.md', 'workflow-name:ticket-triage', 'garbage']) {
       expect(contentOf(pkg, key), key).toBeNull();
       expect(pathOf(pkg, key), key).toBeUndefined();
     }
@@ -119,26 +120,26 @@ describe('contentOf / pathOf / keyOfPath', () => {
   it('finds a step without a stored nodeId through the graph node that uses its file', () => {
     const workflow = pkg.workflows[0]!;
     const anonymous: BmadPackage = { ...pkg, workflows: [{ ...workflow, steps: workflow.steps.map(({ nodeId: _drop, ...s }) => s) }] };
-    expect(contentOf(anonymous, `step:${EC}/end`)).toBe(workflow.steps.find((s) => s.nodeId === 'end')!.markdown);
-    expect(keyOfPath(anonymous, `workflows/${EC}/steps/end.md`)).toBe(`step:${EC}/end`);
+    expect(contentOf(anonymous, `step:${EC}/closed`)).toBe(workflow.steps.find((s) => s.nodeId === 'closed')!.markdown);
+    expect(keyOfPath(anonymous, `workflows/${EC}/steps/closed.md`)).toBe(`step:${EC}/closed`);
   });
 });
 
 describe('effectivePackage', () => {
-  const baseline = stored('expense-ops');
+  const baseline = stored('two-workflows');
   const snapshot = structuredClone(baseline);
-  const auditor = JSON.parse(contentOf(baseline, 'agent:auditor')!) as Record<string, unknown>;
+  const triager = JSON.parse(contentOf(baseline, 'agent:triager')!) as Record<string, unknown>;
   const entries = [
-    put(`step:${EC}/check-lines`, '---\nchanged\n---\n'),
-    del(`step:${EC}/request-receipts`),
+    put(`step:${EC}/classify-issue`, '---\nchanged\n---\n'),
+    del(`step:${EC}/ask-customer`),
     put('asset:assets/notes/new.md', '# New\n'),
     put('asset:assets/a-first.md', '# First\n'),
     put('workflow:fresh', NEW_WORKFLOW_MD),
     put('graph:fresh', NEW_GRAPH),
     put('step:fresh/start', NEW_STEP),
-    put('agent:auditor', JSON.stringify({ ...auditor, systemPrompt: 'Be strict.' })),
+    put('agent:triager', JSON.stringify({ ...triager, systemPrompt: 'Be strict.' })),
     put('agent:newbie', JSON.stringify(NEWBIE)),
-    del('agent:analyst'),
+    del('agent:reporter'),
   ];
   const pkg = effectivePackage(baseline, entries);
 
@@ -149,9 +150,9 @@ describe('effectivePackage', () => {
 
   it('applies modified and deleted steps in place', () => {
     const workflow = pkg.workflows.find((w) => w.id === EC)!;
-    expect(contentOf(pkg, `step:${EC}/check-lines`)).toBe('---\nchanged\n---\n');
-    expect(pathOf(pkg, `step:${EC}/check-lines`)).toBe(`workflows/${EC}/steps/check-lines.md`);
-    expect(workflow.steps.map((s) => s.nodeId)).not.toContain('request-receipts');
+    expect(contentOf(pkg, `step:${EC}/classify-issue`)).toBe('---\nchanged\n---\n');
+    expect(pathOf(pkg, `step:${EC}/classify-issue`)).toBe(`workflows/${EC}/steps/classify-issue.md`);
+    expect(workflow.steps.map((s) => s.nodeId)).not.toContain('ask-customer');
     expect(workflow.steps).toHaveLength(8);
   });
 
@@ -165,32 +166,32 @@ describe('effectivePackage', () => {
       steps: [{ nodeId: 'start', path: 'workflows/fresh/steps/start.md', markdown: NEW_STEP }],
     });
     const manifest = JSON.parse(pkg.manifestJson!) as { workflows: Array<{ id: string; workflow: string }>; name: string };
-    expect(manifest.workflows.map((w) => w.id)).toEqual([EC, 'variance-analysis', 'fresh']);
+    expect(manifest.workflows.map((w) => w.id)).toEqual([EC, 'weekly-report', 'fresh']);
     expect(manifest.workflows[2]!.workflow).toBe('workflows/fresh/workflow.md');
-    expect(manifest.name).toBe('expense-ops');
+    expect(manifest.name).toBe('support-desk');
     expect(pkg.manifestJson!.endsWith('}\n')).toBe(true);
   });
 
   it('replaces agents in place, appends new ones, removes deleted ones, as 2-space JSON', () => {
     const document = JSON.parse(pkg.agentsJson!) as { agents: Array<{ id: string; systemPrompt?: string }> };
     const before = (JSON.parse(baseline.agentsJson!) as { agents: Array<{ id: string }> }).agents.map((a) => a.id);
-    expect(document.agents.map((a) => a.id)).toEqual([...before.filter((id) => id !== 'analyst'), 'newbie']);
-    expect(document.agents[before.indexOf('auditor')]!.systemPrompt).toBe('Be strict.');
+    expect(document.agents.map((a) => a.id)).toEqual([...before.filter((id) => id !== 'reporter'), 'newbie']);
+    expect(document.agents[before.indexOf('triager')]!.systemPrompt).toBe('Be strict.');
     expect(pkg.agentsJson).toBe(`${JSON.stringify(document, null, 2)}\n`);
   });
 
   it('upserts assets and keeps them sorted by path', () => {
     expect(pkg.assets.map((a) => a.path)).toEqual([
       'assets/a-first.md',
-      'assets/data/thresholds.yaml',
+      'assets/data/sla-targets.yaml',
       'assets/notes/new.md',
-      'assets/policies/expense-policy.md',
+      'assets/policies/support-policy.md',
     ]);
   });
 
   it('gives a package the validator accepts when the staged files are valid', () => {
-    // Without the broken step edit and without deleting an agent that variance-analysis uses.
-    const valid = effectivePackage(baseline, entries.filter((e) => !e.key.startsWith(`step:${EC}/`) && e.key !== 'agent:analyst'));
+    // Without the broken step edit and without deleting an agent that weekly-report uses.
+    const valid = effectivePackage(baseline, entries.filter((e) => !e.key.startsWith(`step:${EC}/`) && e.key !== 'agent:reporter'));
     expect(validatePackage(valid).errors).toEqual([]);
     expect(validatePackage(pkg).valid).toBe(false);
   });
@@ -210,39 +211,39 @@ describe('effectivePackage', () => {
 
   it('places a staged step at its node file in the staged graph, unless that path is unsafe', () => {
     const graph = JSON.parse(baseline.workflows[0]!.graphJson!) as { nodes: Array<{ id: string; file: string }> };
-    graph.nodes.find((n) => n.id === 'end')!.file = `workflows/${EC}/steps/the-end.md`;
-    graph.nodes.find((n) => n.id === 'merge-result')!.file = '../../etc/passwd.md';
+    graph.nodes.find((n) => n.id === 'closed')!.file = `workflows/${EC}/steps/the-end.md`;
+    graph.nodes.find((n) => n.id === 'merge-outcome')!.file = '../../etc/passwd.md';
     graph.nodes.push({ id: 'extra', file: 'x' } as never);
     const moved = effectivePackage(baseline, [
       put(`graph:${EC}`, JSON.stringify(graph)),
-      put(`step:${EC}/end`, 'end'),
-      put(`step:${EC}/merge-result`, 'merge'),
+      put(`step:${EC}/closed`, 'end'),
+      put(`step:${EC}/merge-outcome`, 'merge'),
       put(`step:${EC}/extra`, 'extra'),
     ]);
-    expect(pathOf(moved, `step:${EC}/end`)).toBe(`workflows/${EC}/steps/the-end.md`);
-    expect(pathOf(moved, `step:${EC}/merge-result`)).toBe(`workflows/${EC}/steps/merge-result.md`);
+    expect(pathOf(moved, `step:${EC}/closed`)).toBe(`workflows/${EC}/steps/the-end.md`);
+    expect(pathOf(moved, `step:${EC}/merge-outcome`)).toBe(`workflows/${EC}/steps/merge-outcome.md`);
     expect(pathOf(moved, `step:${EC}/extra`)).toBe(`workflows/${EC}/steps/extra.md`);
   });
 
   it('removes a workflow whose files and steps are all deleted, and drops it from bmad.json', () => {
-    const workflow = baseline.workflows.find((w) => w.id === 'variance-analysis')!;
+    const workflow = baseline.workflows.find((w) => w.id === 'weekly-report')!;
     const gone = effectivePackage(baseline, [
-      del('workflow:variance-analysis'),
-      del('graph:variance-analysis'),
-      ...workflow.steps.map((s) => del(`step:variance-analysis/${s.nodeId}`)),
+      del('workflow:weekly-report'),
+      del('graph:weekly-report'),
+      ...workflow.steps.map((s) => del(`step:weekly-report/${s.nodeId}`)),
     ]);
     expect(gone.workflows.map((w) => w.id)).toEqual([EC]);
     expect((JSON.parse(gone.manifestJson!) as { workflows: Array<{ id: string }> }).workflows.map((w) => w.id)).toEqual([EC]);
-    const half = effectivePackage(baseline, [del('workflow:variance-analysis')]);
-    expect(half.workflows.find((w) => w.id === 'variance-analysis')?.workflowMd).toBeNull();
+    const half = effectivePackage(baseline, [del('workflow:weekly-report')]);
+    expect(half.workflows.find((w) => w.id === 'weekly-report')?.workflowMd).toBeNull();
   });
 
   it('keeps an agent staged as non-JSON in agents.json as its raw text, and validation reports it', () => {
-    const broken = effectivePackage(baseline, [put('agent:auditor', '{ "id": "auditor", oops')]);
+    const broken = effectivePackage(baseline, [put('agent:triager', '{ "id": "triager", oops')]);
     const document = JSON.parse(broken.agentsJson!) as { agents: unknown[] };
-    expect(document.agents).toContain('{ "id": "auditor", oops');
-    expect(contentOf(broken, 'agent:controller')).toBe(contentOf(baseline, 'agent:controller'));
-    expect(contentOf(broken, 'agent:auditor')).toBeNull();
+    expect(document.agents).toContain('{ "id": "triager", oops');
+    expect(contentOf(broken, 'agent:supervisor')).toBe(contentOf(baseline, 'agent:supervisor'));
+    expect(contentOf(broken, 'agent:triager')).toBeNull();
     expect(validatePackage(broken).errors.some((i) => i.filePath === 'agents.json')).toBe(true);
   });
 
@@ -252,32 +253,32 @@ describe('effectivePackage', () => {
 });
 
 describe('changedFiles', () => {
-  const baseline = baselineOf(stored('expense-ops'));
-  const check = contentOf(baseline.pkg, `step:${EC}/check-lines`)!;
-  const auditor = JSON.parse(contentOf(baseline.pkg, 'agent:auditor')!) as Record<string, unknown>;
+  const baseline = baselineOf(stored('two-workflows'));
+  const check = contentOf(baseline.pkg, `step:${EC}/classify-issue`)!;
+  const triager = JSON.parse(contentOf(baseline.pkg, 'agent:triager')!) as Record<string, unknown>;
 
   it('lists Added, Modified and Deleted files by key, with their paths', () => {
     const view = createEffectiveView(baseline, [
       put('asset:assets/notes/new.md', 'new'),
-      put(`step:${EC}/check-lines`, `${check}\nMore.\n`),
-      del(`step:${EC}/request-receipts`),
+      put(`step:${EC}/classify-issue`, `${check}\nMore.\n`),
+      del(`step:${EC}/ask-customer`),
       put('agent:newbie', '{"id":"newbie"}'),
     ]);
     expect(changedFiles(view)).toEqual([
       { key: 'agent:newbie', action: 'A', path: 'agents.json' },
       { key: 'asset:assets/notes/new.md', action: 'A', path: 'assets/notes/new.md' },
-      { key: `step:${EC}/check-lines`, action: 'M', path: `workflows/${EC}/steps/check-lines.md` },
-      { key: `step:${EC}/request-receipts`, action: 'D', path: `workflows/${EC}/steps/request-receipts.md` },
+      { key: `step:${EC}/ask-customer`, action: 'D', path: `workflows/${EC}/steps/ask-customer.md` },
+      { key: `step:${EC}/classify-issue`, action: 'M', path: `workflows/${EC}/steps/classify-issue.md` },
     ]);
   });
 
   it('does not list entries equal to the baseline, nor deletions of absent objects', () => {
     const view = createEffectiveView(baseline, [
-      put(`step:${EC}/check-lines`, check),
-      put('agent:auditor', JSON.stringify(auditor)),
+      put(`step:${EC}/classify-issue`, check),
+      put('agent:triager', JSON.stringify(triager)),
       del('asset:assets/absent.md'),
       del('step:ghost/x'),
-      put('workflow-name:expense-compliance', 'Renamed'),
+      put('workflow-name:ticket-triage', 'Renamed'),
     ]);
     expect(changedFiles(view)).toEqual([]);
   });
@@ -285,7 +286,7 @@ describe('changedFiles', () => {
 
 describe('createEffectiveView', () => {
   it('keeps one entry per key (the last), in key order', () => {
-    const baseline = baselineOf(stored('hello-branch'));
+    const baseline = baselineOf(stored('branching'));
     const view = createEffectiveView(baseline, [put('asset:assets/b.md', '1'), put('asset:assets/a.md', '2'), put('asset:assets/b.md', '3')]);
     expect([...view.entries.keys()]).toEqual(['asset:assets/a.md', 'asset:assets/b.md']);
     expect(view.entries.get('asset:assets/b.md')!.content).toBe('3');
@@ -295,7 +296,7 @@ describe('createEffectiveView', () => {
 });
 
 describe('scopes and revisions', () => {
-  const baseline = baselineOf(stored('expense-ops'));
+  const baseline = baselineOf(stored('two-workflows'));
 
   it('maps every key to its scope', () => {
     expect(scopeOf(`step:${EC}/x`)).toEqual({ kind: 'workflow', workflowId: EC });
@@ -307,11 +308,11 @@ describe('scopes and revisions', () => {
   });
 
   it("reads the scope's baseline revision, 0 for a workflow that does not exist", () => {
-    expect(revisionOf(baseline, `step:${EC}/check-lines`)).toBe(10);
-    expect(revisionOf(baseline, 'graph:variance-analysis')).toBe(11);
+    expect(revisionOf(baseline, `step:${EC}/classify-issue`)).toBe(10);
+    expect(revisionOf(baseline, 'graph:weekly-report')).toBe(11);
     expect(revisionOf(baseline, 'workflow:fresh')).toBe(0);
     expect(revisionOf(baseline, 'workflow:constructor')).toBe(0);
-    expect(revisionOf(baseline, 'agent:auditor')).toBe(4);
+    expect(revisionOf(baseline, 'agent:triager')).toBe(4);
     expect(revisionOf(baseline, 'asset:assets/x.md')).toBe(7);
   });
 });

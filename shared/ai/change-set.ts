@@ -1,8 +1,8 @@
 /**
- * The changeSet contract (spec README §2): the strict zod schema of what the AI stages, and
+ * The changeSet contract (what the AI stages: targets, upsert/delete operations, impact, revisions): the strict zod schema of what the AI stages, and
  * `parseChangeSet`, which checks a proposed change set against the schema and the contract's
  * semantic rules and reports every violation in plain English (change-set-messages.ts). The
- * seed's older `{changeSet: {steps[], assets{upsert, delete}}}` shape is converted to the current
+ * original product's older `{changeSet: {steps[], assets{upsert, delete}}}` shape is converted to the current
  * one with a deprecation warning (change-set-legacy.ts). Used by `builder.change.stage` /
  * `validate` and for the model's JSON Schema.
  */

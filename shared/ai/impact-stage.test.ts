@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadExample } from '../../test/spec/examples.ts';
+import { loadFixture } from '../../test/fixtures/packages.ts';
 import { packageFromFiles } from '../bmad/package-files.ts';
 import { validatePackage } from '../bmad/pipeline.ts';
 import { describeTarget, impactBoundaryStage, isWithinTarget } from './impact-stage.ts';
@@ -8,11 +8,11 @@ import type { ImpactBoundaryInput } from './impact-stage.ts';
 type Target = ImpactBoundaryInput['target'];
 
 const stepTarget: Target = { targetType: 'step', workflowId: 'wf', targetId: 'step-01', mode: 'optimize' };
-const hello = packageFromFiles(loadExample('hello-branch'));
+const branching = packageFromFiles(loadFixture('branching'));
 
 /** Runs only the impact stage, through the real pipeline, over a valid package. */
 function boundaryIssues(input: ImpactBoundaryInput) {
-  return validatePackage(hello, { stages: [impactBoundaryStage(input)], replaceDefaultStages: true }).issues;
+  return validatePackage(branching, { stages: [impactBoundaryStage(input)], replaceDefaultStages: true }).issues;
 }
 
 describe('isWithinTarget', () => {

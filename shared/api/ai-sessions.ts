@@ -1,5 +1,5 @@
 /**
- * Contracts of /api/projects/:projectId/ai/sessions (seed 000 §5.2): create, read, list, stage,
+ * Contracts of /api/projects/:projectId/ai/sessions: create, read, list, stage,
  * validate, discard, apply, cancel, and the shared review (comments, approvals).
  */
 import { z } from 'zod';

@@ -22,7 +22,7 @@ export const LLM_HEALTH_STATUSES = ['unknown', 'ok', 'failed'] as const;
 export const LlmHealthStatus = z.enum(LLM_HEALTH_STATUSES);
 export type LlmHealthStatus = z.infer<typeof LlmHealthStatus>;
 
-/** Seed §4.1: `timeout_seconds` defaults to 60; spec README §4 bounds it to 5–600. */
+/** `timeout_seconds` defaults to 60 and is bounded to 5–600 (LLM_PROFILE_INVALID_TIMEOUT outside). */
 export const LLM_TIMEOUT_SECONDS = { min: 5, max: 600, default: 60 } as const;
 
 /**
@@ -178,7 +178,7 @@ export function checkLlmProfileInput(input: LlmProfileInput): LlmProfileInputChe
   return { type: 'valid', profile: { provider, ...common, baseUrl: common.baseUrl, model: common.model } };
 }
 
-/** Whether AI can be used right now, and why not (spec README §4: `effectiveAvailability`). */
+/** Whether AI can be used right now, and why not (`effectiveAvailability` of GET /users/me/llm-profile). */
 export interface LlmEffectiveAvailability {
   available: boolean;
   /** null when available. */

@@ -1,7 +1,8 @@
 /**
  * The string formats of the .bmad v1.1 schemas, as plain predicates usable without a JSON Schema
- * engine (no eval in Workers). Semantics follow the published schemas as ajv + ajv-formats apply
- * them; the spec-conformance suite (test/spec) checks that they agree.
+ * engine (no eval in Workers). Semantics are those of JSON Schema's `pattern`, `format: "date-time"`
+ * and `type: "integer"` as ajv + ajv-formats apply them; the spec-conformance suite (test/spec)
+ * checks that they agree.
  */
 
 /** Every id in a package (agents, nodes, workflows): a letter or digit, then letters, digits, `._:-`. */

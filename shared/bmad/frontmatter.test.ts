@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadExample } from '../../test/spec/examples.ts';
+import { FIXTURE_NAMES, loadFixture } from '../../test/fixtures/packages.ts';
 import { parseFrontmatter, serializeFrontmatter } from './frontmatter.ts';
 import type { FrontmatterResult } from './frontmatter.ts';
 
@@ -106,9 +106,9 @@ describe('serializeFrontmatter', () => {
     }
   });
 
-  it('round-trips every example frontmatter and keeps each body', () => {
-    for (const name of ['hello-branch', 'expense-ops'] as const) {
-      for (const [path, text] of loadExample(name)) {
+  it('round-trips every test package frontmatter and keeps each body', () => {
+    for (const name of FIXTURE_NAMES) {
+      for (const [path, text] of loadFixture(name)) {
         if (!path.endsWith('.md') || path.startsWith('assets/')) continue;
         const first = parseFrontmatter(text);
         expect(first.ok, path).toBe(true);

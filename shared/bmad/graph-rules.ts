@@ -1,6 +1,6 @@
 /**
- * The workflow graph rules beyond the schema, as the original builder enforced them (spec README
- * §1 "Graph rules"): resolvable entry and edges, one start node that is the entry, cycles only
+ * The workflow graph rules beyond the schema, as the original builder enforced them (listed in
+ * schemas/bmad-v1.1/README.md, "Graph rules"): resolvable entry and edges, one start node that is the entry, cycles only
  * through a decision node that can leave them, one default among several outgoing edges, decisions
  * with at least two edges, unique ids; warnings when no end node or some node is unreachable.
  */

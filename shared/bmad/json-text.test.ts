@@ -23,8 +23,17 @@ describe('parseJsonText', () => {
     expect(parseJsonText(`"${'a'.repeat(100)}"`, 'x.json', 50)).toMatchObject({ ok: false, issues: [{ code: 'FILE_TOO_LARGE' }] });
   });
 
-  it('survives deep nesting', () => {
-    const deep = '['.repeat(200000) + ']'.repeat(200000);
-    expect(() => parseJsonText(deep, 'x.json')).not.toThrow();
+  it('parses deep nesting, and locates the break in deeply nested broken text', () => {
+    const deep = parseJsonText('['.repeat(200000) + ']'.repeat(200000), 'x.json');
+    expect(deep.ok).toBe(true);
+    let depth = 0;
+    for (let node = deep.ok ? deep.value : null; Array.isArray(node); node = node[0]) depth++;
+    expect(depth).toBe(200000);
+
+    const broken = parseJsonText('['.repeat(200000) + ']'.repeat(199999), 'x.json');
+    expect(broken).toMatchObject({
+      ok: false,
+      issues: [{ code: 'JSON_PARSE_ERROR', message: 'x.json is not valid JSON: Unexpected end of JSON input (line 1, column 400000)' }],
+    });
   });
 });

@@ -1,8 +1,9 @@
 /**
- * Zod models of the five .bmad v1.1 files, mirroring the published JSON Schemas in
- * spec/bmad-v1.1/schemas exactly: closed objects where a schema says `additionalProperties: false`,
- * open ones where it does not, and no defaults (parsing never adds a field, so data round-trips).
- * The validation pipeline, the package store and the editors all parse with these.
+ * Zod models of the five .bmad v1.1 files: closed objects for bmad.json, agents.json (except agent
+ * menu items) and the graph, open ones for the two frontmatters, and no defaults (parsing never
+ * adds a field, so data round-trips). The validation pipeline, the package store and the editors
+ * all parse with these, and the published JSON Schemas (schemas/bmad-v1.1/) are generated from them
+ * (json-schemas.ts): a refinement carries, in its params, the JSON Schema keyword it implements.
  */
 import * as z from 'zod';
 import { ID_PATTERN, SCHEMA_VERSION_PATTERN, SEMVER_PATTERN, SHA256_PATTERN, isDateTime, isJsonInteger } from './formats.ts';

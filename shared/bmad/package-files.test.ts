@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadExample } from '../../test/spec/examples.ts';
+import { loadFixture } from '../../test/fixtures/packages.ts';
 import { deriveManifest, packageFromFiles, packageToFiles } from './package-files.ts';
 import type { BmadPackage } from './package.ts';
 import { validatePackage } from './pipeline.ts';
@@ -21,33 +21,34 @@ function ids(pkg: BmadPackage) {
 
 describe('packageFromFiles', () => {
   it('reads the single-workflow layout as workflow "main"', () => {
-    const pkg = packageFromFiles(loadExample('hello-branch'));
+    const pkg = packageFromFiles(loadFixture('branching'));
     expect(pkg.workflows).toHaveLength(1);
     const [main] = pkg.workflows;
     expect(main).toMatchObject({ id: 'main', workflowMdPath: 'workflow.md', graphPath: 'workflow.graph.json' });
     expect(main!.steps.map((s) => [s.nodeId, s.path])).toEqual([
-      ['step-01-intake', 'steps/step-01-intake.md'],
-      ['decide-02-project-type', 'steps/step-02-decide-project-type.md'],
-      ['step-03a-greenfield', 'steps/step-03a-greenfield.md'],
-      ['step-03b-brownfield', 'steps/step-03b-brownfield.md'],
-      ['end-99', 'steps/end-99.md'],
+      ['collect-background', 'steps/01-collect-background.md'],
+      ['choose-track', 'steps/02-decide-track.md'],
+      ['beginner-plan', 'steps/03a-beginner-plan.md'],
+      ['advanced-plan', 'steps/03b-advanced-plan.md'],
+      ['join-plans', 'steps/04-join-plans.md'],
+      ['finish', 'steps/99-finish.md'],
     ]);
     expect(pkg.defaultWorkflowId).toBe('main');
-    expect(pkg.assets.map((a) => a.path)).toEqual(['assets/templates/plan-template.md']);
+    expect(pkg.assets.map((a) => a.path)).toEqual(['assets/templates/study-plan.md']);
     expect(pkg.otherFiles).toEqual([]);
   });
 
   it('reads the multi-workflow layout from bmad.json workflows[]', () => {
-    const pkg = packageFromFiles(loadExample('expense-ops'));
+    const pkg = packageFromFiles(loadFixture('two-workflows'));
     expect(pkg.workflows.map((w) => [w.id, w.displayName, w.tags, w.steps.length])).toEqual([
-      ['expense-compliance', 'Expense compliance review', ['finance', 'compliance'], 9],
-      ['variance-analysis', 'Monthly variance analysis', ['finance'], 4],
+      ['ticket-triage', 'Support ticket triage', ['support', 'triage'], 9],
+      ['weekly-report', 'Weekly support report', ['support'], 4],
     ]);
-    expect(pkg.defaultWorkflowId).toBe('expense-compliance');
+    expect(pkg.defaultWorkflowId).toBe('ticket-triage');
   });
 
   it('keeps unreferenced step files, stray files and missing files visible', () => {
-    const files = loadExample('hello-branch');
+    const files = loadFixture('branching');
     files.set('steps/notes.md', '# notes');
     files.set('README.md', '# readme');
     files.delete('workflow.graph.json');
@@ -72,7 +73,7 @@ describe('packageFromFiles', () => {
   });
 
   it('reads agents from entry.agents', () => {
-    const files = loadExample('hello-branch');
+    const files = loadFixture('branching');
     const manifest = JSON.parse(files.get('bmad.json')!);
     manifest.entry.agents = 'config/agents.json';
     files.set('bmad.json', JSON.stringify(manifest));
@@ -87,27 +88,28 @@ describe('packageFromFiles', () => {
 
 describe('packageToFiles', () => {
   it('writes a single-workflow package in the multi-workflow layout, keeping every id', () => {
-    const before = packageFromFiles(loadExample('hello-branch'));
+    const before = packageFromFiles(loadFixture('branching'));
     const files = packageToFiles(before);
     expect([...files.keys()]).toEqual([
       'bmad.json',
       'agents.json',
       'workflows/main/workflow.md',
       'workflows/main/workflow.graph.json',
-      'workflows/main/steps/step-01-intake.md',
-      'workflows/main/steps/step-02-decide-project-type.md',
-      'workflows/main/steps/step-03a-greenfield.md',
-      'workflows/main/steps/step-03b-brownfield.md',
-      'workflows/main/steps/end-99.md',
-      'assets/templates/plan-template.md',
+      'workflows/main/steps/01-collect-background.md',
+      'workflows/main/steps/02-decide-track.md',
+      'workflows/main/steps/03a-beginner-plan.md',
+      'workflows/main/steps/03b-advanced-plan.md',
+      'workflows/main/steps/04-join-plans.md',
+      'workflows/main/steps/99-finish.md',
+      'assets/templates/study-plan.md',
     ]);
     const manifest = JSON.parse(files.get('bmad.json')!);
     expect(manifest).toEqual({
       schemaVersion: '1.1',
-      name: 'hello-branch',
-      version: '0.1.0',
-      description: 'Minimal example: micro-file workflow with a decision branch (greenfield vs brownfield).',
-      createdAt: '2025-12-23T00:00:00Z',
+      name: 'course-placement',
+      version: '0.3.0',
+      description: 'Places a new student on the beginner or the advanced track of an evening language course.',
+      createdAt: '2026-01-12T08:00:00Z',
       entry: {
         workflow: 'workflows/main/workflow.md',
         graph: 'workflows/main/workflow.graph.json',
@@ -117,8 +119,8 @@ describe('packageToFiles', () => {
       workflows: [{ id: 'main', workflow: 'workflows/main/workflow.md', graph: 'workflows/main/workflow.graph.json' }],
     });
     const graph = JSON.parse(files.get('workflows/main/workflow.graph.json')!);
-    expect(graph.nodes[0].file).toBe('workflows/main/steps/step-01-intake.md');
-    expect(files.get('workflows/main/steps/end-99.md')).toBe(loadExample('hello-branch').get('steps/end-99.md'));
+    expect(graph.nodes[0].file).toBe('workflows/main/steps/01-collect-background.md');
+    expect(files.get('workflows/main/steps/99-finish.md')).toBe(loadFixture('branching').get('steps/99-finish.md'));
 
     const after = packageFromFiles(files);
     expect(ids(after)).toEqual(ids(before));
@@ -126,33 +128,33 @@ describe('packageToFiles', () => {
   });
 
   it('writes a multi-workflow package back byte for byte', () => {
-    const original = loadExample('expense-ops');
+    const original = loadFixture('two-workflows');
     const files = packageToFiles(packageFromFiles(original));
     expect(new Map([...files].sort())).toEqual(new Map([...original].sort()));
   });
 
   it('is stable: export(import(export(p))) equals export(p)', () => {
-    const once = packageToFiles(packageFromFiles(loadExample('hello-branch')));
+    const once = packageToFiles(packageFromFiles(loadFixture('branching')));
     expect(packageToFiles(packageFromFiles(once))).toEqual(once);
   });
 
   it('points entry at the default workflow and drops stray files and integrity', () => {
-    const files = loadExample('expense-ops');
+    const files = loadFixture('two-workflows');
     const manifest = JSON.parse(files.get('bmad.json')!);
     manifest.integrity = { sha256: 'a'.repeat(64) };
     files.set('bmad.json', JSON.stringify(manifest));
     files.set('notes.txt', 'stray');
     const pkg = packageFromFiles(files);
-    pkg.defaultWorkflowId = 'variance-analysis';
+    pkg.defaultWorkflowId = 'weekly-report';
     const out = packageToFiles(pkg);
     expect(out.has('notes.txt')).toBe(false);
     const derived = JSON.parse(out.get('bmad.json')!);
-    expect(derived.entry.workflow).toBe('workflows/variance-analysis/workflow.md');
+    expect(derived.entry.workflow).toBe('workflows/weekly-report/workflow.md');
     expect(derived.integrity).toBeUndefined();
   });
 
   it('derives a usable manifest even from a broken one', () => {
-    const pkg = packageFromFiles(loadExample('hello-branch'));
+    const pkg = packageFromFiles(loadFixture('branching'));
     pkg.manifestJson = '{ broken';
     expect(deriveManifest(pkg)).toMatchObject({ schemaVersion: '1.1', name: 'package', version: '0.1.0' });
   });

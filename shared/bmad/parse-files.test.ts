@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { loadExample } from '../../test/spec/examples.ts';
+import { loadFixture } from '../../test/fixtures/packages.ts';
 import { parseAgentsFile, parseGraphFile, parseManifestFile, parseStepFile, parseWorkflowMdFile } from './parse-files.ts';
 import type { ValidationIssue } from './issues.ts';
 
-const hello = loadExample('hello-branch');
-const text = (path: string) => hello.get(path)!;
+const branching = loadFixture('branching');
+const text = (path: string) => branching.get(path)!;
 const json = (path: string) => JSON.parse(text(path)) as Record<string, any>;
 
 function issuesOf(result: { ok: true } | { ok: false; issues: ValidationIssue[] }): ValidationIssue[] {
@@ -12,22 +12,23 @@ function issuesOf(result: { ok: true } | { ok: false; issues: ValidationIssue[] 
 }
 
 describe('stage 1 for one file', () => {
-  it('parses every example file', () => {
+  it('parses every file of the branching package', () => {
     expect(parseManifestFile(text('bmad.json')).ok).toBe(true);
     expect(parseAgentsFile(text('agents.json')).ok).toBe(true);
     expect(parseGraphFile(text('workflow.graph.json')).ok).toBe(true);
     expect(parseWorkflowMdFile(text('workflow.md')).ok).toBe(true);
-    expect(parseStepFile(text('steps/step-01-intake.md'), 'steps/step-01-intake.md').ok).toBe(true);
+    expect(parseStepFile(text('steps/01-collect-background.md'), 'steps/01-collect-background.md').ok).toBe(true);
   });
 
   it('reports a missing required field with its pointer', () => {
-    const md = text('steps/end-99.md').replace('nodeId: "end-99"\n', '');
-    const [issue, ...rest] = issuesOf(parseStepFile(md, 'steps/end-99.md'));
+    const md = text('steps/99-finish.md').replace('nodeId: "finish"\n', '');
+    expect(md).not.toBe(text('steps/99-finish.md'));
+    const [issue, ...rest] = issuesOf(parseStepFile(md, 'steps/99-finish.md'));
     expect(rest).toEqual([]);
     expect(issue).toMatchObject({
       severity: 'error',
       code: 'SCHEMA_REQUIRED',
-      filePath: 'steps/end-99.md',
+      filePath: 'steps/99-finish.md',
       pointer: '/nodeId',
       message: 'Missing required field: nodeId',
     });
@@ -82,11 +83,11 @@ describe('stage 1 for one file', () => {
 
   it('keeps menu items open but still checks their known fields', () => {
     const agents = json('agents.json');
-    agents.agents[3].menu[0]['custom-key'] = { any: 1 };
+    agents.agents[0].menu[0]['custom-key'] = { any: 1 };
     expect(parseAgentsFile(JSON.stringify(agents)).ok).toBe(true);
-    agents.agents[3].menu[0].description = '';
+    agents.agents[0].menu[0].description = '';
     expect(issuesOf(parseAgentsFile(JSON.stringify(agents)))).toEqual([
-      expect.objectContaining({ code: 'SCHEMA_TOO_SMALL', pointer: '/agents/3/menu/0/description' }),
+      expect.objectContaining({ code: 'SCHEMA_TOO_SMALL', pointer: '/agents/0/menu/0/description' }),
     ]);
   });
 
@@ -109,12 +110,12 @@ describe('stage 1 for one file', () => {
 
   it('reports a missing union field as missing', () => {
     const agents = json('agents.json');
-    delete agents.agents[1].persona.principles;
+    delete agents.agents[0].persona.principles;
     expect(issuesOf(parseAgentsFile(JSON.stringify(agents)))).toEqual([
       expect.objectContaining({
         code: 'SCHEMA_REQUIRED',
-        pointer: '/agents/1/persona/principles',
-        message: 'Missing required field: agents[1].persona.principles',
+        pointer: '/agents/0/persona/principles',
+        message: 'Missing required field: agents[0].persona.principles',
       }),
     ]);
   });
@@ -130,16 +131,17 @@ describe('stage 1 for one file', () => {
   });
 
   it('tells the user to quote an unquoted schemaVersion in YAML', () => {
-    const md = text('steps/end-99.md').replace('schemaVersion: "1.1"', 'schemaVersion: 1.1');
-    const [issue] = issuesOf(parseStepFile(md, 'steps/end-99.md'));
+    const md = text('steps/99-finish.md').replace('schemaVersion: "1.1"', 'schemaVersion: 1.1');
+    const [issue] = issuesOf(parseStepFile(md, 'steps/99-finish.md'));
     expect(issue).toMatchObject({ code: 'SCHEMA_TYPE', pointer: '/schemaVersion' });
     expect(issue!.message).toBe('schemaVersion must be a string, but it is a number.');
     expect(issue!.hint).toContain('schemaVersion: "1.1"');
   });
 
-  it('fails the template workflow.md on updatedAt: ""', () => {
-    const template = loadExample('_spec-templates').get('workflow.md')!;
-    const [issue, ...rest] = issuesOf(parseWorkflowMdFile(template));
+  it('fails a workflow.md with updatedAt: ""', () => {
+    const blankDate = text('workflow.md').replace('runId: ""', 'runId: ""\nupdatedAt: ""');
+    expect(blankDate).not.toBe(text('workflow.md'));
+    const [issue, ...rest] = issuesOf(parseWorkflowMdFile(blankDate));
     expect(rest).toEqual([]);
     expect(issue).toMatchObject({ code: 'SCHEMA_FORMAT', pointer: '/updatedAt', filePath: 'workflow.md' });
     expect(issue!.hint).toContain('empty string is not allowed');

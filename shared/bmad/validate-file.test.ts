@@ -1,28 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { loadExample } from '../../test/spec/examples.ts';
+import { loadFixture } from '../../test/fixtures/packages.ts';
 import { validateAgentsJson, validateGraph, validateManifest, validateStepFile, validateWorkflowMd } from './validate-file.ts';
 import type { ValidationReport } from './issues.ts';
 
-const hello = loadExample('hello-branch');
-const templates = loadExample('_spec-templates');
+const branching = loadFixture('branching');
+const twoWorkflows = loadFixture('two-workflows');
+/** branching's workflow.md with `updatedAt: ""`, as a hand-filled template often has it. */
+const blankDateWorkflowMd = branching.get('workflow.md')!.replace('runId: ""', 'runId: ""\nupdatedAt: ""');
 const where = (report: ValidationReport) => report.issues.map((i) => [i.severity, i.code, i.pointer]);
 
 describe('validateStepFile', () => {
-  const step = hello.get('steps/step-03a-greenfield.md')!;
+  const step = branching.get('steps/03a-beginner-plan.md')!;
 
-  it('accepts an example step with its context', () => {
+  it('accepts a test package step with its context', () => {
     const report = validateStepFile(step, {
-      filePath: 'steps/step-03a-greenfield.md',
-      nodeId: 'step-03a-greenfield',
-      agentIds: ['architect'],
-      assetPaths: ['assets/templates/plan-template.md'],
+      filePath: 'steps/03a-beginner-plan.md',
+      nodeId: 'beginner-plan',
+      agentIds: ['advisor'],
+      assetPaths: ['assets/templates/study-plan.md'],
     });
     expect(report).toEqual({ valid: true, schemaFailed: false, issues: [], errors: [], warnings: [] });
   });
 
   it('checks nodeId, agents and assets only when told about them', () => {
     expect(validateStepFile(step).valid).toBe(true);
-    const report = validateStepFile(step, { nodeId: 'other', agentIds: ['pm'], assetPaths: [] });
+    const report = validateStepFile(step, { nodeId: 'other', agentIds: ['someone-else'], assetPaths: [] });
     expect(where(report)).toEqual([
       ['error', 'STEP_NODE_ID_MISMATCH', '/nodeId'],
       ['error', 'AGENT_NOT_FOUND', '/agentId'],
@@ -33,7 +35,7 @@ describe('validateStepFile', () => {
 
   it('checks the body and warns against the node', () => {
     const body = step.replace('## Goal', '## Objective');
-    const report = validateStepFile(body, { node: { id: 'step-03a-greenfield', type: 'decision', file: 'x' }, successors: [] });
+    const report = validateStepFile(body, { node: { id: 'beginner-plan', type: 'decision', file: 'x' }, successors: [] });
     expect(where(report)).toEqual([
       ['error', 'STEP_MISSING_GOAL', undefined],
       ['warning', 'STEP_TYPE_MISMATCH', '/type'],
@@ -41,8 +43,11 @@ describe('validateStepFile', () => {
     ]);
   });
 
-  it('validates the template step (agentId "" means no agent)', () => {
-    expect(validateStepFile(templates.get('step.md')!, { agentIds: ['a'] }).errors).toEqual([]);
+  it('accepts agentId "" as no agent', () => {
+    const noAgent = step.replace('agentId: "advisor"', 'agentId: ""');
+    expect(noAgent).not.toBe(step);
+    expect(validateStepFile(noAgent, { agentIds: ['a'] }).errors).toEqual([]);
+    expect(validateStepFile(step, { agentIds: ['a'] }).errors.map((e) => e.code)).toEqual(['AGENT_NOT_FOUND']);
   });
 
   it('reports shape problems and stops', () => {
@@ -58,22 +63,23 @@ describe('validateStepFile', () => {
 });
 
 describe('validateGraph', () => {
-  const graph = hello.get('workflow.graph.json')!;
-  const stepPaths = [...hello.keys()].filter((p) => p.startsWith('steps/'));
+  const graph = branching.get('workflow.graph.json')!;
+  const stepPaths = [...branching.keys()].filter((p) => p.startsWith('steps/'));
 
-  it('accepts the example graph', () => {
-    expect(validateGraph(graph, { stepPaths, agentIds: ['analyst', 'pm', 'architect', 'summarizer'] }).issues).toEqual([]);
+  it('accepts the branching graph', () => {
+    expect(validateGraph(graph, { stepPaths, agentIds: ['advisor'] }).issues).toEqual([]);
   });
 
   it('reports graph rules, missing steps and agents', () => {
     const data = JSON.parse(graph);
     data.edges[2].isDefault = false;
-    const withoutEnd = stepPaths.filter((p) => p !== 'steps/end-99.md');
-    const report = validateGraph(JSON.stringify(data), { stepPaths: withoutEnd, agentIds: ['pm', 'analyst', 'architect'] });
+    data.nodes[5].agentId = 'closer';
+    const withoutEnd = stepPaths.filter((p) => p !== 'steps/99-finish.md');
+    const report = validateGraph(JSON.stringify(data), { stepPaths: withoutEnd, agentIds: ['advisor'] });
     expect(where(report)).toEqual([
       ['error', 'GRAPH_DEFAULT_EDGE_MISSING', '/nodes/1'],
-      ['error', 'STEP_FILE_MISSING', '/nodes/4/file'],
-      ['error', 'AGENT_NOT_FOUND', '/nodes/4/agentId'],
+      ['error', 'STEP_FILE_MISSING', '/nodes/5/file'],
+      ['error', 'AGENT_NOT_FOUND', '/nodes/5/agentId'],
     ]);
   });
 
@@ -86,33 +92,30 @@ describe('validateGraph', () => {
 });
 
 describe('validateAgentsJson / validateManifest / validateWorkflowMd', () => {
-  it('accepts the examples and the agents template', () => {
-    expect(validateAgentsJson(hello.get('agents.json')!).issues).toEqual([]);
-    expect(validateAgentsJson(templates.get('agents.json')!).issues).toEqual([]);
-    expect(validateManifest(hello.get('bmad.json')!).issues).toEqual([]);
-    expect(validateWorkflowMd(hello.get('workflow.md')!, { packagePaths: [...hello.keys()], nodeIds: ['step-01-intake'] }).issues).toEqual([]);
+  it('accepts the test packages', () => {
+    expect(validateAgentsJson(branching.get('agents.json')!).issues).toEqual([]);
+    expect(validateAgentsJson(twoWorkflows.get('agents.json')!).issues).toEqual([]);
+    expect(validateManifest(branching.get('bmad.json')!).issues).toEqual([]);
+    expect(validateManifest(twoWorkflows.get('bmad.json')!).issues).toEqual([]);
+    expect(validateWorkflowMd(branching.get('workflow.md')!, { packagePaths: [...branching.keys()], nodeIds: ['collect-background'] }).issues).toEqual([]);
   });
 
   it('reports duplicate agent ids', () => {
-    const data = JSON.parse(hello.get('agents.json')!);
-    data.agents[1].id = 'analyst';
+    const data = JSON.parse(twoWorkflows.get('agents.json')!);
+    data.agents[1].id = 'triager';
     expect(where(validateAgentsJson(JSON.stringify(data)))).toEqual([['error', 'AGENT_DUPLICATE_ID', '/agents/1/id']]);
   });
 
-  it('fails the template workflow.md on updatedAt: "" and warns on its placeholder links', () => {
-    const report = validateWorkflowMd(templates.get('workflow.md')!);
+  it('fails a workflow.md on updatedAt: "" and warns on Steps Index links to missing files', () => {
+    const report = validateWorkflowMd(blankDateWorkflowMd);
     expect(report).toMatchObject({ valid: false, schemaFailed: true });
     expect(where(report)).toEqual([['error', 'SCHEMA_FORMAT', '/updatedAt']]);
-    const fixed = templates.get('workflow.md')!.replace('updatedAt: ""', 'updatedAt: "2026-03-02T09:30:00Z"');
-    expect(validateWorkflowMd(fixed, { packagePaths: [] }).warnings.map((w) => w.code)).toEqual([
-      'WORKFLOW_STEPS_INDEX_BROKEN_LINK',
-      'WORKFLOW_STEPS_INDEX_BROKEN_LINK',
-      'WORKFLOW_STEPS_INDEX_BROKEN_LINK',
-    ]);
+    const fixed = blankDateWorkflowMd.replace('updatedAt: ""', 'updatedAt: "2026-03-02T09:30:00Z"');
+    expect(validateWorkflowMd(fixed, { packagePaths: [] }).warnings.map((w) => w.code)).toEqual(Array(6).fill('WORKFLOW_STEPS_INDEX_BROKEN_LINK'));
   });
 
   it('refuses unsafe manifest paths', () => {
-    const data = JSON.parse(hello.get('bmad.json')!);
+    const data = JSON.parse(branching.get('bmad.json')!);
     data.entry.workflow = '../workflow.md';
     expect(where(validateManifest(JSON.stringify(data)))).toEqual([['error', 'PATH_UNSAFE', '/entry/workflow']]);
   });

@@ -1,37 +1,28 @@
 /**
- * The Builder's editors in a real browser: import the hello-branch example through the projects
+ * The Builder's editors in a real browser: import the branching test package through the projects
  * page, draw its graph, edit a step in CodeMirror with live validation, save, read the change in
  * history and revert it, create assets with the path checked as you type, and follow an AI
  * workbench entry point to its parsed target.
  */
-import { readdir, readFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { zipSync } from 'fflate';
+import { strToU8, zipSync } from 'fflate';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadFixture } from '../fixtures/packages.ts';
 import { describeBrowser, newUser, screenshot, startSuite, type Suite, type TestUser } from './harness.ts';
 
-const EXAMPLE = '/work/shared/spec/bmad-v1.1/examples/hello-branch';
-const NODE_COUNT = 5;
+/** The repository's single-workflow test package (course-placement), path → text. */
+const PACKAGE = loadFixture('branching');
+const NODE_COUNT = 6;
+const STEP_ID = 'collect-background';
 
-/** Every file of a folder, keyed by its path inside the folder. */
-async function filesUnder(dir: string, prefix = ''): Promise<Record<string, Uint8Array>> {
-  const out: Record<string, Uint8Array> = {};
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) Object.assign(out, await filesUnder(full, name));
-    else out[name] = new Uint8Array(await readFile(full));
-  }
-  return out;
-}
-
-/** The example package as a .bmad zip in a temp folder. */
-async function helloBranchZip(): Promise<string> {
+/** The test package as a .bmad zip in a temp folder. */
+async function packageZip(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bmad-upload-'));
-  const file = path.join(dir, 'hello-branch.bmad');
-  await writeFile(file, zipSync(await filesUnder(EXAMPLE)));
+  const file = path.join(dir, 'course-placement.bmad');
+  await writeFile(file, zipSync(Object.fromEntries([...PACKAGE].map(([name, text]) => [name, strToU8(text)]))));
   return file;
 }
 
@@ -75,27 +66,27 @@ describeBrowser('editors (browser)', () => {
     const page = await context.newPage();
     await signUp(context, product.url, 'Editor');
 
-    // Import the example through the file picker on the projects page.
+    // Import the test package through the file picker on the projects page.
     await page.goto('/projects');
-    await page.getByTestId('import-file').setInputFiles(await helloBranchZip());
+    await page.getByTestId('import-file').setInputFiles(await packageZip());
     await page.getByTestId('import-submit').click();
     await page.getByTestId('import-done').waitFor();
-    expect(await page.getByTestId('import-done').textContent()).toContain('hello-branch');
+    expect(await page.getByTestId('import-done').textContent()).toContain('course-placement');
 
     // A second import of the same package is refused by name, with a free name offered.
-    await page.getByTestId('import-file').setInputFiles(await helloBranchZip());
+    await page.getByTestId('import-file').setInputFiles(await packageZip());
     await page.getByTestId('import-submit').click();
     await page.getByTestId('import-name-conflict').waitFor();
-    expect(await page.getByTestId('import-use-suggestion').textContent()).toContain('hello-branch (2)');
+    expect(await page.getByTestId('import-use-suggestion').textContent()).toContain('course-placement (2)');
 
     // Open the first import: the overview validates it and links to the workflow.
-    const projectLink = page.getByTestId('project-item').filter({ hasText: 'hello-branch' }).getByRole('link').first();
+    const projectLink = page.getByTestId('project-item').filter({ hasText: 'course-placement' }).getByRole('link').first();
     await projectLink.click();
     await page.getByTestId('validation-summary').waitFor();
     expect(await page.getByTestId('validation-counts').getAttribute('data-errors')).toBe('0');
     await page.getByTestId('workflow-link').first().click();
 
-    // The graph: five nodes, the decision's default edge marked.
+    // The graph: six nodes, the decision's default edge marked.
     await page.getByTestId('workflow-graph').waitFor();
     await expect.poll(() => page.getByTestId('graph-node').count()).toBe(NODE_COUNT);
     expect(await page.locator('[data-testid="graph-node"][data-node-type="decision"]').count()).toBe(1);
@@ -104,28 +95,28 @@ describeBrowser('editors (browser)', () => {
     const revisionBefore = Number(await page.getByTestId('workflow-revision').getAttribute('data-revision'));
 
     // Click a step: the inspector opens with its file in CodeMirror.
-    await page.locator('[data-testid="graph-node"][data-node-id="step-01-intake"]').click();
+    await page.locator(`[data-testid="graph-node"][data-node-id="${STEP_ID}"]`).click();
     await page.getByTestId('step-inspector').waitFor();
-    expect(await page.getByTestId('step-title').inputValue()).toBe('Intake');
+    expect(await page.getByTestId('step-title').inputValue()).toBe('Collect background');
     // CodeMirror renders only the lines in view, so the full text is read from the package itself.
-    const original = await readFile(path.join(EXAMPLE, 'steps/step-01-intake.md'), 'utf8');
+    const original = PACKAGE.get('steps/01-collect-background.md')!;
     await page.getByTestId('step-editor').locator('.cm-line', { hasText: '## Goal' }).waitFor();
     const projectId = /\/projects\/([^/]+)\//.exec(page.url())![1]!;
-    expect(await storedStep(context, product.url, projectId, 'step-01-intake')).toBe(original);
+    expect(await storedStep(context, product.url, projectId, STEP_ID)).toBe(original);
 
     // Deleting the Goal section shows a live problem; restoring it clears it.
     const missingGoal = page.locator('[data-testid="step-live-issues"] [data-code="STEP_MISSING_GOAL"]');
-    const withoutGoal = original.replace(/## Goal\n\nCapture[^\n]*\n\n/, '');
+    const withoutGoal = original.replace(/## Goal\n\nLearn[^\n]*\n\n/, '');
     expect(withoutGoal).not.toContain('## Goal');
     await replaceEditorText(page, 'step-editor', withoutGoal);
     await missingGoal.waitFor();
-    expect(await page.locator('[data-testid="graph-node"][data-node-id="step-01-intake"] [data-testid="node-issues"]').count()).toBe(0);
+    expect(await page.locator(`[data-testid="graph-node"][data-node-id="${STEP_ID}"] [data-testid="node-issues"]`).count()).toBe(0);
     await replaceEditorText(page, 'step-editor', original);
     await missingGoal.waitFor({ state: 'detached' });
     await page.getByTestId('step-live-issues-empty').waitFor();
 
     // A real edit, saved: the workflow revision goes up.
-    await replaceEditorText(page, 'step-editor', original.replace('3. Write the answers', '3. Confirm the goal in one sentence.\n4. Write the answers'));
+    await replaceEditorText(page, 'step-editor', original.replace('3. Write both answers', '3. Confirm the goal in one sentence.\n4. Write both answers'));
     await page.getByTestId('step-save').click();
     await page.getByTestId('step-saved').waitFor();
     await expect.poll(async () => Number(await page.getByTestId('workflow-revision').getAttribute('data-revision'))).toBe(revisionBefore + 1);
@@ -138,7 +129,7 @@ describeBrowser('editors (browser)', () => {
     await page.waitForURL(/\/builder\/[^/]+\/ai-workbench\?/);
     await page.getByTestId('workbench-badges').waitFor();
     expect(await page.getByTestId('badge-target-type').getAttribute('data-value')).toBe('step');
-    expect(await page.getByTestId('badge-target-id').getAttribute('data-value')).toBe('step-01-intake');
+    expect(await page.getByTestId('badge-target-id').getAttribute('data-value')).toBe(STEP_ID);
     expect(await page.getByTestId('badge-workflow').getAttribute('data-value')).toBe('main');
     expect(await page.getByTestId('badge-mode').getAttribute('data-value')).toBe('optimize');
     // The same route explains an address it cannot use.
@@ -159,7 +150,7 @@ describeBrowser('editors (browser)', () => {
 
     // History: the step's update with its diff, then revert it.
     await page.getByTestId('tab-history').click();
-    const entry = page.locator('[data-testid="history-entry"][data-object-key="step:main/step-01-intake"]').first();
+    const entry = page.locator(`[data-testid="history-entry"][data-object-key="step:main/${STEP_ID}"]`).first();
     await entry.waitFor();
     expect(await entry.getAttribute('data-action')).toBe('update');
     expect(await entry.getByTestId('history-revisions').textContent()).toBe(`${revisionBefore} → ${revisionBefore + 1}`);
@@ -172,18 +163,18 @@ describeBrowser('editors (browser)', () => {
     await page.getByTestId('history-revert').click();
     await page.getByTestId('history-revert-confirm').click();
     await page.getByTestId('history-reverted').waitFor();
-    await page.locator('[data-testid="history-entry"][data-action="revert"][data-object-key="step:main/step-01-intake"]').waitFor();
+    await page.locator(`[data-testid="history-entry"][data-action="revert"][data-object-key="step:main/${STEP_ID}"]`).waitFor();
 
     // The reverted step is back to the imported text, and so is the inspector.
-    expect(await storedStep(context, product.url, projectId, 'step-01-intake')).toBe(original);
+    expect(await storedStep(context, product.url, projectId, STEP_ID)).toBe(original);
     await page.goto(stepPage);
     await page.getByTestId('step-inspector').waitFor();
-    await page.getByTestId('step-editor').locator('.cm-line', { hasText: '3. Write the answers' }).waitFor();
+    await page.getByTestId('step-editor').locator('.cm-line', { hasText: '3. Write both answers' }).waitFor();
     expect(await page.getByTestId('step-editor').locator('.cm-line', { hasText: 'Confirm the goal' }).count()).toBe(0);
 
     // Someone else saves first: the save is refused as stale, the text stays, and after a reload it saves.
     const bumped = await context.request.put(`${product.url}/api/projects/${projectId}/workflows/main/workflow-md`, {
-      data: { content: await readFile(path.join(EXAMPLE, 'workflow.md'), 'utf8') },
+      data: { content: PACKAGE.get('workflow.md')! },
       headers: { origin: product.url },
     });
     expect(bumped.status()).toBe(200);
@@ -197,14 +188,14 @@ describeBrowser('editors (browser)', () => {
     await page.getByTestId('step-editor').locator('.cm-line', { hasText: '0. Greet the user.' }).waitFor();
     await page.getByTestId('step-save').click();
     await page.getByTestId('step-saved').waitFor();
-    expect(await storedStep(context, product.url, projectId, 'step-01-intake')).toContain('0. Greet the user.');
+    expect(await storedStep(context, product.url, projectId, STEP_ID)).toContain('0. Greet the user.');
 
     // Assets: the imported template renders; a new asset's path is checked as it is typed.
     await page.getByTestId('tab-assets').click();
-    await page.locator('[data-testid="asset-file"][data-path="assets/templates/plan-template.md"]').click();
+    await page.locator('[data-testid="asset-file"][data-path="assets/templates/study-plan.md"]').click();
     await page.getByTestId('asset-editor').waitFor();
     await page.getByTestId('asset-preview-tab').click();
-    expect(await page.getByTestId('asset-preview').locator('h1').textContent()).toBe('Plan');
+    expect(await page.getByTestId('asset-preview').locator('h1').textContent()).toBe('Study plan');
 
     await page.getByTestId('new-asset-path').fill('notes/todo.md');
     await page.getByTestId('new-asset-path-error').waitFor();
@@ -213,7 +204,7 @@ describeBrowser('editors (browser)', () => {
     expect(await page.getByTestId('new-asset-submit').isDisabled()).toBe(true);
     await page.getByTestId('new-asset-path').fill('assets/notes/todo.md');
     await page.getByTestId('new-asset-path-ok').waitFor();
-    await page.getByTestId('new-asset-content').fill('# To do\n\n- Review the plan template.\n');
+    await page.getByTestId('new-asset-content').fill('# To do\n\n- Review the study plan template.\n');
     await page.getByTestId('new-asset-submit').click();
     await page.locator('[data-testid="asset-editor"][data-path="assets/notes/todo.md"]').waitFor();
     await page.locator('[data-testid="asset-file"][data-path="assets/notes/todo.md"]').waitFor();

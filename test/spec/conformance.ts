@@ -1,12 +1,13 @@
 /**
- * Spec conformance harness: for an example package and thousands of schema-driven mutations of
- * each of its files, our validator (the single-file validators and the full pipeline, stage 1)
- * must agree with ajv on the published schemas about whether the file is schema-valid. Each
- * example has its own test file so they run in parallel.
+ * Spec conformance harness: for a test package and thousands of schema-driven mutations of each
+ * of its files, our validator (the single-file validators and the full pipeline, stage 1) must
+ * agree with ajv on the published schemas (schemas/bmad-v1.1/) about whether the file is
+ * schema-valid. Each package (or part of one) has its own test file so they run in parallel.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { loadExample } from './examples.ts';
+import { loadFixture } from '../fixtures/packages.ts';
+import type { FixtureName } from '../fixtures/packages.ts';
 import {
   packageFromFiles,
   parseFrontmatter,
@@ -79,7 +80,7 @@ function compare(files: Map<string, string>, path: string, kind: FileKind, label
 function baseOf(kind: FileKind, text: string): { data: unknown; body: string } {
   if (kind !== 'workflow' && kind !== 'step') return { data: JSON.parse(text), body: '' };
   const parsed = parseFrontmatter(text);
-  if (!parsed.ok) throw new Error('example frontmatter does not parse');
+  if (!parsed.ok) throw new Error('test package frontmatter does not parse');
   return { data: parsed.value.data, body: parsed.value.body };
 }
 
@@ -133,11 +134,11 @@ const JSON_TEXT_EDITS: Array<[RegExp, string]> = [
 ];
 
 /**
- * Declares the conformance tests of one example package (optionally only the files whose path
- * passes `only`, so a big example can be split across test files) and prints the variant count.
+ * Declares the conformance tests of one test package (optionally only the files whose path
+ * passes `only`, so a big package can be split across test files) and prints the variant count.
  */
 export function describeConformance(
-  example: 'hello-branch' | 'expense-ops',
+  example: FixtureName,
   part: { name: string; only: (path: string) => boolean } = { name: 'all files', only: () => true },
 ): void {
   const only = part.only;
@@ -148,7 +149,7 @@ export function describeConformance(
     );
   });
   describe(example, () => {
-    const files = loadExample(example);
+    const files = loadFixture(example);
     const targets = [...files.keys()]
       .filter(only)
       .map((path) => ({ path, kind: kindOf(path) }))
@@ -182,13 +183,25 @@ export function describeConformance(
       expect(disagreements).toEqual([]);
     });
 
+    it('every hand-written text edit applies to at least one file, so none is skipped silently', () => {
+      const texts = (markdown: boolean) => targets.filter((t) => (t.kind === 'workflow' || t.kind === 'step') === markdown).map((t) => files.get(t.path)!);
+      for (const [edits, markdown] of [[YAML_TEXT_EDITS, true], [JSON_TEXT_EDITS, false]] as const) {
+        if (texts(markdown).length === 0) continue;
+        const unused = edits.filter(([pattern]) => !texts(markdown).some((text) => pattern.test(text))).map(([pattern, to]) => `${pattern} → ${to}`);
+        expect(unused).toEqual([]);
+      }
+    });
+
     it.each(targets.map((t) => [t.path, t.kind!] as const))('hand-written text edits of %s agree with ajv', (path, kind) => {
       const original = files.get(path)!;
       const disagreements: Disagreement[] = [];
       const isMarkdown = kind === 'workflow' || kind === 'step';
-      for (const [pattern, replacement] of isMarkdown ? YAML_TEXT_EDITS : JSON_TEXT_EDITS) {
-        if (!pattern.test(original)) continue;
+      const edits = (isMarkdown ? YAML_TEXT_EDITS : JSON_TEXT_EDITS).filter(([pattern]) => pattern.test(original));
+      // Every file opens with `{` or `---`, which some edit rewrites: a file no edit reaches is a harness bug.
+      expect(edits.length).toBeGreaterThan(0);
+      for (const [pattern, replacement] of edits) {
         const text = original.replace(pattern, replacement);
+        expect(text, `${pattern}`).not.toBe(original);
         let data: unknown;
         if (isMarkdown) {
           const yamlText = /^---\r?\n([\s\S]*?)^---/mu.exec(text)?.[1] ?? '';

@@ -45,7 +45,7 @@ function resolve(root: JsonSchema, schema: JsonSchema): JsonSchema {
 /** A small valid value for a schema, used when adding a missing optional field. */
 function sample(root: JsonSchema, raw: JsonSchema): unknown {
   const schema = resolve(root, raw);
-  if (Array.isArray(schema.oneOf)) return sample(root, schema.oneOf[0] as JsonSchema);
+  if (Array.isArray(schema.anyOf)) return sample(root, schema.anyOf[0] as JsonSchema);
   if (Array.isArray(schema.enum)) return schema.enum[0];
   switch (schema.type) {
     case 'string':
@@ -81,7 +81,7 @@ function replacementsFor(root: JsonSchema, raw: JsonSchema): unknown[] {
   else if (typeof schema.pattern === 'string') values.push(...PATTERN_STRINGS);
   if (schema.type === 'integer') values.push(...INTEGERS);
   if (schema.type === 'string' && typeof schema.minLength === 'number') values.push('', ' ');
-  if (Array.isArray(schema.oneOf)) values.push([''], ['a'], ['a', ''], [1], ['a', ['b']], 'a');
+  if (Array.isArray(schema.anyOf)) values.push([''], ['a'], ['a', ''], [1], ['a', ['b']], 'a');
   if (schema.type === 'array') values.push([null], [42], [sample(root, (schema.items ?? {}) as JsonSchema)]);
   return values;
 }

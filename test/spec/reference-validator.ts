@@ -1,11 +1,12 @@
 /**
  * The reference verdict: ajv (JSON Schema draft 2020-12) with ajv-formats, loaded with the five
- * published schemas from the spec pack. Node-only, test-only; the product never runs ajv.
+ * JSON Schemas the product publishes (schemas/bmad-v1.1/, generated from the zod models).
+ * Node-only, test-only; the product never runs ajv.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { loadSchema } from './examples.ts';
+import { loadPublishedSchema } from '../fixtures/packages.ts';
 
 export type FileKind = 'manifest' | 'agents' | 'graph' | 'workflow' | 'step';
 
@@ -20,7 +21,7 @@ export const SCHEMA_FILES: Record<FileKind, string> = {
 export type JsonSchema = Record<string, unknown>;
 
 export const SCHEMAS = Object.fromEntries(
-  Object.entries(SCHEMA_FILES).map(([kind, file]) => [kind, loadSchema(file) as JsonSchema]),
+  Object.entries(SCHEMA_FILES).map(([kind, file]) => [kind, loadPublishedSchema(file) as JsonSchema]),
 ) as Record<FileKind, JsonSchema>;
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });

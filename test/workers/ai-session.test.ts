@@ -17,7 +17,7 @@ import {
   YClient,
   connect,
   currentStep,
-  expenseProject,
+  supportDeskProject,
   stepChangeSet,
   stepSession,
   tableSnapshot,
@@ -27,12 +27,12 @@ const STEP_KEY = `step:${WF}/${STEP}`;
 
 async function improvedStep(client: Parameters<typeof currentStep>[0], base: string, marker = 'Cite the policy section for every violation.') {
   const step = await currentStep(client, base);
-  return step.markdown.replace('3. Set `variables.missingReceipts`', `3. ${marker}\n4. Set \`variables.missingReceipts\``);
+  return step.markdown.replace('3. Set `variables.missingDetails`', `3. ${marker}\n4. Set \`variables.missingDetails\``);
 }
 
 describe('session lifecycle', () => {
   it('creates a session for an existing target with a server-minted id, lists it and reads it', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const res = await owner.post(`${base}/ai/sessions`, { workflowId: WF, targetType: 'step', targetId: STEP, mode: 'optimize', userPrompt: 'Tighten the policy checks' });
     expect(res.status).toBe(201);
     expect(res.data.sessionId).toMatch(/^as_[a-z2-7]{26}$/);
@@ -51,12 +51,12 @@ describe('session lifecycle', () => {
   });
 
   it('answers a missing, unknown, mismatched or absent target with its code', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const create = (body: Record<string, unknown>) => owner.post(`${base}/ai/sessions`, body);
     expect((await create({ mode: 'optimize' })).error?.code).toBe('AI_TARGET_CONTEXT_REQUIRED');
     expect((await create({ targetType: 'database', mode: 'optimize' })).error?.code).toBe('AI_TARGET_NOT_SUPPORTED');
     expect((await create({ targetType: 'step', targetId: STEP, mode: 'optimize' })).error?.code).toBe('AI_TARGET_CONTEXT_REQUIRED');
-    expect((await create({ targetType: 'workflow', workflowId: WF, targetId: 'variance-analysis', mode: 'optimize' })).error?.code).toBe('AI_TARGET_CONTEXT_MISMATCH');
+    expect((await create({ targetType: 'workflow', workflowId: WF, targetId: 'weekly-report', mode: 'optimize' })).error?.code).toBe('AI_TARGET_CONTEXT_MISMATCH');
     expect((await create({ targetType: 'workflow', workflowId: 'nope', mode: 'optimize' })).error?.code).toBe('WORKFLOW_NOT_FOUND');
     expect((await create({ targetType: 'step', workflowId: 'nope', targetId: STEP, mode: 'optimize' })).error?.code).toBe('WORKFLOW_NOT_FOUND');
     expect((await create({ targetType: 'step', workflowId: WF, targetId: 'ghost', mode: 'optimize' })).error?.code).toBe('STEP_NOT_FOUND');
@@ -69,7 +69,7 @@ describe('session lifecycle', () => {
   });
 
   it('lets viewers read and watch but not create, stage, approve, apply or cancel', async () => {
-    const { owner, base, member } = await expenseProject();
+    const { owner, base, member } = await supportDeskProject();
     const viewer = await member('viewer');
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
@@ -90,9 +90,9 @@ describe('session lifecycle', () => {
   });
 
   it("does not reach another project's session", async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
-    const other = await expenseProject();
+    const other = await supportDeskProject();
     const res = await other.owner.get(`${other.base}/ai/sessions/${sessionId}`);
     expect(res.status).toBe(404);
     expect(res.error?.code).toBe('AI_SESSION_NOT_FOUND');
@@ -104,7 +104,7 @@ describe('session lifecycle', () => {
 
 describe('staging, validation and apply', () => {
   it('stages into the overlay without touching D1, validates, applies in one batch with history, and resets the overlay', async () => {
-    const { owner, projectId, base } = await expenseProject();
+    const { owner, projectId, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const before = await tableSnapshot(projectId);
@@ -164,7 +164,7 @@ describe('staging, validation and apply', () => {
   });
 
   it('reports every violation of a bad changeSet and leaves the overlay untouched', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const bad = {
@@ -199,15 +199,15 @@ describe('staging, validation and apply', () => {
   });
 
   it('validates with the spec output shape, rejects an invalid version at apply, and answers stale versions', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
-    const broken = (await currentStep(owner, base)).markdown.replace('agentId: "auditor"', 'agentId: "nobody"');
+    const broken = (await currentStep(owner, base)).markdown.replace('agentId: "triager"', 'agentId: "nobody"');
     const first = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(broken) });
     const validation = await owner.post(`${path}/validate`, {});
     expect(validation.data).toMatchObject({ valid: false, schemaFailed: false, status: 'rejected', meta: { allowWrite: false } });
     expect(validation.data.errors).toEqual(
-      expect.arrayContaining([expect.objectContaining({ code: 'AGENT_NOT_FOUND', path: expect.stringContaining('check-lines.md'), hints: expect.any(Array) })]),
+      expect.arrayContaining([expect.objectContaining({ code: 'AGENT_NOT_FOUND', path: expect.stringContaining('classify-issue.md'), hints: expect.any(Array) })]),
     );
     const refused = await owner.post(`${path}/apply`, { changeSetId: first.data.changeSetId, confirmSource: 'ui_manual_apply' });
     expect(refused.error?.code).toBe('AI_VALIDATION_FAILED');
@@ -225,14 +225,14 @@ describe('staging, validation and apply', () => {
   });
 
   it('applies over a newer baseline with non-blocking AI_REVISION_BASE_MISMATCH warnings, keeping the overwritten content in history', async () => {
-    const { owner, projectId, base, member } = await expenseProject();
+    const { owner, projectId, base, member } = await supportDeskProject();
     const editor = await member('editor');
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const original = await currentStep(owner, base);
     const staged = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(await improvedStep(owner, base)) });
     // Someone saves the same step directly while the change is staged.
-    const manual = original.markdown.replace('Check every line against the policy.', 'Check every line against the 2026 policy.');
+    const manual = original.markdown.replace('Classify the ticket with the categories of the support policy.', 'Classify the ticket with the categories of the 2026 support policy.');
     expect((await editor.put(`${base}/workflows/${WF}/steps/${STEP}`, { markdown: manual })).status).toBe(200);
 
     const applied = await owner.post(`${path}/apply`, {
@@ -257,7 +257,7 @@ describe('staging, validation and apply', () => {
   });
 
   it('rolls the whole batch back when a statement inside it fails, and keeps the overlay', async () => {
-    const { owner, projectId, base } = await expenseProject();
+    const { owner, projectId, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const assetChange = {
@@ -297,7 +297,7 @@ describe('staging, validation and apply', () => {
   });
 
   it('cancels: the overlay is discarded, nothing is written, and the session refuses further changes', async () => {
-    const { owner, projectId, base } = await expenseProject();
+    const { owner, projectId, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const before = await tableSnapshot(projectId);
@@ -314,7 +314,7 @@ describe('staging, validation and apply', () => {
   });
 
   it('discards staged changes on request and rejects the version', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const staged = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(await improvedStep(owner, base)) });
@@ -328,7 +328,7 @@ describe('staging, validation and apply', () => {
 
 describe('shared review', () => {
   it('anchors comment threads to a file and line, resolves and reopens them, and marks them outdated when the anchor goes', async () => {
-    const { owner, base, member } = await expenseProject();
+    const { owner, base, member } = await supportDeskProject();
     const editor = await member('editor');
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
@@ -344,14 +344,14 @@ describe('shared review', () => {
     let threads = (await owner.get(path)).data.review.threads;
     expect(threads).toMatchObject([{ objectKey: STEP_KEY, line: 25, status: 'open', anchor: 'current', comments: [{ body: 'Should this cite the section number?' }, { body: 'Yes.' }] }]);
     // A re-stage that keeps the line keeps the thread current; one that shortens the file below it makes it outdated.
-    const short = '---\nschemaVersion: "1.1"\nnodeId: "check-lines"\ntype: "step"\ntitle: "Check"\nagentId: "auditor"\n---\n\n## Goal\n\nCheck.\n\n## Instructions\n\n1. Check.\n';
+    const short = '---\nschemaVersion: "1.1"\nnodeId: "classify-issue"\ntype: "step"\ntitle: "Check"\nagentId: "triager"\n---\n\n## Goal\n\nCheck.\n\n## Instructions\n\n1. Check.\n';
     await owner.post(`${path}/stage`, { changeSet: stepChangeSet(short) });
     threads = (await owner.get(path)).data.review.threads;
     expect(threads[0]).toMatchObject({ anchor: 'outdated', comments: [{}, {}] });
   });
 
   it('binds approvals to the content hash, revokes them when the content changes, and enforces the N-approvals rule', async () => {
-    const { owner, base, member } = await expenseProject();
+    const { owner, base, member } = await supportDeskProject();
     const editor = await member('editor');
     expect((await editor.patch(base, { requiredApprovals: 1 })).error?.code).toBe('FORBIDDEN');
     const rule = await owner.patch(base, { requiredApprovals: 1 });
@@ -383,7 +383,7 @@ describe('shared review', () => {
 
 describe('the live channel', () => {
   it('sends every event in order to two watchers, and replays exactly the missed events after a reconnect', async () => {
-    const { owner, base, member } = await expenseProject();
+    const { owner, base, member } = await supportDeskProject();
     const viewer = await member('viewer');
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
@@ -429,7 +429,7 @@ describe('the live channel', () => {
   });
 
   it('shows who is present, with role and file, to newcomers and everyone else', async () => {
-    const { owner, base, member } = await expenseProject();
+    const { owner, base, member } = await supportDeskProject();
     const viewer = await member('viewer');
     const sessionId = await stepSession(owner, base);
     const a = await connect(owner, base, sessionId);
@@ -447,7 +447,7 @@ describe('the live channel', () => {
   });
 
   it("turns an editor's Yjs edit into a validated version that can be approved and applied", async () => {
-    const { owner, base, member } = await expenseProject();
+    const { owner, base, member } = await supportDeskProject();
     const editor = await member('editor');
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
@@ -479,7 +479,7 @@ describe('the live channel', () => {
   });
 
   it("refuses a viewer's Yjs write, a malformed update and an update that adds files, leaving the document untouched", async () => {
-    const { owner, base, member } = await expenseProject();
+    const { owner, base, member } = await supportDeskProject();
     const viewer = await member('viewer');
     const editor = await member('editor');
     const sessionId = await stepSession(owner, base);
@@ -513,7 +513,7 @@ describe('the live channel', () => {
   });
 
   it('answers unknown frames, closes on oversize frames, and caps binary frames', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const a = await connect(owner, base, sessionId);
     a.send('not json');
@@ -530,7 +530,7 @@ describe('the live channel', () => {
   });
 
   it('compacts the Yjs update log into a snapshot and restores the same document from it', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const object = env.AI_SESSION.get(env.AI_SESSION.idFromName(sessionId));
     const markdown = await improvedStep(owner, base);
@@ -550,7 +550,7 @@ describe('the live channel', () => {
   });
 
   it('comes back after eviction with its overlay, versions and event log intact', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const markdown = await improvedStep(owner, base);

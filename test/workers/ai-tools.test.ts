@@ -8,7 +8,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import type { Actor } from '../../durable-objects/ai-session/session.ts';
-import { STEP, WF, connect, currentStep, expenseProject, stepChangeSet, stepSession, tableSnapshot } from './sessions.ts';
+import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession, tableSnapshot } from './sessions.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
@@ -17,7 +17,7 @@ function sessionObject(sessionId: string) {
 }
 
 async function setup() {
-  const project = await expenseProject();
+  const project = await supportDeskProject();
   const sessionId = await stepSession(project.owner, project.base);
   const actor: Actor = { userId: project.owner.userId, name: 'Owner', role: 'owner' };
   const object = sessionObject(sessionId);
@@ -33,7 +33,7 @@ describe('builder tools', () => {
     const read = await tool('builder.step.read', { workflowId: WF, nodeId: STEP });
     expect(read).toMatchObject({ ok: true, error: null, data: { nodeId: STEP, markdown: stored.markdown }, meta: { revision: stored.revision, staged: false } });
 
-    const markdown = stored.markdown.replace('Check every line against the policy.', 'Check every line against the policy, citing its section.');
+    const markdown = stored.markdown.replace('Classify the ticket with the categories of the support policy.', 'Classify the ticket with the categories of the support policy, citing its rule.');
     const staged = await tool('builder.change.stage', { changeSet: stepChangeSet(markdown) });
     expect(staged).toMatchObject({ ok: true, data: { status: 'staged', version: 1, files: [{ key: STEP_KEY, action: 'M' }] } });
     const again = await tool('builder.step.read', { workflowId: WF, nodeId: STEP });
@@ -43,7 +43,7 @@ describe('builder tools', () => {
 
     const validated = await tool('builder.change.validate', {});
     expect(validated).toMatchObject({ ok: true, data: { valid: true, status: 'validated', meta: { allowWrite: false } } });
-    const refs = await tool('builder.refs.find', { locator: { type: 'asset', id: 'assets/policies/expense-policy.md' } });
+    const refs = await tool('builder.refs.find', { locator: { type: 'asset', id: 'assets/policies/support-policy.md' } });
     expect(refs.ok && (refs.data as any).inbound).toEqual(expect.arrayContaining([{ type: 'step', workflowId: WF, nodeId: STEP }]));
   });
 
@@ -69,7 +69,7 @@ describe('builder tools', () => {
 
   it('refuses apply, unknown tools, bad arguments, other projects and traversal — and runs nothing', async () => {
     const { projectId, tool } = await setup();
-    const other = await expenseProject();
+    const other = await supportDeskProject();
     const before = await tableSnapshot(projectId);
 
     const apply = await tool('builder.change.apply', { changeSetId: 'cs_x', confirmSource: 'ui_manual_apply' });

@@ -10,7 +10,7 @@ import { ERROR_CODES, isErrorCode } from '../../shared/errors.ts';
 import { estimatePromptTokens } from '../support/scripted-openai/wire.ts';
 import type { TestClient } from './client.ts';
 import type { ScriptStep, ScriptedModel } from './scripted-model.ts';
-import { STEP, WF, connect, currentStep, expenseProject, stepChangeSet, stepSession, type Watcher } from './sessions.ts';
+import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession, type Watcher } from './sessions.ts';
 import { auditRows, expectOrdered, finalAnswer, send, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
@@ -33,7 +33,7 @@ async function modelPlaying(client: TestClient, replies: ScriptStep[]): Promise<
 }
 
 /** A step session on `project`, the owner's scripted model and a socket watching as the owner. */
-async function withSession(project: Awaited<ReturnType<typeof expenseProject>>, replies: ScriptStep[], sessionExtra: Record<string, unknown> = {}) {
+async function withSession(project: Awaited<ReturnType<typeof supportDeskProject>>, replies: ScriptStep[], sessionExtra: Record<string, unknown> = {}) {
   const sessionId = await stepSession(project.owner, project.base, sessionExtra);
   const path = `${project.base}/ai/sessions/${sessionId}`;
   const scripted = await modelPlaying(project.owner, replies);
@@ -41,9 +41,9 @@ async function withSession(project: Awaited<ReturnType<typeof expenseProject>>, 
   return { ...project, sessionId, path, scripted, watcher };
 }
 
-/** The same on a fresh expense project. */
+/** The same on a fresh support-desk project. */
 async function turnSetup(replies: ScriptStep[], sessionExtra: Record<string, unknown> = {}) {
-  return withSession(await expenseProject(), replies, sessionExtra);
+  return withSession(await supportDeskProject(), replies, sessionExtra);
 }
 
 async function startTurn(client: TestClient, path: string, content: string, extra: Record<string, unknown> = {}): Promise<string> {
@@ -255,7 +255,7 @@ describe('bad input', () => {
   });
 
   it("answers the profile's code when AI is off for the user (no profile, no system default), and stores nothing", async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const availability = (await owner.get('/api/users/me/llm-profile')).data.effectiveAvailability;
@@ -272,10 +272,10 @@ describe('bad input', () => {
 
 describe('repairs', () => {
   it('validates what the model staged, asks for one repair with the errors, and finishes valid once the model fixes it', async () => {
-    const project = await expenseProject();
+    const project = await supportDeskProject();
     const original = (await currentStep(project.owner, project.base)).markdown;
-    const broken = original.replace('nodeId: "check-lines"', 'nodeId: "check-every-line"');
-    const fixed = original.replace('Check every line against the policy.', 'Check every line against the policy, citing its section.');
+    const broken = original.replace('nodeId: "classify-issue"', 'nodeId: "classify-every-ticket"');
+    const fixed = original.replace('Classify the ticket with the categories of the support policy.', 'Classify the ticket with the categories of the support policy, citing its rule.');
     expect(broken).not.toBe(original);
     const { owner, projectId, path, scripted, watcher } = await withSession(project, [
       stage(broken, 'call_broken'),
@@ -311,9 +311,9 @@ describe('repairs', () => {
   });
 
   it('gives up after two repairs: needsManualFix, not valid, audited, and the staged change stays for a person to fix', async () => {
-    const project = await expenseProject();
+    const project = await supportDeskProject();
     const original = (await currentStep(project.owner, project.base)).markdown;
-    const noGoal = original.replace('## Goal\n\nCheck every line against the policy.\n\n', '');
+    const noGoal = original.replace('## Goal\n\nClassify the ticket with the categories of the support policy.\n\n', '');
     expect(noGoal).not.toContain('## Goal');
     const { owner, projectId, path, scripted, watcher } = await withSession(project, [
       stage(noGoal, 'call_stage'),
@@ -349,14 +349,14 @@ describe('repairs', () => {
 
 describe('suggest only (FR35)', () => {
   it('offers no staging tools, refuses a stage the model tries anyway, and finishes as chat', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const created = await owner.post(`${base}/ai/sessions`, { workflowId: WF, targetType: 'workflow', targetId: WF, mode: 'optimize' });
     expect(created.status).toBe(201);
     const sessionId = created.data.sessionId as string;
     const path = `${base}/ai/sessions/${sessionId}`;
     const scripted = await modelPlaying(owner, [
-      stage('---\nnodeId: "check-lines"\n---\n\n## Goal\n\nx\n', 'call_stage'),
-      finalAnswer('I suggest citing the policy section in check-lines.', 'change'),
+      stage('---\nnodeId: "classify-issue"\n---\n\n## Goal\n\nx\n', 'call_stage'),
+      finalAnswer('I suggest citing the policy section in classify-issue.', 'change'),
     ]);
     const watcher = await connect(owner, base, sessionId);
 

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ScriptStep } from './scripted-model.ts';
-import { WF, connect, expenseProject, stepSession } from './sessions.ts';
+import { WF, connect, supportDeskProject, stepSession } from './sessions.ts';
 import { CANARY_KEY, auditRows, objectRows, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
 
 const REDACTED = '***REDACTED***';
@@ -31,7 +31,7 @@ function echoingAnswer(form: string, fragmentChars: number): ScriptStep {
 }
 
 async function runEcho(steps: ScriptStep[]) {
-  const { owner, base, projectId } = await expenseProject();
+  const { owner, base, projectId } = await supportDeskProject();
   const sessionId = await stepSession(owner, base);
   const path = `${base}/ai/sessions/${sessionId}`;
   const scripted = await useScriptedModel(owner, steps);

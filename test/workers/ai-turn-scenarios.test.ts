@@ -1,5 +1,5 @@
 /**
- * The seed's other three AI turn scenarios end to end (seed 000 §12.3, 2–4), built like scenario 1
+ * The other three AI turn scenarios end to end (2: workflow create, 3: agent optimize, 4: asset optimize), built like scenario 1
  * (ai-turn.test.ts): a scripted model reads, stages and answers; a viewer's socket sees every event
  * in order across a forced restart in the middle of the turn; each tool call runs exactly once; the
  * owner applies, and the stored package changed as the model proposed.
@@ -7,17 +7,17 @@
 import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { TestClient } from './client.ts';
-import { WF, connect, expenseProject } from './sessions.ts';
+import { WF, connect, supportDeskProject } from './sessions.ts';
 import type { ScriptStep, ScriptedModel } from './scripted-model.ts';
 import { expectOrdered, finalAnswer, objectRows, send, sessionObject, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
 
-const POLICY = 'assets/policies/expense-policy.md';
+const POLICY = 'assets/policies/support-policy.md';
 
 // ---- shared setup ---------------------------------------------------------------------------------
 
-/** The expense-ops project, a viewer, and a session on `target` opened by the owner. */
+/** The support-desk project, a viewer, and a session on `target` opened by the owner. */
 async function openSession(target: Record<string, unknown>) {
-  const { owner, base, member } = await expenseProject();
+  const { owner, base, member } = await supportDeskProject();
   const viewer = await member('viewer');
   const created = await owner.post(`${base}/ai/sessions`, target);
   if (created.status !== 201) throw new Error(`create session failed: ${JSON.stringify(created.error)}`);
@@ -159,11 +159,11 @@ decisionLog: []
 artifacts: []
 ---
 
-# Receipt intake
+# Callback requests
 
 ## Goal
 
-Collect the receipts of one expense report and check them against the policy.
+Take a customer's callback request and check it against the support policy.
 
 ## Steps Index
 
@@ -175,14 +175,14 @@ const NEW_GRAPH = {
   schemaVersion: '1.1',
   entryNodeId: 'intake',
   nodes: [
-    { id: 'intake', type: 'step', file: `workflows/${NEW_WF}/steps/intake.md`, title: 'Collect receipts', agentId: 'auditor' },
-    { id: 'done', type: 'end', file: `workflows/${NEW_WF}/steps/done.md`, title: 'Done', agentId: 'auditor' },
+    { id: 'intake', type: 'step', file: `workflows/${NEW_WF}/steps/intake.md`, title: 'Take the request', agentId: 'triager' },
+    { id: 'done', type: 'end', file: `workflows/${NEW_WF}/steps/done.md`, title: 'Done', agentId: 'triager' },
   ],
   edges: [{ from: 'intake', to: 'done', label: 'next' }],
 };
 
-const INTAKE_MD = newStep('intake', 'step', 'Collect receipts', 'auditor', 'done', 'Ask for every receipt and check it against `@pkg/assets/policies/expense-policy.md`.');
-const DONE_MD = newStep('done', 'end', 'Done', 'auditor', null, 'Summarise the receipts that are missing.');
+const INTAKE_MD = newStep('intake', 'step', 'Take the request', 'triager', 'done', 'Ask for the callback number and time, and check them against `@pkg/assets/policies/support-policy.md`.');
+const DONE_MD = newStep('done', 'end', 'Done', 'triager', null, 'Confirm the callback time to the customer.');
 
 describe('scenario 2: workflow create + validate + apply', () => {
   it('stages a new workflow with its steps, validates it itself, finishes across a restart; a person applies', async () => {
@@ -198,16 +198,16 @@ describe('scenario 2: workflow create + validate + apply', () => {
       ],
       impact: { objects: [`workflow:${NEW_WF}`, `graph:${NEW_WF}`, `step:${NEW_WF}/intake`, `step:${NEW_WF}/done`] },
     };
-    const summary = 'Created workflow new-flow: collect receipts, then done (2 steps, agent auditor).';
+    const summary = 'Created workflow new-flow: take a callback request, then done (2 steps, agent triager).';
     const steps: ScriptStep[] = [
-      { toolCalls: [toolCall('builder.context.get', {}, 'call_ctx'), toolCall('builder.agent.read', { agentId: 'auditor' }, 'call_agent')] },
+      { toolCalls: [toolCall('builder.context.get', {}, 'call_ctx'), toolCall('builder.agent.read', { agentId: 'triager' }, 'call_agent')] },
       { toolCalls: [toolCall('builder.change.stage', { changeSet }, 'call_stage')] },
       { toolCalls: [toolCall('builder.change.validate', {}, 'call_validate')] },
       finalAnswer(summary),
     ];
     // The final-answer request hangs: stage and validate ran before the restart, and must not run again.
     const scripted = await scriptWithHang(s.owner, steps, 3);
-    const content = 'Create a workflow new-flow that collects receipts, run by the auditor.';
+    const content = 'Create a workflow new-flow that takes callback requests, run by the triager.';
 
     const { end, events } = await turnAcrossRestart(s, scripted, content, 3);
     expect(end.payload).toMatchObject({ responseType: 'change', summary, valid: true, needsManualFix: false, repairs: 0 });
@@ -255,36 +255,36 @@ function agentChangeSet(operations: unknown[], objects: string[]) {
   return { schemaVersion: '1.0', targetType: 'agent', mode: 'optimize', operations, impact: { objects } };
 }
 
-const AGENT_KEY = 'agent:auditor';
+const AGENT_KEY = 'agent:triager';
 
 describe('scenario 3: agent optimize with unchanged agentId', () => {
   it('reads the agent and who uses it, is refused a rename at stage, repairs it, finishes across a restart; a person applies', async () => {
-    const s = await openSession({ targetType: 'agent', targetId: 'auditor', mode: 'optimize' });
+    const s = await openSession({ targetType: 'agent', targetId: 'triager', mode: 'optimize' });
     const before = await agentsDocument(s.owner, s.base);
-    const auditor = before.document.agents.find((a) => a.id === 'auditor')!;
+    const triager = before.document.agents.find((a) => a.id === 'triager')!;
     const persona = {
-      ...auditor.persona,
-      identity: 'Checks every expense line against the company policy, flags exceptions with evidence and asks for missing receipts.',
-      principles: [...auditor.persona.principles, 'Ask once for a missing receipt before flagging the line'],
+      ...triager.persona,
+      identity: 'Reads each incoming ticket, sorts it by severity, escalates what the policy says and asks the customer for missing details.',
+      principles: [...triager.persona.principles, 'Ask once for missing details before escalating'],
     };
     const renamed = agentChangeSet(
-      [{ op: 'upsert', targetType: 'agent', target: { agentId: 'auditor' }, payload: { agent: { ...auditor, id: 'auditor-2', persona } } }],
+      [{ op: 'upsert', targetType: 'agent', target: { agentId: 'triager' }, payload: { agent: { ...triager, id: 'triager-2', persona } } }],
       [AGENT_KEY],
     );
     const improved = agentChangeSet(
-      [{ op: 'upsert', targetType: 'agent', target: { agentId: 'auditor' }, payload: { agent: { ...auditor, persona } }, reason: 'Sharper persona.' }],
+      [{ op: 'upsert', targetType: 'agent', target: { agentId: 'triager' }, payload: { agent: { ...triager, persona } }, reason: 'Sharper persona.' }],
       [AGENT_KEY],
     );
-    const summary = 'Sharpened the auditor persona: it now asks once for a missing receipt (agent id unchanged).';
+    const summary = 'Sharpened the triager persona: it now asks once for missing details (agent id unchanged).';
     const steps: ScriptStep[] = [
-      { toolCalls: [toolCall('builder.agent.read', { agentId: 'auditor' }, 'call_agent'), toolCall('builder.refs.find', { locator: { type: 'agent', id: 'auditor' } }, 'call_refs')] },
+      { toolCalls: [toolCall('builder.agent.read', { agentId: 'triager' }, 'call_agent'), toolCall('builder.refs.find', { locator: { type: 'agent', id: 'triager' } }, 'call_refs')] },
       { toolCalls: [toolCall('builder.change.stage', { changeSet: renamed }, 'call_rename')] },
       { toolCalls: [toolCall('builder.change.stage', { changeSet: improved }, 'call_stage')] },
       finalAnswer(summary),
     ];
     // The request after the refused stage hangs: the model repairs its change after the restart.
     const scripted = await scriptWithHang(s.owner, steps, 2);
-    const content = 'Make the auditor ask for missing receipts before flagging a line.';
+    const content = 'Make the triager ask for missing details before escalating.';
 
     const { end, events } = await turnAcrossRestart(s, scripted, content, 2);
     expect(end.payload).toMatchObject({ responseType: 'change', summary, valid: true, needsManualFix: false });
@@ -296,9 +296,9 @@ describe('scenario 3: agent optimize with unchanged agentId', () => {
     expect(events.filter((e) => e.type === 'change.staged')).toHaveLength(1);
     await expectEachToolRanOnce(s.sessionId, events, ['call_agent', 'call_refs', 'call_rename', 'call_stage']);
     const results = await toolResults(scripted);
-    expect(results.call_agent).toMatchObject({ ok: true, data: { agentId: 'auditor', agent: { id: 'auditor' } } });
+    expect(results.call_agent).toMatchObject({ ok: true, data: { agentId: 'triager', agent: { id: 'triager' } } });
     expect(results.call_refs.data.inbound).toEqual(
-      ['check-lines', 'collect-report', 'decide-complete', 'decide-outcome', 'flag-violations', 'request-receipts'].map((nodeId) => ({ type: 'step', workflowId: WF, nodeId })),
+      ['ask-customer', 'classify-issue', 'decide-details', 'decide-severity', 'escalate-ticket', 'receive-ticket'].map((nodeId) => ({ type: 'step', workflowId: WF, nodeId })),
     );
     expect(results.call_rename).toMatchObject({
       ok: false,
@@ -311,22 +311,22 @@ describe('scenario 3: agent optimize with unchanged agentId', () => {
     await apply(s.owner, s.path, state.latestSuggestion.changeSetId);
     const after = await agentsDocument(s.owner, s.base);
     expect(after.ids).toEqual(before.ids);
-    expect(after.document.agents.find((a) => a.id === 'auditor')).toEqual({ ...auditor, persona });
-    expect(after.document.agents.some((a) => a.id === 'auditor-2')).toBe(false);
-    // The steps that name the auditor still validate.
+    expect(after.document.agents.find((a) => a.id === 'triager')).toEqual({ ...triager, persona });
+    expect(after.document.agents.some((a) => a.id === 'triager-2')).toBe(false);
+    // The steps that name the triager still validate.
     expect((await s.owner.get(`${s.base}/validation`)).data.report.errors).toEqual([]);
   });
 
   it('refuses at stage a delete+upsert that renames the optimized agent', async () => {
-    const s = await openSession({ targetType: 'agent', targetId: 'auditor', mode: 'optimize' });
-    const auditor = (await agentsDocument(s.owner, s.base)).document.agents.find((a) => a.id === 'auditor')!;
+    const s = await openSession({ targetType: 'agent', targetId: 'triager', mode: 'optimize' });
+    const triager = (await agentsDocument(s.owner, s.base)).document.agents.find((a) => a.id === 'triager')!;
     const staged = await s.owner.post(`${s.path}/stage`, {
       changeSet: agentChangeSet(
         [
-          { op: 'delete', targetType: 'agent', target: { agentId: 'auditor' } },
-          { op: 'upsert', targetType: 'agent', target: { agentId: 'auditor-2' }, payload: { agent: { ...auditor, id: 'auditor-2' } } },
+          { op: 'delete', targetType: 'agent', target: { agentId: 'triager' } },
+          { op: 'upsert', targetType: 'agent', target: { agentId: 'triager-2' }, payload: { agent: { ...triager, id: 'triager-2' } } },
         ],
-        [AGENT_KEY, 'agent:auditor-2'],
+        [AGENT_KEY, 'agent:triager-2'],
       ),
     });
     expect(staged.status).toBe(422);
@@ -337,21 +337,21 @@ describe('scenario 3: agent optimize with unchanged agentId', () => {
 // ---- scenario 4 -----------------------------------------------------------------------------------
 
 const POLICY_KEY = `asset:${POLICY}`;
-const CHECK_LINES_KEY = `step:${WF}/check-lines`;
+const CLASSIFY_KEY = `step:${WF}/classify-issue`;
 
 describe('scenario 4: asset optimize with reference impact', () => {
   it('finds the steps that use the asset, stages it with them in the impact, finishes across a restart; a person applies', async () => {
     const s = await openSession({ targetType: 'asset', targetId: POLICY, mode: 'optimize' });
     const original = (await s.owner.get(`${s.base}/assets/file?path=${encodeURIComponent(POLICY)}`)).data.asset.content as string;
-    const improved = `${original.trimEnd()}\n5. Taxis: only when no public transport runs; keep the receipt.\n`;
+    const improved = `${original.trimEnd()}\n5. Refunds: only the second line may promise one.\n`;
     const changeSet = {
       schemaVersion: '1.0',
       targetType: 'asset',
       mode: 'optimize',
-      operations: [{ op: 'upsert', targetType: 'asset', target: { path: POLICY }, payload: { content: improved }, reason: 'Cover taxis.' }],
-      impact: { objects: [POLICY_KEY, CHECK_LINES_KEY], counts: { asset: 1 }, riskFlags: ['check-lines applies the new clause'] },
+      operations: [{ op: 'upsert', targetType: 'asset', target: { path: POLICY }, payload: { content: improved }, reason: 'Cover refunds.' }],
+      impact: { objects: [POLICY_KEY, CLASSIFY_KEY], counts: { asset: 1 }, riskFlags: ['classify-issue applies the new clause'] },
     };
-    const summary = 'Added a taxi clause to the expense policy; check-lines reads it.';
+    const summary = 'Added a refund clause to the support policy; classify-issue reads it.';
     const steps: ScriptStep[] = [
       { toolCalls: [toolCall('builder.refs.find', { locator: { type: 'asset', id: POLICY } }, 'call_refs')] },
       { toolCalls: [toolCall('builder.asset.read', { path: POLICY }, 'call_asset')] },
@@ -360,18 +360,18 @@ describe('scenario 4: asset optimize with reference impact', () => {
     ];
     // The request after both reads hangs: the change is staged only after the restart.
     const scripted = await scriptWithHang(s.owner, steps, 2);
-    const content = 'Add a clause on taxis to the expense policy.';
+    const content = 'Add a clause on refunds to the support policy.';
 
     const { end, events } = await turnAcrossRestart(s, scripted, content, 2);
     expect(end.payload).toMatchObject({ responseType: 'change', summary, valid: true, needsManualFix: false, repairs: 0 });
     await expectEachToolRanOnce(s.sessionId, events, ['call_asset', 'call_refs', 'call_stage']);
     const results = await toolResults(scripted);
-    expect(results.call_refs).toMatchObject({ ok: true, data: { exists: true, inbound: [{ type: 'step', workflowId: WF, nodeId: 'check-lines' }] } });
+    expect(results.call_refs).toMatchObject({ ok: true, data: { exists: true, inbound: [{ type: 'step', workflowId: WF, nodeId: 'classify-issue' }] } });
     expect(results.call_asset).toMatchObject({ ok: true, data: { path: POLICY, content: original } });
 
     const state = await expectSummaryOnly(s.owner, s.path, content, summary);
     expect(state.latestSuggestion.files.map((f: any) => [f.key, f.action])).toEqual([[POLICY_KEY, 'M']]);
-    expect(state.latestSuggestion.changeSet.impact.objects).toEqual([POLICY_KEY, CHECK_LINES_KEY]);
+    expect(state.latestSuggestion.changeSet.impact.objects).toEqual([POLICY_KEY, CLASSIFY_KEY]);
 
     await apply(s.owner, s.path, state.latestSuggestion.changeSetId);
     expect((await s.owner.get(`${s.base}/assets/file?path=${encodeURIComponent(POLICY)}`)).data.asset.content).toBe(improved);

@@ -1,12 +1,12 @@
 /**
  * The AI turn end to end, inside workerd: the real Worker and session Durable Object, the real
  * `openai` SDK talking HTTP to the scripted OpenAI-compatible server, a second socket watching
- * every event, and a forced restart of the object in the middle of the turn (seed 000 §12.3).
+ * every event, and a forced restart of the object in the middle of the turn (scenario 1: step optimize).
  */
 import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { STEP, WF, connect, currentStep, expenseProject, stepSession } from './sessions.ts';
+import { STEP, WF, connect, currentStep, supportDeskProject, stepSession } from './sessions.ts';
 import { CANARY_KEY, auditRows, expectOrdered, finalAnswer, objectRows, send, sessionObject, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
@@ -15,7 +15,7 @@ const CHECKLIST = 'assets/policies/line-checklist.md';
 
 describe('scenario 1: step optimize + asset upsert + apply', () => {
   it('reads, stages, validates and finishes across a restart; a second socket sees every event in order; a person applies', async () => {
-    const { owner, base, projectId, member } = await expenseProject();
+    const { owner, base, projectId, member } = await supportDeskProject();
     const viewer = await member('viewer');
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
@@ -33,9 +33,9 @@ describe('scenario 1: step optimize + asset upsert + apply', () => {
     };
     const scripted = await useScriptedModel(owner, [
       { content: 'unused: the queue answers the first request' },
-      { toolCalls: [toolCall('builder.asset.read', { path: 'assets/policies/expense-policy.md' }, 'call_policy')] },
+      { toolCalls: [toolCall('builder.asset.read', { path: 'assets/policies/support-policy.md' }, 'call_policy')] },
       { toolCalls: [toolCall('builder.change.stage', { changeSet }, 'call_stage')] },
-      finalAnswer('Pointed check-lines to a new line checklist asset (1 step changed, 1 asset added).'),
+      finalAnswer('Pointed classify-issue to a new line checklist asset (1 step changed, 1 asset added).'),
     ]);
     // The second model request hangs once: the object is evicted while it waits.
     const readFirst = { content: 'Let me read the step first.', toolCalls: [toolCall('builder.context.get', {}, 'call_ctx'), toolCall('builder.step.read', { workflowId: WF, nodeId: STEP }, 'call_step')] };
@@ -43,7 +43,7 @@ describe('scenario 1: step optimize + asset upsert + apply', () => {
     await scripted.queue({ reply: { content: 'never sent' }, delayMs: 60_000 }, 1);
 
     const watcher = await connect(viewer, base, sessionId);
-    const accepted = await send(owner, path, 'Make check-lines point to a checklist asset.');
+    const accepted = await send(owner, path, 'Make classify-issue point to a checklist asset.');
     expect(accepted.status).toBe(202);
     expect(accepted.data).toMatchObject({ turnId: expect.stringMatching(/^turn_/), seq: expect.any(Number), status: 'running' });
     const turnId = accepted.data.turnId as string;
@@ -107,7 +107,7 @@ describe('scenario 1: step optimize + asset upsert + apply', () => {
     // The session view: summary-only conversation, the suggestion and its validation.
     const state = (await owner.get(path)).data;
     expect(state.messages.items.map((m: any) => [m.role, m.content])).toEqual([
-      ['user', 'Make check-lines point to a checklist asset.'],
+      ['user', 'Make classify-issue point to a checklist asset.'],
       ['assistant', end.payload.summary],
     ]);
     expect(state.turn).toMatchObject({ turnId, status: 'finished', context: { layers: expect.any(Array) } });
@@ -147,7 +147,7 @@ describe('scenario 1: step optimize + asset upsert + apply', () => {
 
 describe('the turn with the local demo model and a small context window', () => {
   it('runs the demo model that npm start uses: it reads the context and the step, stages a clearer step, validates and summarises', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const profile = await owner.put('/api/users/me/llm-profile', {
@@ -174,7 +174,7 @@ describe('the turn with the local demo model and a small context window', () => 
   });
 
   it('fails the turn with AI_CONTEXT_BUDGET_EXCEEDED when even the target cannot fit, and keeps the message', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const scripted = await useScriptedModel(owner, [finalAnswer('never asked', 'chat')], { contextWindow: 1024 });
@@ -192,7 +192,7 @@ describe('the turn with the local demo model and a small context window', () => 
 
 describe('the final-answer contract of the original product', () => {
   it('stages and validates a changeSet the final answer carries, in the older shape too', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const before = await currentStep(owner, base);

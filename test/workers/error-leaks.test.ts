@@ -7,7 +7,7 @@ import { env } from 'cloudflare:workers';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TestClient } from './client.ts';
-import { connect, expenseProject, stepChangeSet, stepSession, currentStep } from './sessions.ts';
+import { connect, supportDeskProject, stepChangeSet, stepSession, currentStep } from './sessions.ts';
 
 const CANARY_PASSWORD = 'canary-password-Zq7!vX';
 const CANARY_NAME = 'Canary Name Wx9';
@@ -70,7 +70,7 @@ describe('no secrets in logs or bodies', () => {
   });
 
   it('tells every socket and the HTTP body only a code and a plain message when an apply fails', async () => {
-    const { owner, projectId, base } = await expenseProject();
+    const { owner, projectId, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const path = `${base}/ai/sessions/${sessionId}`;
     const canaryText = 'Canary package text Kp4 that must stay out of logs.';

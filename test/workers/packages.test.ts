@@ -44,39 +44,39 @@ async function snapshot(projectId: string) {
 }
 
 describe('import', () => {
-  it('imports the multi-workflow example with its package ids, and exports it back byte for byte', async () => {
+  it('imports the multi-workflow test package with its package ids, and exports it back byte for byte', async () => {
     const user = await signedInClient('Importer');
-    const files = env.TEST_PACKAGES['expense-ops'];
+    const files = env.TEST_PACKAGES['two-workflows'];
     const res = await upload(user, zip(files));
     expect(res.status).toBe(201);
-    expect(res.data.project).toMatchObject({ name: 'expense-ops', version: '1.2.0', role: 'owner', workflowCount: 2 });
+    expect(res.data.project).toMatchObject({ name: 'support-desk', version: '2.4.0', role: 'owner', workflowCount: 2 });
     expect(res.data.warnings).toEqual([]);
     const base = `/api/projects/${res.data.project.id}`;
     const workflows = await user.get(`${base}/workflows`);
-    expect(workflows.data.workflows.map((w: { id: string }) => w.id)).toEqual(['expense-compliance', 'variance-analysis']);
-    expect((await user.get(`${base}/workflows/expense-compliance/steps/collect-report`)).status).toBe(200);
+    expect(workflows.data.workflows.map((w: { id: string }) => w.id)).toEqual(['ticket-triage', 'weekly-report']);
+    expect((await user.get(`${base}/workflows/ticket-triage/steps/receive-ticket`)).status).toBe(200);
     expect((await user.get(`${base}/validation`)).data.report).toMatchObject({ valid: true, errors: [] });
 
     const exported = await exportZip(user, res.data.project.id);
     expect(exported.status).toBe(200);
-    expect(exported.headers.get('content-disposition')).toContain('expense-ops.bmad');
+    expect(exported.headers.get('content-disposition')).toContain('support-desk.bmad');
     const out = unzipSync(new Uint8Array(await exported.arrayBuffer()));
     const outFiles = Object.fromEntries(Object.entries(out).map(([p, b]) => [p, strFromU8(b)]));
     expect(Object.keys(outFiles).sort()).toEqual(Object.keys(files).sort());
     for (const [path, text] of Object.entries(files)) expect(outFiles[path], path).toBe(text);
   });
 
-  it('imports the single-workflow example as workflow "main" and round-trips import(export(p)) = p', async () => {
+  it('imports the single-workflow test package as workflow "main" and round-trips import(export(p)) = p', async () => {
     const user = await signedInClient('Single');
-    const first = await upload(user, zip(env.TEST_PACKAGES['hello-branch'], 'hello-branch/'));
+    const first = await upload(user, zip(env.TEST_PACKAGES['branching'], 'course-placement/'));
     expect(first.status).toBe(201);
     const firstId = first.data.project.id;
     const wf = (await user.get(`/api/projects/${firstId}/workflows/main`)).data.workflow;
-    expect(wf.steps.map((s: { path: string }) => s.path)).toContain('workflows/main/steps/step-01-intake.md');
-    expect(JSON.parse(wf.graphJson).nodes[0].file).toBe('workflows/main/steps/step-01-intake.md');
+    expect(wf.steps.map((s: { path: string }) => s.path)).toContain('workflows/main/steps/01-collect-background.md');
+    expect(JSON.parse(wf.graphJson).nodes[0].file).toBe('workflows/main/steps/01-collect-background.md');
 
     const exported = new Uint8Array(await (await exportZip(user, firstId)).arrayBuffer());
-    const second = await upload(user, exported, 'hello again');
+    const second = await upload(user, exported, 'placement again');
     expect(second.status).toBe(201);
     const a = await snapshot(firstId);
     const b = await snapshot(second.data.project.id);
@@ -92,24 +92,24 @@ describe('import', () => {
 
   it('refuses a name conflict with a suggested name, writing nothing', async () => {
     const user = await signedInClient('Conflict');
-    const files = env.TEST_PACKAGES['hello-branch'];
+    const files = env.TEST_PACKAGES['branching'];
     expect((await upload(user, zip(files))).status).toBe(201);
     const projects = await rowCount('projects');
     const again = await upload(user, zip(files));
     expect(again.status).toBe(409);
-    expect(again.error).toMatchObject({ code: 'PKG_NAME_CONFLICT', suggestedName: 'hello-branch (2)' });
+    expect(again.error).toMatchObject({ code: 'PKG_NAME_CONFLICT', suggestedName: 'course-placement (2)' });
     expect(await rowCount('projects')).toBe(projects);
     expect((await upload(user, zip(files), again.error.suggestedName)).status).toBe(201);
   });
 
   it('reports every validation problem with file and pointer and leaves no rows behind', async () => {
     const user = await signedInClient('Broken');
-    const files = { ...env.TEST_PACKAGES['hello-branch'] };
+    const files = { ...env.TEST_PACKAGES['branching'] };
     const graph = JSON.parse(files['workflow.graph.json']!);
-    graph.edges.push({ from: 'end-99', to: 'nowhere', label: 'dangling' });
+    graph.edges.push({ from: 'finish', to: 'nowhere', label: 'dangling' });
     graph.nodes[0].agentId = 'ghost';
     files['workflow.graph.json'] = JSON.stringify(graph);
-    files['steps/step-01-intake.md'] = files['steps/step-01-intake.md']!.replace('## Goal', '## Aim');
+    files['steps/01-collect-background.md'] = files['steps/01-collect-background.md']!.replace('## Goal', '## Aim');
     const before = await Promise.all(['projects', 'workflows', 'workflow_steps', 'assets', 'project_members'].map(rowCount));
     const res = await upload(user, zip(files));
     expect(res.status).toBe(422);
@@ -117,13 +117,13 @@ describe('import', () => {
     const codes = res.error.details.map((d: { code: string }) => d.code);
     expect(codes).toEqual(expect.arrayContaining(['GRAPH_EDGE_UNKNOWN_NODE', 'AGENT_NOT_FOUND', 'STEP_MISSING_GOAL']));
     const dangling = res.error.details.find((d: { code: string }) => d.code === 'GRAPH_EDGE_UNKNOWN_NODE');
-    expect(dangling).toMatchObject({ path: 'workflow.graph.json', pointer: '/edges/5/to' });
+    expect(dangling).toMatchObject({ path: 'workflow.graph.json', pointer: '/edges/6/to' });
     expect(await Promise.all(['projects', 'workflows', 'workflow_steps', 'assets', 'project_members'].map(rowCount))).toEqual(before);
   });
 
   it('refuses unsafe and broken zips with PKG_* codes', async () => {
     const user = await signedInClient('Unsafe');
-    const good = env.TEST_PACKAGES['hello-branch'];
+    const good = env.TEST_PACKAGES['branching'];
     const cases: Array<[string, Uint8Array | string, string]> = [
       ['not a zip', 'hello, I am text', 'PKG_INVALID_ZIP'],
       ['traversal', zip({ ...good, '../evil.md': 'x' }), 'PKG_INVALID_ZIP'],

@@ -1,5 +1,5 @@
 /**
- * Helpers for the AI session tests: a project imported from an example package, sessions made
+ * Helpers for the AI session tests: a project imported from a test package, sessions made
  * through the API, and a socket watcher that records every frame and waits (bounded) for one.
  */
 import { env, exports } from 'cloudflare:workers';
@@ -26,10 +26,10 @@ export async function importExample(client: TestClient, name: keyof typeof env.T
   return json.data.project.id as string;
 }
 
-/** An owner with the expense-ops example imported, and members on demand. */
-export async function expenseProject() {
+/** An owner with the two-workflows test package (support-desk) imported, and members on demand. */
+export async function supportDeskProject() {
   const owner = await signedInClient('Owner');
-  const projectId = await importExample(owner, 'expense-ops');
+  const projectId = await importExample(owner, 'two-workflows');
   const base = `/api/projects/${projectId}`;
   async function member(role: 'editor' | 'viewer', name = role === 'editor' ? 'Edith' : 'Victor') {
     const client = await signedInClient(name);
@@ -40,8 +40,8 @@ export async function expenseProject() {
   return { owner, projectId, base, member };
 }
 
-export const WF = 'expense-compliance';
-export const STEP = 'check-lines';
+export const WF = 'ticket-triage';
+export const STEP = 'classify-issue';
 
 export async function stepSession(client: TestClient, base: string, extra: Record<string, unknown> = {}) {
   const res = await client.post(`${base}/ai/sessions`, { workflowId: WF, targetType: 'step', targetId: STEP, mode: 'optimize', ...extra });

@@ -7,7 +7,7 @@ import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import { describe, expect, it } from 'vitest';
 import { AWARENESS_BURST } from '../../shared/protocol.ts';
-import { connect, expenseProject, stepSession, type Watcher } from './sessions.ts';
+import { connect, supportDeskProject, stepSession, type Watcher } from './sessions.ts';
 
 interface Entry {
   clientId: number;
@@ -48,7 +48,7 @@ function awarenessReceived(watcher: Watcher): Entry[] {
 
 /** Two viewers and the owner on one session. */
 async function threeSockets() {
-  const { owner, base, member } = await expenseProject();
+  const { owner, base, member } = await supportDeskProject();
   const sessionId = await stepSession(owner, base);
   const a = await connect(await member('viewer', 'Ann'), base, sessionId);
   const b = await connect(await member('viewer', 'Bob'), base, sessionId);

@@ -7,7 +7,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { MAX_CLIENT_TEXT_FRAME_BYTES, MAX_SERVER_FRAME_BYTES, utf8Bytes } from '../../shared/protocol.ts';
-import { connect, expenseProject, stepSession, type Watcher } from './sessions.ts';
+import { connect, supportDeskProject, stepSession, type Watcher } from './sessions.ts';
 import { expectOrdered, sessionObject } from './turns.ts';
 
 /** Append `count` comment events straight to the session's log (what a long session accumulates). */
@@ -18,7 +18,7 @@ async function appendComments(sessionId: string, count: number, body: string, pa
       instance.core.log.append({
         type: 'comment.added',
         actor: { kind: 'user', userId: 'usr_test', name: 'Tess' },
-        payload: { threadId: `th_${i}`, commentId: `cm_${i}`, objectKey: 'workflow:expense-compliance', line: null, body },
+        payload: { threadId: `th_${i}`, commentId: `cm_${i}`, objectKey: 'workflow:ticket-triage', line: null, body },
       });
     }
     return instance.core.log.lastSeq();
@@ -47,7 +47,7 @@ async function replayed(watcher: Watcher, lastSeq: number) {
 
 describe('the resume replay', () => {
   it('delivers all 10,051 events of a long session to a viewer resuming from 0, not the first 10,000', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const lastSeq = await appendComments(sessionId, 10_050, 'ok');
     expect(lastSeq).toBe(10_051);
@@ -58,7 +58,7 @@ describe('the resume replay', () => {
   });
 
   it('pages through the log with a small page size and keeps every frame under the server cap in UTF-8 bytes', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     // 3,000 euro signs: 3,000 characters but 9,000 bytes each; 100 of them are ~3.4x the cap in bytes.
     const lastSeq = await appendComments(sessionId, 100, '€'.repeat(3_000), 7);
@@ -73,7 +73,7 @@ describe('the resume replay', () => {
   });
 
   it('resumes mid-log across pages without a gap or a duplicate', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const lastSeq = await appendComments(sessionId, 40, 'ok', 5);
     const watcher = await connect(owner, base, sessionId, null);
@@ -86,7 +86,7 @@ describe('the resume replay', () => {
 
 describe('client text frames are capped in bytes', () => {
   it('closes on a non-ASCII frame under the cap in characters but over it in bytes', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const frame = JSON.stringify({ type: 'presence', file: '€'.repeat(6_000) });
     expect(frame.length).toBeLessThan(MAX_CLIENT_TEXT_FRAME_BYTES);
@@ -99,7 +99,7 @@ describe('client text frames are capped in bytes', () => {
   });
 
   it('keeps a non-ASCII frame under the byte cap open (refused only by its schema)', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     const frame = JSON.stringify({ type: 'presence', file: '€'.repeat(1_500) });
     expect(utf8Bytes(frame)).toBeLessThan(MAX_CLIENT_TEXT_FRAME_BYTES);

@@ -6,14 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from './client.ts';
-import { STEP, WF, YClient, connect, currentStep, expenseProject, stepChangeSet, stepSession, type Watcher } from './sessions.ts';
+import { STEP, WF, YClient, connect, currentStep, supportDeskProject, stepChangeSet, stepSession, type Watcher } from './sessions.ts';
 import { finalAnswer, useScriptedModel, waitFor } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
 /** A project with a staged step rewrite in one session, ready for co-editing. */
 async function stagedSession() {
-  const project = await expenseProject();
+  const project = await supportDeskProject();
   const sessionId = await stepSession(project.owner, project.base);
   const path = `${project.base}/ai/sessions/${sessionId}`;
   const step = await currentStep(project.owner, project.base);
@@ -154,7 +154,7 @@ describe('signing out reaches live sockets', () => {
   it('signs out everywhere: every login ends and every socket closes, in every project', async () => {
     const first = await stagedSession();
     const editor = await first.member('editor');
-    const second = await expenseProject();
+    const second = await supportDeskProject();
     expect((await second.owner.post(`${second.base}/members`, { email: editor.email, role: 'viewer' })).status).toBe(201);
     const otherSession = await stepSession(second.owner, second.base);
     const laptop = await secondLogin(editor.email);

@@ -13,7 +13,7 @@ import {
   fitToolMessages,
   trimEnvelope,
 } from './budget.ts';
-import { envelopeFor, session } from './expense-ops.fixture.ts';
+import { envelopeFor, session } from './support-desk.fixture.ts';
 import { contextDigestJson } from './layers.ts';
 
 function thrown(run: () => unknown): ApiError {
@@ -85,7 +85,7 @@ function bigEnvelope(): ContextEnvelope {
     nodeId: `node-${String(i).padStart(3, '0')}`,
     type: 'step',
     title: `Step number ${i} of a very long workflow`,
-    path: `workflows/expense-compliance/steps/node-${i}.md`,
+    path: `workflows/ticket-triage/steps/node-${i}.md`,
     hasFile: true,
   }));
   return {

@@ -5,14 +5,14 @@ import type { PromptLayerId } from '../../../shared/ai/turn.ts';
 import { ApiError } from '../../../worker/http/api-error.ts';
 import { composeMessages, composeSystemInstruction, composeWith, layerHeader, renderSystemPrompt } from './composer.ts';
 import type { ComposeInput, LayerBuilders } from './composer.ts';
-import { ALL_TOOLS, EMPTY_PROFILE, envelopeFor, expenseOps, session } from './expense-ops.fixture.ts';
+import { ALL_TOOLS, EMPTY_PROFILE, envelopeFor, supportDesk, session } from './support-desk.fixture.ts';
 import { LAYER_BUILDERS } from './layers.ts';
 import { resolveDomainPersona } from './persona.ts';
 
 const meta = session('step', 'optimize');
 const input: ComposeInput = {
   session: meta,
-  persona: resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: meta.workflowId }),
+  persona: resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: supportDesk, workflowId: meta.workflowId }),
   envelope: envelopeFor(meta),
   tools: ALL_TOOLS,
   writePolicy: { allowApply: false, requiresValidation: true, suggestOnly: false },

@@ -1,4 +1,4 @@
-/** The eight prompt layers for every target × mode over the real expense-ops package, snapshot-tested. */
+/** The eight prompt layers for every target × mode over the support-desk test package, snapshot-tested. */
 import { describe, expect, it } from 'vitest';
 import { parseChangeSet } from '../../../shared/ai/change-set.ts';
 import type { SessionMode, TargetType } from '../../../shared/ai/session.ts';
@@ -6,7 +6,7 @@ import { PROMPT_LAYER_IDS } from '../../../shared/ai/turn.ts';
 import type { PromptLayer, PromptLayerId } from '../../../shared/ai/turn.ts';
 import { composeSystemInstruction, renderSystemPrompt } from './composer.ts';
 import type { ComposeInput } from './composer.ts';
-import { ALL_TOOLS, EC, EMPTY_PROFILE, POLICY, POLICY_PATH, READ_TOOLS_ONLY, envelopeFor, expenseOps, session } from './expense-ops.fixture.ts';
+import { ALL_TOOLS, EC, EMPTY_PROFILE, POLICY, POLICY_PATH, READ_TOOLS_ONLY, envelopeFor, supportDesk, session } from './support-desk.fixture.ts';
 import { exampleChangeSet } from './output-contract.ts';
 import { resolveDomainPersona } from './persona.ts';
 
@@ -15,13 +15,13 @@ const MODES: SessionMode[] = ['create', 'optimize'];
 const COMBINATIONS = TARGETS.flatMap((targetType) => MODES.map((mode) => ({ targetType, mode })));
 
 /** A sentence of the policy asset that only its content holds. */
-const POLICY_SENTENCE = 'Alcohol is never reimbursed.';
+const POLICY_SENTENCE = 'Never promise a fix date to the customer.';
 
 function input(targetType: TargetType, mode: SessionMode, suggestOnly = false): ComposeInput {
   const meta = session(targetType, mode);
   return {
     session: meta,
-    persona: resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: meta.workflowId }),
+    persona: resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: supportDesk, workflowId: meta.workflowId }),
     envelope: envelopeFor(meta),
     tools: suggestOnly ? READ_TOOLS_ONLY : ALL_TOOLS,
     writePolicy: { allowApply: false, requiresValidation: true, suggestOnly },
@@ -126,7 +126,7 @@ describe('the target-specific layers', () => {
   });
 
   it('names the target and the workflow in the core identity', () => {
-    expect(layerText(prompt('step', 'optimize'), '0A')).toContain(`step "check-lines" in workflow "${EC}" in optimize mode`);
+    expect(layerText(prompt('step', 'optimize'), '0A')).toContain(`step "classify-issue" in workflow "${EC}" in optimize mode`);
     expect(layerText(prompt('asset', 'create'), '0A')).toContain(`asset "${POLICY_PATH}" in create mode`);
   });
 

@@ -1,11 +1,11 @@
 /** The domain persona: project profile first, then the package's own signals, then a safe default. */
 import { describe, expect, it } from 'vitest';
 import type { BmadPackage } from '../../../shared/bmad/index.ts';
-import { EC, EMPTY_PROFILE, expenseOps, loadPackage } from './expense-ops.fixture.ts';
+import { EC, EMPTY_PROFILE, supportDesk, loadPackage } from './support-desk.fixture.ts';
 import { DEFAULT_PERSONA, buildPersonaLayer, resolveDomainPersona } from './persona.ts';
 
 const EMPTY_PACKAGE: BmadPackage = { manifestJson: null, agentsJson: null, workflows: [], assets: [] };
-const helloBranch = loadPackage('hello-branch');
+const branching = loadPackage('branching');
 
 describe('resolveDomainPersona', () => {
   it('uses the project domain profile when it is filled', () => {
@@ -16,7 +16,7 @@ describe('resolveDomainPersona', () => {
       expectedOutcomes: 'Accounts opened in one visit',
       qualityStyle: 'Formal',
     };
-    const { persona, summary } = resolveDomainPersona({ domainProfile: profile, pkg: expenseOps, workflowId: EC });
+    const { persona, summary } = resolveDomainPersona({ domainProfile: profile, pkg: supportDesk, workflowId: EC });
     expect(persona).toEqual({
       industry_domain: 'Retail banking',
       target_users: 'Branch staff',
@@ -34,41 +34,41 @@ describe('resolveDomainPersona', () => {
 
   it('lets project fields win field by field, and fills the rest from the workflow', () => {
     const profile = { ...EMPTY_PROFILE, industryDomain: 'Corporate travel', targetUsers: 'Travel desk' };
-    const { persona, summary } = resolveDomainPersona({ domainProfile: profile, pkg: expenseOps, workflowId: EC });
+    const { persona, summary } = resolveDomainPersona({ domainProfile: profile, pkg: supportDesk, workflowId: EC });
     expect(persona.industry_domain).toBe('Corporate travel');
     expect(persona.target_users).toBe('Travel desk');
-    expect(persona.expected_outcomes).toBe('Review an expense report against the expense policy and either approve it or flag violations.');
+    expect(persona.expected_outcomes).toBe('Sort one incoming support ticket by severity, then either resolve it or escalate it as the support policy says.');
     expect(summary.source).toBe('project');
     // 2 fields × 1.0 + 3 fields × 0.5, over 5.
     expect(summary.confidence).toBe(0.7);
   });
 
-  it('infers a finance/expense compliance domain from the expense workflow when the profile is empty', () => {
-    const { persona, summary } = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: EC });
+  it('infers a customer support / policy compliance domain from the triage workflow when the profile is empty', () => {
+    const { persona, summary } = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: supportDesk, workflowId: EC });
     expect(summary.source).toBe('workflow_signals');
-    expect(persona.industry_domain).toMatch(/finance/u);
+    expect(persona.industry_domain).toMatch(/customer support/u);
     expect(persona.industry_domain).toMatch(/compliance/u);
-    expect(persona.industry_domain).toContain('Expense compliance review');
+    expect(persona.industry_domain).toContain('Support ticket triage');
     expect(summary.industryDomain).toBe(persona.industry_domain);
     expect(summary.confidence).toBeGreaterThan(0.2);
     expect(summary.confidence).toBeLessThanOrEqual(0.5);
   });
 
-  it('gives hello-branch and an empty package other personas than expense-ops', () => {
-    const expense = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: EC }).persona;
-    const hello = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: helloBranch, workflowId: 'main' }).persona;
+  it('gives the branching package and an empty package other personas than support-desk', () => {
+    const support = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: supportDesk, workflowId: EC }).persona;
+    const course = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: branching, workflowId: 'main' }).persona;
     const empty = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: EMPTY_PACKAGE, workflowId: null }).persona;
-    expect(hello.industry_domain).toMatch(/software/u);
-    expect(hello.industry_domain).not.toMatch(/finance/u);
-    expect(hello).not.toEqual(expense);
-    expect(empty).not.toEqual(expense);
+    expect(course.industry_domain).toMatch(/education/u);
+    expect(course.industry_domain).not.toMatch(/customer support/u);
+    expect(course).not.toEqual(support);
+    expect(empty).not.toEqual(support);
     expect(empty).toEqual(DEFAULT_PERSONA);
   });
 
   it('reads the whole package when the session names no workflow (agent and asset sessions)', () => {
-    const { persona, summary } = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: null });
+    const { persona, summary } = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: supportDesk, workflowId: null });
     expect(summary.source).toBe('workflow_signals');
-    expect(persona.industry_domain).toMatch(/finance/u);
+    expect(persona.industry_domain).toMatch(/customer support/u);
   });
 
   it('falls back to a safe, non-industry default with low confidence when nothing is known', () => {
@@ -82,16 +82,16 @@ describe('resolveDomainPersona', () => {
   });
 
   it("names the session's own workflow in the inferred domain", () => {
-    const { persona } = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: 'variance-analysis' });
-    expect(persona.industry_domain).toContain('Monthly variance analysis');
+    const { persona } = resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: supportDesk, workflowId: 'weekly-report' });
+    expect(persona.industry_domain).toContain('Weekly support report');
   });
 });
 
 describe('buildPersonaLayer', () => {
   it('casts the model as an industry application architect, never a generic builder assistant', () => {
     const cases = [
-      resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: expenseOps, workflowId: EC }),
-      resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: helloBranch, workflowId: 'main' }),
+      resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: supportDesk, workflowId: EC }),
+      resolveDomainPersona({ domainProfile: EMPTY_PROFILE, pkg: branching, workflowId: 'main' }),
       resolveDomainPersona({ domainProfile: null, pkg: null, workflowId: null }),
     ];
     for (const { persona, summary } of cases) {

@@ -1,13 +1,15 @@
-/** preparePrompt end to end over the real expense-ops package, and the context summary it reports. */
+/** preparePrompt end to end over the support-desk test package, and the context summary it reports. */
 import { describe, expect, it } from 'vitest';
 import { ContextSummary, PROMPT_LAYER_IDS } from '../../../shared/ai/turn.ts';
 import { ApiError } from '../../../worker/http/api-error.ts';
 import { estimateMessagesTokens } from './budget.ts';
 import { renderSystemPrompt } from './composer.ts';
-import { ALL_TOOLS, EC, EMPTY_PROFILE, POLICY, READ_TOOLS_ONLY, envelopeFor, expenseOps, session } from './expense-ops.fixture.ts';
+import { ALL_TOOLS, EC, EMPTY_PROFILE, POLICY, READ_TOOLS_ONLY, envelopeFor, supportDesk, session } from './support-desk.fixture.ts';
 import type { HistoryMessage } from './history.ts';
 import { preparePrompt } from './prepare.ts';
 import type { PreparePromptInput } from './prepare.ts';
+
+const CLASSIFY_ISSUE_CHARS = supportDesk.workflows.find((w) => w.id === EC)!.steps.find((s) => s.nodeId === 'classify-issue')!.markdown.length;
 
 const ENVELOPE_KEYS = ['session_meta', 'domain_profile', 'normative_baseline', 'target_snapshot', 'dependency_digest', 'tool_capabilities', 'revision_info'];
 
@@ -17,7 +19,7 @@ function stepInput(overrides: Partial<PreparePromptInput> = {}): PreparePromptIn
     session: meta,
     envelope: envelopeFor(meta),
     domainProfile: EMPTY_PROFILE,
-    pkg: expenseOps,
+    pkg: supportDesk,
     history: [],
     userMessage: 'Make the instructions of this step clearer.',
     tools: ALL_TOOLS,
@@ -40,8 +42,8 @@ describe('preparePrompt', () => {
     expect(messages).toHaveLength(9);
     expect(layers.map((l) => l.id)).toEqual([...PROMPT_LAYER_IDS]);
     expect(budget).toEqual({ contextWindow: 32_768, contextBudget: 22_937, responseBudget: 9_830 });
-    expect(messages[0]!.content).toContain('check-lines');
-    expect(messages[0]!.content).toContain('assets/policies/expense-policy.md');
+    expect(messages[0]!.content).toContain('classify-issue');
+    expect(messages[0]!.content).toContain('assets/policies/support-policy.md');
     expect(messages[0]!.content).not.toContain(POLICY.split('\n')[2]!);
 
     expect(ContextSummary.parse(summary)).toEqual(summary);
@@ -49,10 +51,10 @@ describe('preparePrompt', () => {
     expect(summary.layers.map((l) => l.chars)).toEqual(layers.map((l) => l.text.length));
     expect(Object.keys(summary.envelope)).toEqual(ENVELOPE_KEYS);
     expect(summary.envelope).toEqual({
-      session_meta: `step check-lines in workflow ${EC}, optimize mode`,
+      session_meta: `step classify-issue in workflow ${EC}, optimize mode`,
       domain_profile: 'not set',
       normative_baseline: '.bmad 1.1, 6 rules',
-      target_snapshot: 'step check-lines: 766 chars of markdown, frontmatter',
+      target_snapshot: `step classify-issue: ${CLASSIFY_ISSUE_CHARS} chars of markdown, frontmatter`,
       dependency_digest: 'graph node, 2 incoming edges, 1 outgoing edge, 0 variable keys, 1 asset path, 1 agent',
       tool_capabilities: '9 tools, apply: no',
       revision_info: 'baseline revisions workflow 12, agents 4, assets 7; 0 staged objects',

@@ -1,15 +1,15 @@
 /** References between steps, agents and assets, over the effective package. */
 import { describe, expect, it } from 'vitest';
-import { loadExample } from '../../../test/spec/examples.ts';
+import { loadFixture } from '../../../test/fixtures/packages.ts';
 import { packageFromFiles, toMultiWorkflowLayout } from '../../../shared/bmad/index.ts';
 import type { OverlayEntry } from '../../../shared/ai/overlay.ts';
 import { contentOf, effectivePackage } from '../effective-view.ts';
 import { assetPathsOfStep, refCoversAsset, refsOfAgent, refsOfAsset, refsOfStep, refsOfWorkflow, sortRefs } from './refs.ts';
 import type { Ref } from './refs.ts';
 
-const EC = 'expense-compliance';
-const VA = 'variance-analysis';
-const baseline = toMultiWorkflowLayout(packageFromFiles(loadExample('expense-ops')));
+const EC = 'ticket-triage';
+const VA = 'weekly-report';
+const baseline = toMultiWorkflowLayout(packageFromFiles(loadFixture('two-workflows')));
 const put = (key: string, content: string): OverlayEntry => ({ key, deleted: false, content, baseRevision: 1, baseHash: null });
 const step = (workflowId: string, nodeId: string): Ref => ({ type: 'step', workflowId, nodeId });
 
@@ -65,24 +65,24 @@ describe('sortRefs', () => {
 
 describe('refs of the example package', () => {
   it('a step: successors, agent and assets out; predecessors and its workflow in', () => {
-    expect(refsOfStep(baseline, EC, 'check-lines')).toEqual({
-      inbound: [{ type: 'workflow', workflowId: EC }, step(EC, 'collect-report'), step(EC, 'request-receipts')],
-      outbound: [step(EC, 'decide-complete'), { type: 'agent', agentId: 'auditor' }, { type: 'asset', path: 'assets/policies/expense-policy.md' }],
+    expect(refsOfStep(baseline, EC, 'classify-issue')).toEqual({
+      inbound: [{ type: 'workflow', workflowId: EC }, step(EC, 'ask-customer'), step(EC, 'receive-ticket')],
+      outbound: [step(EC, 'decide-details'), { type: 'agent', agentId: 'triager' }, { type: 'asset', path: 'assets/policies/support-policy.md' }],
     });
   });
 
   it('an asset: the steps of any workflow that mention it', () => {
-    expect(refsOfAsset(baseline, 'assets/policies/expense-policy.md')).toEqual({ inbound: [step(EC, 'check-lines')], outbound: [] });
-    expect(refsOfAsset(baseline, 'assets/data/thresholds.yaml').inbound).toEqual([step(VA, 'compute-variance')]);
+    expect(refsOfAsset(baseline, 'assets/policies/support-policy.md')).toEqual({ inbound: [step(EC, 'classify-issue')], outbound: [] });
+    expect(refsOfAsset(baseline, 'assets/data/sla-targets.yaml').inbound).toEqual([step(VA, 'count-backlog')]);
     expect(refsOfAsset(baseline, 'assets/unused.md')).toEqual({ inbound: [], outbound: [] });
   });
 
   it('an agent: the steps that use it, across workflows', () => {
-    expect(refsOfAgent(baseline, 'controller').inbound).toEqual([
-      step(EC, 'approve-report'),
-      step(EC, 'end'),
-      step(EC, 'merge-result'),
-      step(VA, 'done'),
+    expect(refsOfAgent(baseline, 'supervisor').inbound).toEqual([
+      step(EC, 'closed'),
+      step(EC, 'merge-outcome'),
+      step(EC, 'resolve-ticket'),
+      step(VA, 'publish'),
     ]);
   });
 
@@ -90,12 +90,12 @@ describe('refs of the example package', () => {
     expect(refsOfWorkflow(baseline, VA)).toEqual({
       inbound: [],
       outbound: [
-        step(VA, 'compute-variance'),
-        step(VA, 'done'),
-        step(VA, 'explain-variance'),
-        step(VA, 'load-ledger'),
-        { type: 'agent', agentId: 'analyst' },
-        { type: 'agent', agentId: 'controller' },
+        step(VA, 'count-backlog'),
+        step(VA, 'explain-trends'),
+        step(VA, 'export-tickets'),
+        step(VA, 'publish'),
+        { type: 'agent', agentId: 'reporter' },
+        { type: 'agent', agentId: 'supervisor' },
       ],
     });
   });
@@ -109,16 +109,16 @@ describe('refs of the example package', () => {
 describe('refs over the effective package', () => {
   it('follows staged steps and graphs, not the baseline', () => {
     const graph = JSON.parse(contentOf(baseline, `graph:${VA}`)!) as { edges: Array<Record<string, unknown>> };
-    graph.edges.push({ from: 'load-ledger', to: 'done', label: 'skip' });
-    const edited = contentOf(baseline, `step:${VA}/load-ledger`)!.replace('## Goal', 'Uses @pkg/assets/policies/expense-policy.md.\n\n## Goal');
-    const pkg = effectivePackage(baseline, [put(`graph:${VA}`, JSON.stringify(graph)), put(`step:${VA}/load-ledger`, edited)]);
-    expect(refsOfStep(pkg, VA, 'load-ledger').outbound).toEqual([
-      step(VA, 'compute-variance'),
-      step(VA, 'done'),
-      { type: 'agent', agentId: 'analyst' },
-      { type: 'asset', path: 'assets/policies/expense-policy.md' },
+    graph.edges.push({ from: 'export-tickets', to: 'publish', label: 'skip' });
+    const edited = contentOf(baseline, `step:${VA}/export-tickets`)!.replace('## Goal', 'Uses @pkg/assets/policies/support-policy.md.\n\n## Goal');
+    const pkg = effectivePackage(baseline, [put(`graph:${VA}`, JSON.stringify(graph)), put(`step:${VA}/export-tickets`, edited)]);
+    expect(refsOfStep(pkg, VA, 'export-tickets').outbound).toEqual([
+      step(VA, 'count-backlog'),
+      step(VA, 'publish'),
+      { type: 'agent', agentId: 'reporter' },
+      { type: 'asset', path: 'assets/policies/support-policy.md' },
     ]);
-    expect(refsOfStep(pkg, VA, 'done').inbound).toContainEqual(step(VA, 'load-ledger'));
-    expect(refsOfAsset(pkg, 'assets/policies/expense-policy.md').inbound).toEqual([step(EC, 'check-lines'), step(VA, 'load-ledger')]);
+    expect(refsOfStep(pkg, VA, 'publish').inbound).toContainEqual(step(VA, 'export-tickets'));
+    expect(refsOfAsset(pkg, 'assets/policies/support-policy.md').inbound).toEqual([step(EC, 'classify-issue'), step(VA, 'export-tickets')]);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * Test support for the prompt tests: sessions and context envelopes over the spec example
- * `expense-ops`, built through the real effective view and envelope builder, as read-tools.test.ts
- * does. Node only (it reads the example from disk).
+ * Test support for the prompt tests: sessions and context envelopes over the repository's
+ * `two-workflows` test package (`support-desk`), built through the real effective view and envelope
+ * builder, as read-tools.test.ts does. Node only (it reads the package from disk).
  */
-import { loadExample } from '../../../test/spec/examples.ts';
+import { loadFixture } from '../../../test/fixtures/packages.ts';
+import type { FixtureName } from '../../../test/fixtures/packages.ts';
 import { packageFromFiles, toMultiWorkflowLayout } from '../../../shared/bmad/index.ts';
 import type { BmadPackage } from '../../../shared/bmad/index.ts';
 import type { Baseline } from '../../../shared/ai/overlay.ts';
@@ -14,27 +15,27 @@ import { createEffectiveView } from '../effective-view.ts';
 import { buildContextEnvelope } from '../tools/context-envelope.ts';
 import type { ContextEnvelope } from '../tools/context-envelope.ts';
 
-export const EC = 'expense-compliance';
-export const POLICY_PATH = 'assets/policies/expense-policy.md';
+export const EC = 'ticket-triage';
+export const POLICY_PATH = 'assets/policies/support-policy.md';
 
-export const loadPackage = (name: 'expense-ops' | 'hello-branch'): BmadPackage => toMultiWorkflowLayout(packageFromFiles(loadExample(name)));
+export const loadPackage = (name: FixtureName): BmadPackage => toMultiWorkflowLayout(packageFromFiles(loadFixture(name)));
 
-export const expenseOps = loadPackage('expense-ops');
-export const POLICY = expenseOps.assets.find((a) => a.path === POLICY_PATH)!.content;
+export const supportDesk = loadPackage('two-workflows');
+export const POLICY = supportDesk.assets.find((a) => a.path === POLICY_PATH)!.content;
 
 export const EMPTY_PROFILE: DomainProfile = { industryDomain: '', targetUsers: '', painPoints: '', expectedOutcomes: '', qualityStyle: '' };
 
 const baseline: Baseline = {
   projectId: 'p1',
-  pkg: expenseOps,
-  revisions: { workflows: { [EC]: 12, 'variance-analysis': 3 }, agents: 4, assets: 7 },
+  pkg: supportDesk,
+  revisions: { workflows: { [EC]: 12, 'weekly-report': 3 }, agents: 4, assets: 7 },
 };
 
-/** The target each target type works on in expense-ops. */
+/** The target each target type works on in support-desk. */
 const TARGETS: Readonly<Record<TargetType, { workflowId: string | null; targetId: string }>> = {
   workflow: { workflowId: EC, targetId: EC },
-  step: { workflowId: EC, targetId: 'check-lines' },
-  agent: { workflowId: null, targetId: 'auditor' },
+  step: { workflowId: EC, targetId: 'classify-issue' },
+  agent: { workflowId: null, targetId: 'triager' },
   asset: { workflowId: null, targetId: POLICY_PATH },
 };
 
