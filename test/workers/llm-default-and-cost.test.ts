@@ -8,7 +8,7 @@ import { resolveEffectiveProfile, type LlmEnv } from '../../worker/llm/effective
 import { connect, expenseProject, stepSession } from './sessions.ts';
 import { send, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
 import type { TestClient } from './client.ts';
-import { signedInClient } from './client.ts';
+import { projectWithOwner, signedInClient } from './client.ts';
 
 const db = () => createDb(env.DB);
 const withEnv = (overrides: Partial<LlmEnv>): LlmEnv => ({ ...env, ...overrides });
@@ -220,6 +220,50 @@ describe('usage per person', () => {
         estimatedCostUsd: 0,
         turnsWithUnknownCost: 1,
       },
+    ]);
+  });
+
+  it('counts a paused and resumed turn once, reads old rows without a cost as unknown, and stays in its project and window', async () => {
+    const { owner, base, projectId, member } = await projectWithOwner();
+    const editor = await member('editor');
+    const other = await projectWithOwner();
+    const use = (prompt: number, completion: number, calls: number, cost?: number | null) => ({
+      promptTokens: prompt,
+      completionTokens: completion,
+      totalTokens: prompt + completion,
+      calls,
+      ...(cost === undefined ? {} : { estimatedCostUsd: cost }),
+    });
+    const row = (project: string, minute: number, type: string, userId: string, payload: unknown) =>
+      env.DB.prepare('INSERT INTO ai_audit_events (id, project_id, session_id, user_id, event_type, payload_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').bind(
+        `aud_${project}_${minute}`,
+        project,
+        's1',
+        userId,
+        type,
+        JSON.stringify(payload),
+        new Date(Date.UTC(2030, 0, 1, 10, minute)).toISOString(),
+      );
+    await env.DB.batch([
+      // The editor's turn t1: paused by the budget, resumed, finished; usage is cumulative.
+      row(projectId, 1, 'ai.turn.paused', editor.userId, { turnId: 't1', turnUserId: editor.userId, usage: use(100, 10, 1, 0.5) }),
+      row(projectId, 2, 'ai.turn.finished', editor.userId, { turnId: 't1', turnUserId: editor.userId, usage: use(300, 30, 3, 1.5) }),
+      // The owner's turns: one written before costs existed (unknown), one that cost nothing, one with no calls.
+      row(projectId, 3, 'ai.turn.finished', owner.userId, { turnId: 't2', usage: use(40, 4, 1) }),
+      row(projectId, 4, 'ai.turn.finished', owner.userId, { turnId: 't3', turnUserId: owner.userId, usage: use(60, 6, 1, 0) }),
+      row(projectId, 5, 'ai.turn.failed', owner.userId, { turnId: 't4', turnUserId: owner.userId, usage: use(0, 0, 0) }),
+      // Not counted: other row types, another project, and (below) outside the window.
+      row(projectId, 6, 'ai.message.sent', owner.userId, { turnId: 't5', usage: use(999, 999, 1, 9) }),
+      row(other.projectId, 7, 'ai.turn.finished', owner.userId, { turnId: 't6', turnUserId: owner.userId, usage: use(999, 999, 1, 9) }),
+      row(projectId, 30, 'ai.turn.finished', editor.userId, { turnId: 't7', turnUserId: editor.userId, usage: use(999, 999, 1, 9) }),
+    ]);
+
+    const until = new Date(Date.UTC(2030, 0, 1, 10, 10)).toISOString();
+    const res = await owner.get(`${base}/ai/usage?until=${until}`);
+    expect(res.status).toBe(200);
+    expect(res.data.people).toEqual([
+      { userId: editor.userId, name: 'Edith', turns: 1, tokens: { prompt: 300, completion: 30, total: 330 }, estimatedCostUsd: 1.5, turnsWithUnknownCost: 0 },
+      { userId: owner.userId, name: 'Owner', turns: 3, tokens: { prompt: 100, completion: 10, total: 110 }, estimatedCostUsd: 0, turnsWithUnknownCost: 1 },
     ]);
   });
 });
