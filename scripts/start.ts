@@ -30,6 +30,14 @@ async function ensureDevVars(): Promise<void> {
   }
   // Self-hosted and local models must work (the scripted demo model runs on loopback).
   if (!/^LLM_ALLOW_PRIVATE_BASE_URLS=/m.test(current)) lines.push('LLM_ALLOW_PRIVATE_BASE_URLS=true');
+  // The system default model is the scripted demo, so a new account's first AI turn needs no
+  // settings. Rewritten on every start (the port may change) unless someone set another model.
+  // Its key is no secret: like OpenAI, the scripted server refuses requests without one.
+  if (!/^LLM_SYSTEM_DEFAULT_MODEL=(?!scripted-demo$)/m.test(current)) {
+    const kept = lines.flatMap((block) => block.split('\n')).filter((line) => !/^LLM_SYSTEM_DEFAULT_(BASE_URL|MODEL|API_KEY)=/.test(line));
+    const demo = [`LLM_SYSTEM_DEFAULT_BASE_URL=http://127.0.0.1:${modelPort}/v1`, 'LLM_SYSTEM_DEFAULT_MODEL=scripted-demo', 'LLM_SYSTEM_DEFAULT_API_KEY=sk-local-demo-key'];
+    lines.splice(0, lines.length, ...kept, ...demo);
+  }
   await writeFile(path, `${lines.join('\n')}\n`, { mode: 0o600 });
 }
 

@@ -73,7 +73,7 @@ export const ERROR_CODES = {
   AI_PROVIDER_ERROR: { status: 502, message: 'The AI provider answered with an error.' },
   AI_PROVIDER_TIMEOUT: { status: 504, message: 'The AI provider did not answer in time.' },
   AI_PROVIDER_UNREACHABLE: { status: 502, message: 'The AI provider could not be reached.' },
-  AI_DISABLED: { status: 409, message: 'AI is turned off for your account.' },
+  AI_DISABLED: { status: 409, message: 'No AI model is available to you: set one up in Settings → AI.' },
 
   // Prompt and tools
   AI_PROMPT_COMPOSE_ERROR: { status: 500, message: 'The instructions for the AI could not be prepared.' },

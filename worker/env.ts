@@ -19,4 +19,6 @@ export interface Env {
   LLM_SYSTEM_DEFAULT_MODEL?: string;
   /** The default model's API key. A secret. */
   LLM_SYSTEM_DEFAULT_API_KEY?: string;
+  /** Model prices, USD per 1M tokens: `{"model-id":{"input":0.15,"output":0.6}}` over shared/ai/pricing.ts's defaults. */
+  LLM_PRICES_JSON?: string;
 }

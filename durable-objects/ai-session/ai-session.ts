@@ -13,6 +13,7 @@ import type { ServerMessage } from '../../shared/protocol.ts';
 import { createDb } from '../../worker/db/client.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
+import { pricesFromEnv } from '../../worker/llm/prices.ts';
 import type { MessageInput } from '../../shared/api/ai-sessions.ts';
 import { TurnRunner } from './loop/turn-runner.ts';
 import { ApiError } from '../../worker/http/api-error.ts';
@@ -74,6 +75,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
       emit: (event) => this.#emit(event),
       resolveProfile: (userId) => resolveEffectiveProfile(this.env, db, userId),
       createProvider: (profile) => createChatProvider(profile),
+      prices: () => pricesFromEnv(this.env),
       armWatchdog: () => this.#schedule('turn', Date.now() + TURN_WATCHDOG_MS),
       disarmWatchdog: () => this.#unschedule('turn'),
     });

@@ -2,6 +2,8 @@
  * The AI audit trail in D1 (`ai_audit_events`): one row per observable AI action,
  * secrets redacted before writing. The metrics (GET …/ai/metrics) are computed from these rows,
  * so the payload fields below are a contract between the writers and the metrics query.
+ * Every turn-ending row also carries `turnUserId` (who sent the turn's message) and its `usage`
+ * includes `estimatedCostUsd` (shared/ai/turn.ts); GET …/ai/usage sums them per person.
  */
 export const AUDIT_EVENT_TYPES = [
   /** Session created (route). payload: the target. */

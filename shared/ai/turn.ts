@@ -5,25 +5,39 @@
  */
 import { z } from 'zod';
 
-/** Token usage as the provider reported it, summed; `calls` counts the model calls behind it. */
+/**
+ * Token usage as the provider reported it, summed; `calls` counts the model calls behind it.
+ * `estimatedCostUsd` (shared/ai/pricing.ts) is null when some call's model has no price, so the
+ * sum is unknown; it is absent on usage recorded before costs were estimated.
+ */
 export const Usage = z.object({
   promptTokens: z.number().int().min(0),
   completionTokens: z.number().int().min(0),
   totalTokens: z.number().int().min(0),
   calls: z.number().int().min(0),
+  estimatedCostUsd: z.number().min(0).nullable().optional(),
 });
 export type Usage = z.infer<typeof Usage>;
 
-export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0 };
+export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0, estimatedCostUsd: 0 };
 
-/** Add usages; never overwrites (seed: usage is accumulated per call, per turn, per session). */
+/** The cost of a usage: no calls cost nothing; calls without an estimate cost an unknown amount. */
+export function costOf(usage: Partial<Usage>): number | null {
+  if (usage.estimatedCostUsd !== undefined) return usage.estimatedCostUsd;
+  return (usage.calls ?? 0) === 0 ? 0 : null;
+}
+
+/** Add usages; never overwrites (seed: usage is accumulated per call, per turn, per session). An unknown cost stays unknown. */
 export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
   if (!b) return a;
+  const costA = costOf(a);
+  const costB = costOf(b);
   return {
     promptTokens: a.promptTokens + (b.promptTokens ?? 0),
     completionTokens: a.completionTokens + (b.completionTokens ?? 0),
     totalTokens: a.totalTokens + (b.totalTokens ?? 0),
     calls: a.calls + (b.calls ?? 0),
+    estimatedCostUsd: costA === null || costB === null ? null : costA + costB,
   };
 }
 

@@ -56,3 +56,23 @@ export interface AiMetrics {
   apply: { succeeded: number; failed: number; revisionMismatchWarnings: number; conversion: number | null };
   tokens: { prompt: number; completion: number; total: number };
 }
+
+/** GET …/ai/usage (same window query as the metrics): tokens and estimated cost per person. */
+export interface PersonUsage {
+  userId: string;
+  /** The person's display name; null when the account no longer exists. */
+  name: string | null;
+  /** Turns that ended in the window (a turn paused and resumed counts once). */
+  turns: number;
+  tokens: { prompt: number; completion: number; total: number };
+  /** USD, summed over the turns whose cost is known (their model has a price). */
+  estimatedCostUsd: number;
+  /** Turns on a model without a price: their cost is unknown and not in estimatedCostUsd. */
+  turnsWithUnknownCost: number;
+}
+
+export interface AiUsageByPerson {
+  window: { since: string | null; until: string | null };
+  /** Highest token total first. */
+  people: PersonUsage[];
+}

@@ -124,11 +124,13 @@ export function checkLlmProfileInput(input: LlmProfileInput): LlmProfileInputChe
       problem: {
         code: 'LLM_PROFILE_INVALID_PROVIDER',
         field: 'provider',
+        // Only API clients can get here (the settings page always sends one of the two), so the
+        // message names the field's values; the hint says how the page's choices map onto them.
         message:
           provider === ''
-            ? 'Choose a provider: "openai-compatible" to use a model, or "disabled" to turn AI off.'
-            : `"${provider.slice(0, 64)}" is not a supported provider. Choose "openai-compatible" or "disabled".`,
-        hint: 'Any server that speaks the OpenAI chat completions API (OpenAI, DeepSeek, OpenRouter, a local model) uses "openai-compatible".',
+            ? 'Set the "provider" field: "openai-compatible" to use a model, or "disabled" to turn AI off.'
+            : `"${provider.slice(0, 64)}" is not a value of the "provider" field; send "openai-compatible" or "disabled".`,
+        hint: 'In Settings → AI every provider (OpenAI, DeepSeek, OpenRouter, Local server, Custom, Scripted demo model) is "openai-compatible"; "Turn AI off" is "disabled".',
       },
     };
   }

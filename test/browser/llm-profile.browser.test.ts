@@ -42,7 +42,7 @@ describeBrowser('AI settings (browser)', () => {
     await badge.waitFor();
     expect(await badge.getAttribute('data-available')).toBe('false');
     expect(await badge.getAttribute('data-code')).toBe('AI_DISABLED');
-    expect(await page.getByTestId('ai-availability-text').textContent()).toMatch(/^AI unavailable: AI is turned off/);
+    expect(await page.getByTestId('ai-availability-text').textContent()).toMatch(/^AI unavailable: No AI model is set up for you/);
     expect(await page.getByRole('radio', { name: 'Turn AI off', exact: true }).isChecked()).toBe(true);
 
     // A preset pre-fills the form; the offline demo is labelled as such.

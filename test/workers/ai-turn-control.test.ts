@@ -531,8 +531,8 @@ describe('history window', () => {
 
 // ---------------------------------------------------------------- usage arithmetic
 
-type UsageSum = { promptTokens: number; completionTokens: number; totalTokens: number; calls: number };
-const ZERO: UsageSum = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0 };
+type UsageSum = { promptTokens: number; completionTokens: number; totalTokens: number; calls: number; estimatedCostUsd: number | null };
+const ZERO: UsageSum = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0, estimatedCostUsd: 0 };
 
 function addUsage(a: UsageSum, b: UsageSum): UsageSum {
   return {
@@ -540,5 +540,7 @@ function addUsage(a: UsageSum, b: UsageSum): UsageSum {
     completionTokens: a.completionTokens + b.completionTokens,
     totalTokens: a.totalTokens + b.totalTokens,
     calls: a.calls + b.calls,
+    // A cost is unknown (null) once any call's model has no price (shared/ai/pricing.ts).
+    estimatedCostUsd: a.estimatedCostUsd === null || b.estimatedCostUsd === null ? null : a.estimatedCostUsd + b.estimatedCostUsd,
   };
 }

@@ -24,6 +24,11 @@ import { checkAiAllowed, checkOrgPolicy } from './policy.ts';
 import { findProfileRow, sealedKeyOf, type LlmProfileRow } from './profile-store.ts';
 import type { ProviderProfile } from './types.ts';
 
+/** Where a person fixes their own model: the AI settings page (app/routes/settings/ai). */
+const OPEN_SETTINGS = 'Open Settings → AI (/settings/ai)';
+/** The next step for someone without a model; the choices are the ones that page offers. */
+const SET_UP_OWN_MODEL = `${OPEN_SETTINGS}, pick a provider (OpenAI, DeepSeek, OpenRouter, Local server, Custom or the Scripted demo model), fill in the base URL, model and key, and save.`;
+
 /** The slice of the Worker's env that LLM settings read. */
 export type LlmEnv = KekEnv &
   Pick<
@@ -76,14 +81,14 @@ export async function resolveFromRow(env: LlmEnv, userId: string, row: LlmProfil
 export async function resolveUserProfile(env: LlmEnv, userId: string, row: LlmProfileRow): Promise<EffectiveProfileResult> {
   if (row.provider !== 'openai-compatible') {
     return unavailable('LLM_PROFILE_INVALID_PROVIDER', `The saved provider "${row.provider}" is not supported.`, [
-      'Open AI settings, choose "openai-compatible" and save again.',
+      `${OPEN_SETTINGS}, pick one of its providers and save again.`,
     ]);
   }
   const policy = checkOrgPolicy(env, row.provider);
   if (policy.type === 'blocked') return unavailable('LLM_PROFILE_ORG_POLICY_BLOCKED', policy.message, policy.hints);
   if (row.baseUrl === null) {
     return unavailable('LLM_PROFILE_MISSING_BASE_URL', 'Your AI settings have no base URL.', [
-      'Open AI settings, enter the base URL of the model server and save.',
+      `${OPEN_SETTINGS}, enter the base URL of the model server and save.`,
     ]);
   }
   const url = checkBaseUrl(row.baseUrl, { allowPrivate: allowPrivateBaseUrls(env) });
@@ -100,7 +105,7 @@ export async function resolveUserProfile(env: LlmEnv, userId: string, row: LlmPr
     }
   }
   if (row.model === null) {
-    return unavailable('LLM_PROFILE_MISSING_MODEL', 'Your AI settings have no model.', ['Open AI settings, enter the model name and save.']);
+    return unavailable('LLM_PROFILE_MISSING_MODEL', 'Your AI settings have no model.', [`${OPEN_SETTINGS}, enter the model name and save.`]);
   }
   const key = await decryptStoredKey(env, userId, row);
   if (key.type === 'failed') return unavailable('LLM_PROFILE_ENCRYPTION_ERROR', key.problem.message, [key.problem.hint]);
@@ -121,13 +126,14 @@ function resolveSystemDefault(env: LlmEnv): EffectiveProfileResult {
   const baseUrl = env.LLM_SYSTEM_DEFAULT_BASE_URL?.trim() ?? '';
   const model = env.LLM_SYSTEM_DEFAULT_MODEL?.trim() ?? '';
   if (baseUrl === '' && model === '') {
-    return unavailable('AI_DISABLED', 'AI is turned off for your account.', [
-      'Open AI settings, choose "openai-compatible", enter the base URL, model and key, and save.',
+    return unavailable('AI_DISABLED', 'No AI model is set up for you: you have no model of your own and this server has no default model.', [
+      SET_UP_OWN_MODEL,
+      'Or ask your operator to set LLM_SYSTEM_DEFAULT_BASE_URL and LLM_SYSTEM_DEFAULT_MODEL (and the secret LLM_SYSTEM_DEFAULT_API_KEY if the model needs a key), so everyone gets a default model.',
     ]);
   }
   if (baseUrl === '' || model === '') {
-    return unavailable('AI_DISABLED', 'AI is turned off for your account, and the default model is only half set up.', [
-      'Set up your own model in AI settings.',
+    return unavailable('AI_DISABLED', 'No AI model is set up for you, and the default model of this server is only half set up.', [
+      SET_UP_OWN_MODEL,
       'Operators: set both LLM_SYSTEM_DEFAULT_BASE_URL and LLM_SYSTEM_DEFAULT_MODEL, or neither.',
     ]);
   }
@@ -136,7 +142,7 @@ function resolveSystemDefault(env: LlmEnv): EffectiveProfileResult {
   const url = checkBaseUrl(baseUrl, { allowPrivate: true });
   if (url.type !== 'ok') {
     return unavailable('LLM_PROFILE_MISSING_BASE_URL', 'The default model of this server is not set up correctly.', [
-      'Set up your own model in AI settings.',
+      SET_UP_OWN_MODEL,
       `Operators: LLM_SYSTEM_DEFAULT_BASE_URL is not usable: ${url.type === 'invalid' ? url.message : 'it was refused'}`,
     ]);
   }

@@ -64,7 +64,7 @@ export function checkOrgPolicy(env: Pick<Env, 'LLM_ORG_POLICY_MODE'>, provider: 
         : {
             type: 'blocked',
             message: `Your organisation allows only OpenAI-compatible providers, not "${provider}".`,
-            hints: ['Choose "openai-compatible" as the provider.'],
+            hints: ['Pick one of the providers in Settings → AI (/settings/ai): they all use the OpenAI-compatible API.'],
           };
     }
     default: {

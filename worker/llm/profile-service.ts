@@ -110,7 +110,7 @@ function disabledResult(): LlmProfileTestResult {
     ok: false,
     code: 'AI_DISABLED',
     message: 'AI is turned off in these settings, so there is nothing to test.',
-    hints: ['Choose "openai-compatible", enter the base URL and model, then test again.'],
+    hints: ['Pick a provider other than "Turn AI off", enter the base URL and model, then test again.'],
   };
 }
 

@@ -1,6 +1,6 @@
 /**
- * /api/projects/:projectId/ai/audit/events and /api/projects/:projectId/ai/metrics: the AI audit
- * trail, newest first, and the numbers computed from it (seed 000 §11). Editors and owners only:
+ * /api/projects/:projectId/ai/audit/events, …/ai/metrics and …/ai/usage: the AI audit trail,
+ * newest first, the numbers computed from it (seed 000 §11), and tokens and cost per person. Editors and owners only:
  * the trail names who did what, which a viewer does not need. Definitions: worker/store/ai-audit.ts.
  *
  * Mounted at `/projects/:projectId/ai` beside the session router (`…/ai/sessions`), so the role
@@ -14,6 +14,7 @@ import { queryWith } from '../http/validate.ts';
 import { redactSecrets } from '../llm/redact.ts';
 import { projectAccess } from '../middleware/project-access.ts';
 import { computeAiMetrics, listAuditEvents } from '../store/ai-audit.ts';
+import { usageByPerson } from '../store/ai-usage.ts';
 import { AuditEventsQuery, MetricsQuery, type AuditEventsPage } from '../../shared/api/ai-audit.ts';
 
 const editorsOnly = projectAccess({ read: 'editor', write: 'editor' });
@@ -27,4 +28,6 @@ export const aiAuditRoutes = new Hono<AppEnv>()
   })
   .get('/metrics', editorsOnly, queryWith(MetricsQuery), async (c) =>
     ok(c, await computeAiMetrics(c.var.db, c.var.projectId, c.req.valid('query'))),
-  );
+  )
+  // Tokens and estimated cost per person: people may spend a shared key (worker/store/ai-usage.ts).
+  .get('/usage', editorsOnly, queryWith(MetricsQuery), async (c) => ok(c, await usageByPerson(c.var.db, c.var.projectId, c.req.valid('query'))));

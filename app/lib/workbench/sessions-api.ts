@@ -1,10 +1,11 @@
 /**
  * Typed client for /api/projects/:projectId/ai/sessions (durable-objects/ai-session/PROTOCOL.md,
- * "HTTP beside the socket"), used by the workbench's `WorkbenchSession`. Same result type and
+ * "HTTP beside the socket") and …/ai/usage, used by the workbench's `WorkbenchSession`. Same result type and
  * conventions as lib/api.ts: `{ok: true, data}` or `{ok: false, error, status}`, JSON bodies,
  * `credentials: 'same-origin'`, and a 401 "sign in again" sends the user to /login?next=….
  */
 import { CONFIRM_SOURCE } from '../../../shared/api/ai-sessions.ts';
+import type { AiUsageByPerson } from '../../../shared/api/ai-audit.ts';
 import type { AiTarget } from '../ai-target.ts';
 import { request, type FetchLike, type Method } from '../api.ts';
 import type { ApplyResultView, ChangesView, MessageAccepted, SessionStateView, SessionSummaryView } from './types.ts';
@@ -48,6 +49,8 @@ export function createSessionsApi(fetchFn: FetchLike = (input, init) => globalTh
     discard: (projectId: string, sessionId: string) => call<unknown>(fetchFn, 'POST', `${session(projectId, sessionId)}/discard`, {}),
     cancel: (projectId: string, sessionId: string) =>
       call<{ status: string }>(fetchFn, 'POST', `${session(projectId, sessionId)}/cancel`, {}),
+    /** Tokens and estimated cost per person in the project (editors and owners). */
+    usage: (projectId: string) => call<AiUsageByPerson>(fetchFn, 'GET', `/projects/${seg(projectId)}/ai/usage`),
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accepted, CONTEXT, event, finished, OWNER, usage } from './events.fixture.ts';
-import { EMPTY_LOG, foldEvents, formatDuration, formatUsage, isOpen, isRunning, readableStream, statusText, type SessionLog } from './turn-log.ts';
+import { EMPTY_LOG, foldEvents, formatDuration, formatPersonUsage, formatUsage, isOpen, isRunning, readableStream, statusText, type SessionLog } from './turn-log.ts';
 
 const fold = (...events: Parameters<typeof foldEvents>[1]) => foldEvents(EMPTY_LOG, events);
 const only = (log: SessionLog) => {
@@ -263,6 +263,27 @@ describe('formatDuration and formatUsage', () => {
 
   it('shows the total with tokens in and out, grouped by thousands', () => {
     expect(formatUsage({ promptTokens: 1200, completionTokens: 80, totalTokens: 1280, calls: 2 })).toBe('1,280 tokens (1,200 in, 80 out)');
+  });
+
+  it('adds the estimated cost, or says it is unknown for a model without a price', () => {
+    const tokens = { promptTokens: 1200, completionTokens: 80, totalTokens: 1280, calls: 2 };
+    expect(formatUsage({ ...tokens, estimatedCostUsd: 0.000228 })).toBe('1,280 tokens (1,200 in, 80 out) · ≈ $0.0002');
+    expect(formatUsage({ ...tokens, estimatedCostUsd: 0 })).toBe('1,280 tokens (1,200 in, 80 out) · ≈ $0.00');
+    expect(formatUsage({ ...tokens, estimatedCostUsd: null })).toBe('1,280 tokens (1,200 in, 80 out) · cost unknown');
+  });
+
+  it("shows a person's total in the project, counting turns of unknown cost apart", () => {
+    const person = (turns: number, estimatedCostUsd: number, turnsWithUnknownCost: number, name: string | null = 'Edith') => ({
+      userId: 'usr_e',
+      name,
+      turns,
+      tokens: { prompt: 1000, completion: 234, total: 1234 },
+      estimatedCostUsd,
+      turnsWithUnknownCost,
+    });
+    expect(formatPersonUsage(person(3, 0.0123, 0), false)).toBe('Edith 1,234 tokens · ≈ $0.0123');
+    expect(formatPersonUsage(person(3, 0.0123, 2), true)).toBe('You 1,234 tokens · ≈ $0.0123 (+ 2 turns of unknown cost)');
+    expect(formatPersonUsage(person(2, 0, 2, null), false)).toBe('A former member 1,234 tokens · cost unknown');
   });
 });
 

@@ -6,6 +6,8 @@
  */
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { ContextSummary, Usage } from '../../../shared/ai/turn.ts';
+import { formatCostUsd } from '../../../shared/ai/pricing.ts';
+import type { PersonUsage } from '../../../shared/api/ai-audit.ts';
 
 /** One tool call: what it asked for, then how it went. */
 export interface ToolLine {
@@ -252,10 +254,30 @@ export function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** `{promptTokens: 1200, completionTokens: 80, …}` → `1,280 tokens (1,200 in, 80 out)`. */
+/**
+ * `{promptTokens: 1200, completionTokens: 80, …}` → `1,280 tokens (1,200 in, 80 out)`, then the
+ * estimated cost when the server sent one: `· ≈ $0.0002`, or `· cost unknown` for a model
+ * without a price (shared/ai/pricing.ts). Usage recorded before costs existed shows no cost.
+ */
 export function formatUsage(usage: Usage): string {
   const n = (value: number) => value.toLocaleString('en-US');
-  return `${n(usage.totalTokens)} tokens (${n(usage.promptTokens)} in, ${n(usage.completionTokens)} out)`;
+  const tokens = `${n(usage.totalTokens)} tokens (${n(usage.promptTokens)} in, ${n(usage.completionTokens)} out)`;
+  return usage.estimatedCostUsd === undefined ? tokens : `${tokens} · ${formatCost(usage.estimatedCostUsd)}`;
+}
+
+function formatCost(cost: number | null): string {
+  return cost === null ? 'cost unknown' : `≈ ${formatCostUsd(cost)}`;
+}
+
+/** One person's AI use in the project (GET …/ai/usage): `Edith 1,280 tokens · ≈ $0.0123 (+ 2 turns of unknown cost)`. */
+export function formatPersonUsage(person: PersonUsage, you: boolean): string {
+  const who = you ? 'You' : (person.name ?? 'A former member');
+  const unknown = person.turnsWithUnknownCost;
+  const cost =
+    unknown === person.turns
+      ? 'cost unknown'
+      : `≈ ${formatCostUsd(person.estimatedCostUsd)}${unknown > 0 ? ` (+ ${unknown} turn${unknown === 1 ? '' : 's'} of unknown cost)` : ''}`;
+  return `${who} ${person.tokens.total.toLocaleString('en-US')} tokens · ${cost}`;
 }
 
 const SUMMARY_FIELD = /"assistantSummary"\s*:\s*"((?:[^"\\]|\\.)*)/u;

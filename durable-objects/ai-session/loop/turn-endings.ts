@@ -34,7 +34,9 @@ export function endTurn(deps: EndingDeps, turn: TurnRecord, ending: Ending, audi
   const usage = current.usage;
   const sessionUsage = core.turns.sessionUsage();
   const latencyMs = Date.now() - current.startedAt;
-  const common = { turnId: turn.id, iterations: current.iteration, repairs: current.repairs, usage };
+  // turnUserId: whose message the turn answers, so usage per person (worker/store/ai-usage.ts) is
+  // counted against them even when someone else stopped the turn.
+  const common = { turnId: turn.id, turnUserId: current.userId, iterations: current.iteration, repairs: current.repairs, usage };
   switch (ending.kind) {
     case 'finished': {
       const validation = ending.validation;

@@ -18,6 +18,7 @@ import type { MessageAccepted, MessageInput } from '../../../shared/api/ai-sessi
 import type { ErrorCode } from '../../../shared/errors.ts';
 import { userActor, type NewEvent, type SessionEvent } from '../../../shared/ai/events.ts';
 import { MAX_LOOP_ITERATIONS, MAX_REPAIRS, type Usage } from '../../../shared/ai/turn.ts';
+import { estimateCostUsd, type PriceTable } from '../../../shared/ai/pricing.ts';
 import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
 import type { Actor, SessionCore } from '../session.ts';
 import { buildContextEnvelope } from '../tools/context-envelope.ts';
@@ -45,6 +46,8 @@ export interface TurnDeps {
   emit: (event: NewEvent) => SessionEvent;
   resolveProfile: (userId: string) => Promise<EffectiveProfileResult>;
   createProvider: (profile: ProviderProfile) => ChatProvider;
+  /** Model prices for the cost estimate of each call (LLM_PRICES_JSON over the defaults). */
+  prices: () => PriceTable;
   /** Arm the watchdog alarm (keeps the object awake; resumes an orphaned turn after a restart). */
   armWatchdog: () => void;
   disarmWatchdog: () => void;
@@ -344,12 +347,13 @@ export class TurnRunner {
       if (outcome.type === 'failed') fail(outcome.error.code, outcome.error.message, outcome.error.hints);
       const result = outcome.result;
 
-      const usage: Usage = {
+      const tokens = {
         promptTokens: result.usage?.promptTokens ?? 0,
         completionTokens: result.usage?.completionTokens ?? 0,
         totalTokens: result.usage?.totalTokens ?? 0,
-        calls: 1,
       };
+      // Priced by the model this turn asked for (the profile's), the id operators list prices under.
+      const usage: Usage = { ...tokens, calls: 1, estimatedCostUsd: estimateCostUsd(this.#deps.prices(), profile.model, tokens) };
       const message = storedAssistantMessage(result.assistantMessage);
       core.turns.recordResponse(turnId, iteration, message, usage);
       this.#deps.emit({
