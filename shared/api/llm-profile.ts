@@ -189,6 +189,8 @@ export interface LlmEffectiveAvailability {
   hints: string[];
   /** Whose settings a session would use: the user's own, the organisation's default, or none. */
   source: 'user' | 'system' | null;
+  /** The model a session would call (e.g. `scripted-demo`, the offline demo); null when unavailable. */
+  model: string | null;
 }
 
 /** GET and PUT answer with this. The key itself is never sent back, only `apiKeyMasked`. */

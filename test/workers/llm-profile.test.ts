@@ -86,7 +86,7 @@ describe('GET /users/me/llm-profile', () => {
       healthStatus: 'unknown',
       lastTestedAt: null,
       updatedAt: expect.any(String),
-      effectiveAvailability: { available: false, code: 'AI_DISABLED', message: expect.any(String), hints: expect.any(Array), source: null },
+      effectiveAvailability: { available: false, code: 'AI_DISABLED', message: expect.any(String), hints: expect.any(Array), source: null, model: null },
     });
     const after = await env.DB.prepare('SELECT provider FROM user_llm_profiles WHERE user_id = ?').bind(user.userId).first<{ provider: string }>();
     expect(after!.provider).toBe('disabled');
@@ -123,7 +123,7 @@ describe('PUT /users/me/llm-profile', () => {
       contextWindow: 100000,
       healthStatus: 'unknown',
       lastTestedAt: null,
-      effectiveAvailability: { available: true, code: null, source: 'user' },
+      effectiveAvailability: { available: true, code: null, source: 'user', model: 'gpt-4o-mini' },
     });
     expect(JSON.stringify(res.data)).not.toContain('apiKey"');
     const row = await env.DB.prepare('SELECT * FROM user_llm_profiles WHERE user_id = ?').bind(user.userId).first<Record<string, unknown>>();
@@ -290,7 +290,7 @@ describe('org policy', () => {
   it("reports the organisation's default model when the user's own is off", async () => {
     const user = await signedInClient('Default');
     const res = await withEnv(user, { LLM_SYSTEM_DEFAULT_BASE_URL: 'https://llm.example.org/v1', LLM_SYSTEM_DEFAULT_MODEL: 'org-model' }, 'GET', PATH);
-    expect(res.data).toMatchObject({ provider: 'disabled', effectiveAvailability: { available: true, code: null, source: 'system' } });
+    expect(res.data).toMatchObject({ provider: 'disabled', effectiveAvailability: { available: true, code: null, source: 'system', model: 'org-model' } });
   });
 });
 

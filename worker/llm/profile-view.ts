@@ -35,9 +35,10 @@ export function toAvailability(result: EffectiveProfileResult): LlmEffectiveAvai
             : `AI uses your organisation's default model ${result.profile.model}.`,
         hints: [],
         source: result.profile.source,
+        model: result.profile.model,
       };
     case 'unavailable':
-      return { available: false, code: result.code, message: result.message, hints: result.hints, source: null };
+      return { available: false, code: result.code, message: result.message, hints: result.hints, source: null, model: null };
     default: {
       const never: never = result;
       throw new Error(`unhandled effective profile ${String(never)}`);
