@@ -74,6 +74,7 @@ export const ERROR_CODES = {
   AI_PROVIDER_TIMEOUT: { status: 504, message: 'The AI provider did not answer in time.' },
   AI_PROVIDER_UNREACHABLE: { status: 502, message: 'The AI provider could not be reached.' },
   AI_DISABLED: { status: 409, message: 'No AI model is available to you: set one up in Settings → AI.' },
+  AI_MODEL_NO_TOOLS: { status: 422, message: 'The chosen model (or its server) does not support tool calling, which the AI workbench needs.' },
 
   // Prompt and tools
   AI_PROMPT_COMPOSE_ERROR: { status: 500, message: 'The instructions for the AI could not be prepared.' },
@@ -120,6 +121,11 @@ export const ERROR_CODES = {
   AI_TURN_NOT_RUNNING: { status: 409, message: 'The AI is not working on anything right now.' },
   AI_TURN_INTERRUPTED: { status: 500, message: 'The AI was interrupted (the server restarted) and could not continue.' },
   AI_TOKEN_BUDGET_EXCEEDED: { status: 409, message: 'This session has used its token budget, so the AI paused.' },
+  AI_TURN_WAIT_INTERRUPTED: {
+    status: 503,
+    message: 'The session restarted while you were waiting; the AI turn carries on. Read the session to see how it ended.',
+  },
+  AI_TURN_NOT_FOUND: { status: 404, message: 'This AI turn does not exist in the session.' },
   PROTOCOL_ERROR: { status: 400, message: 'The live connection sent a message the server does not understand.' },
   FRAME_TOO_LARGE: { status: 413, message: 'A live message was too large; large contents are loaded separately.' },
   YJS_MALFORMED: { status: 400, message: 'An edit to the staged files could not be read, so it was not applied.' },

@@ -16,6 +16,7 @@ import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
 import type { MessageInput } from '../../shared/api/ai-sessions.ts';
 import { TurnRunner } from './loop/turn-runner.ts';
+import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../worker/http/api-error.ts';
 import { fail, outcomeOf, type Outcome } from './outcome.ts';
 import { SessionCore, type Actor, type ApplyRequest } from './session.ts';
@@ -223,6 +224,18 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
   /** POST …/messages: start a turn; answers once it is accepted (its progress follows as events). */
   async sendMessage(projectId: string, actor: Actor, input: MessageInput) {
     return this.#session(projectId) ?? outcomeOf(() => this.turns.accept(actor, input));
+  }
+
+  /** POST …/messages?wait: resolves when the turn ends (its outcome) or after `timeoutMs` ({ended: false}). */
+  async waitForTurn(projectId: string, turnId: string, timeoutMs: number) {
+    return (
+      this.#session(projectId) ??
+      outcomeOf(async () => {
+        const deps = { core: this.core, runOf: (id: string) => this.turns.runOf(id) };
+        if (!(await waitForTurnEnd(deps, turnId, timeoutMs))) return { ended: false as const };
+        return { ended: true as const, outcome: await turnOutcome(this.core, turnId) };
+      })
+    );
   }
 
   async stopTurn(projectId: string, actor: Actor) {

@@ -109,6 +109,10 @@ const payloads = {
     usage: Usage,
     durationMs: z.number().int(),
     attempts: z.number().int(),
+    /** The provider reported no usage (it refused stream_options): `usage` is an estimate. */
+    usageEstimated: z.boolean().optional(),
+    /** The tool calls were written as text by a server without a tool parser and recovered. */
+    toolCallsFromText: z.boolean().optional(),
   }),
   'tool.started': z.object({ iteration: z.number().int(), toolCallId: z.string(), name: z.string(), summary: z.string() }),
   'tool.finished': z.object({

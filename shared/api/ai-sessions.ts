@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import { SessionMode, SessionStatus, TargetType } from '../ai/session.ts';
-import { MAX_MESSAGE_CHARS } from '../ai/turn.ts';
+import { MAX_MESSAGE_CHARS, type TurnStatus, type Usage } from '../ai/turn.ts';
+import type { ErrorCode } from '../errors.ts';
+import type { SessionView } from './ai-session-views.ts';
 
 const Id = z.string().trim().min(1).max(200);
 
@@ -92,6 +94,58 @@ export interface MessageAccepted {
   /** The seq of the `turn.accepted` event; everything of this turn follows it. */
   seq: number;
   status: 'running';
+}
+
+/** The longest a client may wait for a turn on POST …/messages?wait. */
+export const MAX_MESSAGE_WAIT_SECONDS = 120;
+
+/**
+ * POST …/messages?wait=true (wait up to MAX_MESSAGE_WAIT_SECONDS) or ?wait=<seconds> (1 to that):
+ * for scripts and CI jobs, the answer comes when the turn ends (200, MessageWaited) instead of at once;
+ * a turn still running at the bound answers 202 (MessageStillRunning). Without `wait` (or wait=false):
+ * 202 at once, as the browser wants. `wait` is 0 when the client does not wait.
+ */
+export const MessageQuery = z.object({
+  wait: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === 'false' || value === '0') return 0;
+      if (value === 'true' || value === '') return MAX_MESSAGE_WAIT_SECONDS;
+      const seconds = Number(value);
+      if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_MESSAGE_WAIT_SECONDS) {
+        ctx.addIssue({ code: 'custom', message: `wait is "true" or a whole number of seconds from 1 to ${MAX_MESSAGE_WAIT_SECONDS}.` });
+        return z.NEVER;
+      }
+      return seconds;
+    }),
+});
+
+/** How a turn ended, as POST …/messages?wait answers it (200). */
+export interface MessageWaited {
+  turn: {
+    turnId: string;
+    /** finished, failed, stopped, or paused (by the token budget; resume it to go on). */
+    status: TurnStatus;
+    /** For a finished turn: did it stage a change, or only answer? */
+    responseType: 'chat' | 'change' | null;
+    /** For a failed turn: why. */
+    error: { code: ErrorCode; message: string; hints: string[] } | null;
+    iterations: number;
+    repairs: number;
+    usage: Usage;
+  };
+  /** The turn's answer for the chat (null unless it finished). */
+  assistantSummary: string | null;
+  /** The staged change as the session holds it now, and its validation. */
+  latestSuggestion: SessionView['latestSuggestion'];
+  validation: SessionView['validation'];
+}
+
+/** POST …/messages?wait when the turn outlasts the wait (202): read the session (or watch its events) to follow it. */
+export interface MessageStillRunning extends MessageAccepted {
+  waitedSeconds: number;
+  poll: { method: 'GET'; path: string; hint: string };
 }
 
 /** PATCH …/sessions/:sid: session settings an editor may change. */

@@ -16,7 +16,7 @@ import type {
   ScriptCreatedView,
   ScriptStep,
 } from '../support/scripted-openai/control.ts';
-import type { Reply } from '../support/scripted-openai/types.ts';
+import type { Reply, ServerQuirks } from '../support/scripted-openai/types.ts';
 
 export type { RecordedChat, ScriptStep };
 
@@ -25,6 +25,8 @@ export interface ScriptModelOptions {
   whenDone?: Reply;
   /** Readable part of the model name: `script-<name>-<n>` (letters, digits, ".", "_", "-"). */
   name?: string;
+  /** How the model's server refuses what it cannot do (a parameter it does not know, tools). */
+  quirks?: ServerQuirks;
 }
 
 export interface ScriptedModel {

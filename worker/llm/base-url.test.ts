@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, privateAddressKind } from './base-url.ts';
+import { checkBaseUrl, privateAddressKind, providerEndpoint } from './base-url.ts';
 
 describe('base URL safety', () => {
   const refused = [
@@ -46,5 +46,22 @@ describe('base URL safety', () => {
     }
     expect(checkBaseUrl(' https://API.example.com/v1/ ', { allowPrivate: false })).toEqual({ type: 'ok', url: 'https://api.example.com/v1' });
     expect(privateAddressKind('api.openai.com')).toBeNull();
+  });
+
+  it('accepts Azure\'s ?api-version=… (and no other query), and the SDK gets it as a default query with the api-key header', () => {
+    const azure = 'https://contoso.openai.azure.com/openai/deployments/gpt-4o-mini/?api-version=2024-10-21';
+    expect(checkBaseUrl(azure, { allowPrivate: false })).toEqual({
+      type: 'ok',
+      url: 'https://contoso.openai.azure.com/openai/deployments/gpt-4o-mini?api-version=2024-10-21',
+    });
+    for (const url of [`${azure}&x=1`, 'https://contoso.openai.azure.com/openai/deployments/d?api-version=a%26b', 'https://api.example.com/v1?api-version=1#x']) {
+      expect(checkBaseUrl(url, { allowPrivate: true }).type).toBe('invalid');
+    }
+    expect(providerEndpoint('https://contoso.openai.azure.com/openai/deployments/gpt-4o-mini?api-version=2024-10-21')).toEqual({
+      baseURL: 'https://contoso.openai.azure.com/openai/deployments/gpt-4o-mini',
+      defaultQuery: { 'api-version': '2024-10-21' },
+      keyHeader: 'api-key',
+    });
+    expect(providerEndpoint('https://api.openai.com/v1')).toEqual({ baseURL: 'https://api.openai.com/v1', defaultQuery: undefined, keyHeader: 'authorization' });
   });
 });

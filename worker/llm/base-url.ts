@@ -52,10 +52,11 @@ export function checkBaseUrl(raw: string, options: { allowPrivate: boolean }): B
       hint: 'Remove the "user:password@" part and put the key in the API key field.',
     };
   }
-  if (url.search !== '' || url.hash !== '') {
+  const apiVersion = azureApiVersion(url);
+  if ((url.search !== '' && apiVersion === null) || url.hash !== '') {
     return {
       type: 'invalid',
-      message: 'The base URL must not contain a "?…" query or a "#…" fragment.',
+      message: 'The base URL must not contain a "?…" query (other than Azure\'s ?api-version=…) or a "#…" fragment.',
       hint: 'Use the address up to the path, e.g. https://api.openai.com/v1; the client adds /chat/completions itself.',
     };
   }
@@ -69,7 +70,44 @@ export function checkBaseUrl(raw: string, options: { allowPrivate: boolean }): B
       hint: PRIVATE_HINT,
     };
   }
-  return { type: 'ok', url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
+  const query = apiVersion === null ? '' : `?api-version=${apiVersion}`;
+  return { type: 'ok', url: `${url.origin}${url.pathname.replace(/\/+$/, '')}${query}` };
+}
+
+/** `?api-version=2024-10-21` and nothing else in the query, as Azure OpenAI needs; else null. */
+function azureApiVersion(url: URL): string | null {
+  const keys = [...url.searchParams.keys()];
+  const version = url.searchParams.get('api-version');
+  return keys.length === 1 && version !== null && /^[A-Za-z0-9.-]{1,40}$/.test(version) ? version : null;
+}
+
+/** What the openai SDK needs to call a base URL: the URL without its query, the query to add to every request, and the key's header. */
+export interface ProviderEndpoint {
+  baseURL: string;
+  defaultQuery: Record<string, string> | undefined;
+  /** Azure OpenAI reads the key from `api-key`; everyone else from `Authorization: Bearer`. */
+  keyHeader: 'authorization' | 'api-key';
+}
+
+/**
+ * Azure-style base URLs (`https://<res>.openai.azure.com/openai/deployments/<d>?api-version=…`): the
+ * SDK appends its paths to the base URL, so the api-version travels as a default query instead.
+ */
+export function providerEndpoint(baseUrl: string): ProviderEndpoint {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return { baseURL: baseUrl.replace(/\/+$/, ''), defaultQuery: undefined, keyHeader: 'authorization' };
+  }
+  const apiVersion = azureApiVersion(url);
+  const azureHost = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i.test(url.hostname);
+  const azure = azureHost || (apiVersion !== null && /\/openai\/deployments\//.test(url.pathname));
+  return {
+    baseURL: `${url.origin}${url.pathname.replace(/\/+$/, '')}`,
+    defaultQuery: apiVersion === null ? undefined : { 'api-version': apiVersion },
+    keyHeader: azure ? 'api-key' : 'authorization',
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
 import { ProviderError, type ProviderErrorInit } from './provider-error.ts';
 import { redactText } from './redact.ts';
+import { noToolsFlavour, noToolsHints } from './provider-quirks.ts';
 import { parseRetryAfterMs } from './retry-policy.ts';
 
 export interface FailureContext {
@@ -151,6 +152,18 @@ function fromStatus(error: APIError, status: number, ctx: FailureContext): Provi
       hints: ['This is usually temporary. Try again in a moment.'],
       retryable: true,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  }
+  // Before 404: OpenRouter answers 404 when no endpoint of the model supports tool use.
+  const noTools = status >= 400 && status < 500 ? noToolsFlavour(providerText(error) ?? '') : null;
+  if (noTools !== null) {
+    return make(ctx, {
+      ...base,
+      code: 'AI_MODEL_NO_TOOLS',
+      kind: 'no_tools',
+      message: `The model "${ctx.model}" cannot call tools here (HTTP ${status}), and the AI workbench needs tool calling to read and stage changes.${said(error)}`,
+      hints: noToolsHints(noTools),
+      retryable: false,
     });
   }
   if (status >= 300 && status < 400) {

@@ -3,13 +3,14 @@
 
 import type { ErrorBody, ErrorCode } from '../../shared/errors.ts';
 
-export type ProviderErrorCode = Extract<ErrorCode, 'AI_PROVIDER_ERROR' | 'AI_PROVIDER_TIMEOUT' | 'AI_PROVIDER_UNREACHABLE'>;
+export type ProviderErrorCode = Extract<ErrorCode, 'AI_PROVIDER_ERROR' | 'AI_PROVIDER_TIMEOUT' | 'AI_PROVIDER_UNREACHABLE' | 'AI_MODEL_NO_TOOLS'>;
 
 /** Why the call failed, finer than the code; the retry policy and tests read it. */
 export const PROVIDER_FAILURE_KINDS = [
   'auth', // 401 / 403
   'not_found', // 404: usually a wrong model name or base URL path
   'bad_request', // other 4xx: the provider refused what we sent
+  'no_tools', // a 4xx saying the model (or its server's configuration) cannot do tool calls
   'redirect', // 3xx: never followed, it could lead to a private address
   'rate_limit', // 429
   'quota', // 429 insufficient_quota: no credit left

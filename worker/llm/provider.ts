@@ -5,12 +5,16 @@
 
 import OpenAI, { APIError, type ClientOptions } from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { providerEndpoint } from './base-url.ts';
 import { classifyFailure, malformedError, streamBrokenError, timeoutError, type FailureContext } from './classify.ts';
+import { rejectedOptionalParameter } from './provider-quirks.ts';
 import type { ProviderError } from './provider-error.ts';
 import { redactChatOutcome } from './redact-result.ts';
 import { retryDelayMs, sleep as defaultSleep } from './retry-policy.ts';
 import { StreamRedactor } from './stream-redactor.ts';
 import { CallbackError, StreamAssembler } from './stream-assembler.ts';
+import { withEstimatedUsage } from './usage-estimate.ts';
+import { withTextToolCalls } from './text-tool-calls.ts';
 import type { ChatOutcome, ChatResult, ProbeResult, ProviderProfile, StreamChatRequest } from './types.ts';
 
 export interface ProviderOptions {
@@ -49,11 +53,18 @@ export function createChatProvider(profile: ProviderProfile, options: ProviderOp
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const secrets = profile.apiKey ? [profile.apiKey] : [];
+  const endpoint = providerEndpoint(profile.baseUrl);
   const client = new OpenAI({
-    baseURL: profile.baseUrl.replace(/\/+$/, ''),
+    baseURL: endpoint.baseURL,
+    ...(endpoint.defaultQuery ? { defaultQuery: endpoint.defaultQuery } : {}),
     // The SDK insists on a key; without one we send a placeholder and drop the header below.
     apiKey: profile.apiKey ?? 'no-key',
-    ...(profile.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+    // Azure reads the key from `api-key`, and must not get it twice.
+    ...(!profile.apiKey
+      ? { defaultHeaders: { Authorization: null } }
+      : endpoint.keyHeader === 'api-key'
+        ? { defaultHeaders: { Authorization: null, 'api-key': profile.apiKey } }
+        : {}),
     // Explicit nulls keep OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment out of our requests.
     organization: null,
     project: null,
@@ -91,6 +102,12 @@ export function createChatProvider(profile: ProviderProfile, options: ProviderOp
     return redactChatOutcome(outcome, secrets);
   }
 
+  /**
+   * Set once the server refused `stream_options` (older Azure api-versions, some local servers): this
+   * provider (one per turn) sends no more of it, and usage is estimated when the stream carries none.
+   */
+  let sendStreamOptions = true;
+
   async function streamChatUnredacted(request: StreamChatRequest): Promise<ChatOutcome> {
     const timeoutMs = profile.timeoutSeconds * 1000;
     const startedAt = now();
@@ -114,7 +131,7 @@ export function createChatProvider(profile: ProviderProfile, options: ProviderOp
             messages: request.messages,
             ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
             stream: true,
-            stream_options: { include_usage: true },
+            ...(sendStreamOptions ? { stream_options: { include_usage: true } } : {}),
           },
           { signal, timeout: Math.max(1, timeoutMs - (now() - startedAt)) + SDK_TIMEOUT_SLACK_MS, maxRetries: 0 },
         );
@@ -127,9 +144,15 @@ export function createChatProvider(profile: ProviderProfile, options: ProviderOp
         if (deadline.aborted) return failed(timeoutError(ctx), assembler.result(false, attempts));
         if (assembler.chunkCount === 0) return failed(malformedError(ctx, 'no chat completion chunks in the stream'));
         if (assembler.finishReason === null) return failed(streamBrokenError(ctx), assembler.result(false, attempts));
-        return { type: 'completed', result: assembler.result(true, attempts) };
+        const offered = (request.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.function.name] : []));
+        return { type: 'completed', result: withEstimatedUsage(withTextToolCalls(assembler.result(true, attempts), offered), request) };
       } catch (error) {
         if (error instanceof CallbackError) throw error.cause;
+        // Refused before any byte: the same request once more without it, not counted as a failure.
+        if (phase === 'request' && sendStreamOptions && rejectedOptionalParameter(error, ['stream_options']) !== null) {
+          sendStreamOptions = false;
+          continue;
+        }
         const classified = classifyFailure(error, context(phase, request.signal, deadline, profile.timeoutSeconds));
         const partial = phase === 'stream' ? assembler.result(false, attempts) : undefined;
         if (classified.type === 'aborted') return { type: 'aborted', partial: partial ?? assembler.result(false, attempts) };

@@ -49,6 +49,7 @@ export function retryDelayMs({ error, responseStarted, attempts, remainingMs, ra
     case 'auth':
     case 'not_found':
     case 'bad_request':
+    case 'no_tools':
     case 'redirect':
     case 'quota':
     case 'timeout':

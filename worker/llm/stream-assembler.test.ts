@@ -74,3 +74,35 @@ describe('StreamAssembler', () => {
     expect(() => a.push(chunk({ content: 'x' }))).toThrow(CallbackError);
   });
 });
+
+describe('StreamAssembler: ids real servers get wrong', () => {
+  it('gives repeated and missing ids their own value, so each call keeps its arguments', () => {
+    const a = new StreamAssembler();
+    a.push(chunk({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'a', arguments: '{"n":1}' } }] }));
+    a.push(chunk({ tool_calls: [{ index: 1, id: 'call_1', function: { name: 'b', arguments: '{"n":2}' } }] }));
+    a.push(chunk({ tool_calls: [{ index: 2, function: { name: 'c', arguments: '{"n":3}' } }] }));
+    a.push(chunk({ tool_calls: [{ index: 3, function: { name: 'd', arguments: '{"n":4}' } }] }));
+    a.push(chunk({}, 'tool_calls'));
+    const result = a.result(true, 1);
+    const ids = result.toolCalls.map((c) => c.id);
+    expect(new Set(ids).size).toBe(4);
+    expect(result.toolCalls.map((c) => [c.name, c.argumentsText])).toEqual([
+      ['a', '{"n":1}'],
+      ['b', '{"n":2}'],
+      ['c', '{"n":3}'],
+      ['d', '{"n":4}'],
+    ]);
+    expect(result.assistantMessage.tool_calls?.map((c) => c.id)).toEqual(ids);
+  });
+
+  it('splits calls that a server streams under one index with different ids', () => {
+    const a = new StreamAssembler();
+    a.push(chunk({ tool_calls: [{ index: 0, id: 'call_x', function: { name: 'a', arguments: '{"n":1}' } }] }));
+    a.push(chunk({ tool_calls: [{ index: 0, id: 'call_y', function: { name: 'b', arguments: '{"n":2}' } }] }));
+    a.push(chunk({}, 'stop'));
+    expect(a.result(true, 1).toolCalls.map((c) => [c.id, c.name, c.argumentsText])).toEqual([
+      ['call_x', 'a', '{"n":1}'],
+      ['call_y', 'b', '{"n":2}'],
+    ]);
+  });
+});

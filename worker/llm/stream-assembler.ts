@@ -108,6 +108,12 @@ export class StreamAssembler {
       const isNew = typeof delta.id === 'string' && delta.id !== '' && ![...this.#calls.values()].some((c) => c.id === delta.id);
       index = isNew || this.#lastIndex === undefined ? this.#calls.size : this.#lastIndex;
     }
+    // Some servers give every call of a response the same index: a different id with a name at a
+    // taken index is a new call, not more of the old one.
+    const taken = this.#calls.get(index);
+    if (taken?.id && taken.name && typeof delta.id === 'string' && delta.id && delta.id !== taken.id && delta.function?.name) {
+      index = Math.max(...this.#calls.keys()) + 1;
+    }
     this.#lastIndex = index;
     let current = this.#calls.get(index);
     if (!current) {
@@ -129,15 +135,18 @@ export class StreamAssembler {
    */
   result(streamCompleted: boolean, attempts: number): ChatResult {
     const cleanFinish = streamCompleted && this.#finishReason !== 'length' && this.#finishReason !== 'content_filter';
+    // Every call needs its own id: the tool results are matched to calls by it, and a repeated id
+    // would run the second call with the first one's arguments (or not at all).
+    const used = new Set<string>();
     const toolCalls: AssembledToolCall[] = [...this.#calls.values()]
       .sort((a, b) => a.index - b.index)
-      .map((c) => ({
-        index: c.index,
-        id: c.id || `call_missing_id_${c.index}`,
-        name: c.name,
-        argumentsText: c.argumentsText,
-        finishedCleanly: cleanFinish && c.name !== '',
-      }));
+      .map((c) => {
+        let id = c.id || `call_missing_id_${c.index}`;
+        if (used.has(id)) id = `${id}_${c.index}`;
+        for (let n = 2; used.has(id); n++) id = `${c.id || 'call'}_${c.index}_${n}`;
+        used.add(id);
+        return { index: c.index, id, name: c.name, argumentsText: c.argumentsText, finishedCleanly: cleanFinish && c.name !== '' };
+      });
     const providerExtras = { ...this.#extras };
     const assistantMessage: AssistantMessage = {
       ...providerExtras,

@@ -70,6 +70,10 @@ export interface ChatResult {
   toolCalls: AssembledToolCall[];
   finishReason: FinishReason | null;
   usage?: TokenUsage;
+  /** True when the provider sent no usage (it refused or ignored stream_options) and `usage` is our estimate. */
+  usageEstimated?: boolean;
+  /** True when the tool calls were recovered from text (a server without a tool parser). */
+  toolCallsFromText?: boolean;
   /** The model name the provider reported. */
   model?: string;
   /** Non-standard fields of the assistant deltas (strings concatenated), e.g. `reasoning_content`. */

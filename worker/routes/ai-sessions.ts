@@ -25,11 +25,13 @@ import {
   CommentInput,
   CreateSessionInput,
   MessageInput,
+  MessageQuery,
   SessionListQuery,
   UpdateSessionInput,
   SessionStateQuery,
   StageInput,
   ValidateInput,
+  type MessageStillRunning,
   type SessionSummaryView,
 } from '../../shared/api/ai-sessions.ts';
 import { SessionMode, TargetType, type SessionMeta } from '../../shared/ai/session.ts';
@@ -59,6 +61,7 @@ type SessionRpc = Pick<
   | 'withdrawApproval'
   | 'tool'
   | 'sendMessage'
+  | 'waitForTurn'
   | 'stopTurn'
   | 'resumeTurn'
   | 'setTokenBudget'
@@ -270,9 +273,26 @@ export const aiSessionRoutes = new Hono<AppEnv>()
   })
   // One message starts one turn; the answer comes as soon as the turn is accepted (202), its
   // progress as events on the socket. A message sent while a turn runs is refused (AI_TURN_IN_PROGRESS).
-  .post('/:sessionId/messages', jsonBody(MessageInput), async (c) => {
+  // With ?wait (scripts, CI jobs) the answer waits for the turn's end, within a bound.
+  .post('/:sessionId/messages', queryWith(MessageQuery), jsonBody(MessageInput), async (c) => {
     const stub = await sessionStub(c);
-    return ok(c, unwrap(await stub.sendMessage(c.var.projectId, actorOf(c), c.req.valid('json'))), 202);
+    const accepted = unwrap(await stub.sendMessage(c.var.projectId, actorOf(c), c.req.valid('json')));
+    const wait = c.req.valid('query').wait;
+    if (wait === 0) return ok(c, accepted, 202);
+    const statePath = new URL(c.req.url).pathname.replace(/\/messages$/, '');
+    const poll = { method: 'GET' as const, path: statePath, hint: `Read the session (GET ${statePath}) until turn.status is no longer "running", or watch its events.` };
+    let waited;
+    try {
+      waited = await stub.waitForTurn(c.var.projectId, accepted.turnId, wait * 1000);
+    } catch (error) {
+      // The object restarted (eviction, deploy) while we waited: the turn resumes there on its own.
+      console.warn('ai session: wait for turn interrupted', accepted.turnId, error instanceof Error ? error.name : typeof error);
+      throw new ApiError('AI_TURN_WAIT_INTERRUPTED', { hints: [poll.hint], extra: { turnId: accepted.turnId, poll } });
+    }
+    const result = unwrap(waited);
+    if (result.ended) return ok(c, result.outcome, 200);
+    const running: MessageStillRunning = { ...accepted, waitedSeconds: wait, poll };
+    return ok(c, running, 202);
   })
   .post('/:sessionId/stop', async (c) => {
     const stub = await sessionStub(c);

@@ -99,6 +99,11 @@ export class TurnRunner {
     return this.#active?.turnId ?? null;
   }
 
+  /** Settles when this instance's run of `turnId` ends; null when it is not running that turn (turn-wait.ts). */
+  runOf(turnId: string): Promise<void> | null {
+    return this.#active?.turnId === turnId ? this.#active.done : null;
+  }
+
   // ---------------------------------------------------------------- commands
 
   /** A user message: accepted (and the turn started) or refused before anything is stored. */
@@ -360,7 +365,16 @@ export class TurnRunner {
         type: 'llm.completed',
         actor: { kind: 'ai' },
         turnId,
-        payload: { iteration, finishReason: result.finishReason, toolCalls: result.toolCalls.length, usage, durationMs: Date.now() - startedAt, attempts: result.attempts },
+        payload: {
+          iteration,
+          finishReason: result.finishReason,
+          toolCalls: result.toolCalls.length,
+          usage,
+          durationMs: Date.now() - startedAt,
+          attempts: result.attempts,
+          ...(result.usageEstimated ? { usageEstimated: true } : {}),
+          ...(result.toolCallsFromText ? { toolCallsFromText: true } : {}),
+        },
       });
 
       if (result.toolCalls.length > 0) {

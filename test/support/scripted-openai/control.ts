@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { openAIError } from './respond.ts';
 import { assistantTurns } from './scenarios.ts';
-import type { ChatMessage, FaultReply, Reply, TextReply, ToolCallsReply } from './types.ts';
+import type { ChatMessage, FaultReply, Reply, ServerQuirks, TextReply, ToolCallsReply } from './types.ts';
 
 export const CONTROL_PREFIX = '/_scripted';
 
@@ -49,6 +49,12 @@ const ToolCallsReplyInput: z.ZodType<ToolCallsReply> = z.strictObject({
   finishReason: FinishReasonInput.optional(),
   truncateArgumentsAt: count.optional(),
   fragmentChars: count.min(1).optional(),
+  omitIds: z.boolean().optional(),
+});
+
+const ServerQuirksInput: z.ZodType<ServerQuirks> = z.strictObject({
+  rejectParams: z.array(z.string().min(1).max(100)).max(20).optional(),
+  noTools: z.enum(['ollama', 'vllm']).optional(),
 });
 
 /** The 16 faults of types.ts, field for field. */
@@ -106,6 +112,8 @@ export const ScriptStepInput: z.ZodType<ScriptStep> = byShape<ScriptStep>((value
 export const CreateScriptInput = z.strictObject({
   steps: z.array(ScriptStepInput),
   whenDone: ReplyInput.optional(),
+  /** How this model's server refuses what it cannot do (types.ts ServerQuirks). */
+  quirks: ServerQuirksInput.optional(),
   name: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,47}$/, 'name: 1 to 48 letters, digits, ".", "_" or "-", starting with a letter or digit')
@@ -139,6 +147,10 @@ export interface RecordedChat {
   receivedAt: number;
   /** The server-wide call index, as in the reply's `x-request-id: req_scripted_<callIndex>`. */
   callIndex: number;
+  /** The path it was sent to (`/v1/chat/completions`, or Azure's `/openai/deployments/<d>/chat/completions`). */
+  path?: string;
+  /** Its query parameters, e.g. Azure's `api-version`. */
+  query?: Record<string, string>;
 }
 
 /** 200 of GET /_scripted/models/:model/requests, oldest first. */
@@ -173,12 +185,14 @@ export interface ScriptControl {
   track(model: string, recorded: RecordedChat): () => void;
   /** The model's next queued reply, else its script's step for `messages`; undefined when it has neither. */
   nextStep(model: string, messages: ChatMessage[]): PacedReply | undefined;
+  /** The quirks the model's script asked for (none when unknown). */
+  quirksOf(model: string): ServerQuirks;
   /** Forgets every script, queue and recording (model names are never reused). */
   reset(): void;
 }
 
 interface ModelState {
-  script: { steps: PacedReply[]; whenDone: PacedReply } | undefined;
+  script: { steps: PacedReply[]; whenDone: PacedReply; quirks: ServerQuirks } | undefined;
   queue: Array<{ step: PacedReply; remaining: number }>;
   requests: RecordedChat[];
   inFlight: number;
@@ -216,11 +230,11 @@ export function createScriptControl(): ScriptControl {
 
   function createScript(body: unknown): ControlAnswer {
     const parsed = CreateScriptInput.safeParse(body);
-    if (!parsed.success) return invalid('The script is not valid; send {steps: ScriptStep[], whenDone?: Reply, name?: string}', parsed.error);
-    const { steps, whenDone, name } = parsed.data;
+    if (!parsed.success) return invalid('The script is not valid; send {steps: ScriptStep[], whenDone?: Reply, quirks?: ServerQuirks, name?: string}', parsed.error);
+    const { steps, whenDone, name, quirks } = parsed.data;
     created += 1;
     const model = name === undefined ? `script-${created}-${crypto.randomUUID().slice(0, 8)}` : `script-${name}-${created}`;
-    stateOf(model).script = { steps: steps.map(paced), whenDone: { reply: whenDone ?? DEFAULT_WHEN_DONE } };
+    stateOf(model).script = { steps: steps.map(paced), whenDone: { reply: whenDone ?? DEFAULT_WHEN_DONE }, quirks: quirks ?? {} };
     const view: ScriptCreatedView = { model };
     return { status: 201, body: view };
   }
@@ -293,6 +307,10 @@ export function createScriptControl(): ScriptControl {
       // As toolLoop (scenarios.ts) does: step k answers a conversation holding k assistant turns.
       if (state.script !== undefined) return state.script.steps[assistantTurns(messages)] ?? state.script.whenDone;
       return undefined;
+    },
+
+    quirksOf(model) {
+      return models.get(model)?.script?.quirks ?? {};
     },
 
     reset() {

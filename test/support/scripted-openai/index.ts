@@ -15,6 +15,7 @@ export type {
   Scenario,
   ScenarioRequest,
   ScriptedToolCall,
+  ServerQuirks,
   TextReply,
   ToolCallsReply,
 } from './types.ts';

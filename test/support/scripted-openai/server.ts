@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { CONTROL_PREFIX, createScriptControl, type PacedReply } from './control.ts';
 import { openAIError, playReply, sendJson } from './respond.ts';
 import { echo, MODEL_SCENARIOS } from './scenarios.ts';
-import type { ChatMessage, FaultReply, OfferedTool, RecordedRequest, Reply, Scenario, ScenarioRequest } from './types.ts';
+import type { ChatMessage, FaultReply, OfferedTool, RecordedRequest, Reply, Scenario, ScenarioRequest, ServerQuirks } from './types.ts';
 
 export interface ScriptedOpenAIOptions {
   /** 0 (the default) picks a free port. */
@@ -84,6 +84,21 @@ function offeredTools(body: Record<string, unknown>): OfferedTool[] {
   });
 }
 
+/** The 400 body a real server sends for what the model's quirks say it cannot do, or null. */
+function quirkRefusal(quirks: ServerQuirks, body: Record<string, unknown>, model: string, offersTools: boolean): unknown {
+  const rejected = (quirks.rejectParams ?? []).find((name) => name in body);
+  if (rejected !== undefined) return openAIError(`Unrecognized request argument supplied: ${rejected}`, 'invalid_request_error', null);
+  if (offersTools && quirks.noTools === 'ollama') {
+    return { error: { message: `registry.ollama.ai/library/${model} does not support tools`, type: 'api_error', param: null, code: null } };
+  }
+  if (offersTools && quirks.noTools === 'vllm') {
+    // vLLM's own error shape (top-level, not under `error`); it defaults tool_choice to "auto" when tools are sent.
+    const message = '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set';
+    return { object: 'error', message, type: 'BadRequestError', param: null, code: 400 };
+  }
+  return null;
+}
+
 function headersOf(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -107,13 +122,25 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
   let callIndex = 0;
   const control = options.control === true ? createScriptControl() : undefined;
 
-  async function chat(res: ServerResponse, recorded: RecordedRequest): Promise<void> {
+  async function chat(res: ServerResponse, recorded: RecordedRequest, azure: { deployment: string; query: URLSearchParams } | null): Promise<void> {
     const body = recorded.body;
     if (!isRecord(body)) {
       sendJson(res, 400, openAIError('We could not parse the JSON body of your request.', 'invalid_request_error', null));
       return;
     }
-    if (!recorded.headers['authorization']) {
+    if (azure !== null) {
+      // As Azure OpenAI answers: the key in `api-key`, and no api-version is no route at all.
+      if (!azure.query.get('api-version')) {
+        sendJson(res, 404, { error: { code: '404', message: 'Resource not found' } });
+        return;
+      }
+      if (!recorded.headers['api-key']) {
+        const message =
+          'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+        sendJson(res, 401, { error: { code: '401', message } });
+        return;
+      }
+    } else if (!recorded.headers['authorization']) {
       sendJson(
         res,
         401,
@@ -121,7 +148,7 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
       );
       return;
     }
-    const model = typeof body['model'] === 'string' ? body['model'] : '';
+    const model = typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : (azure?.deployment ?? '');
     const request: ScenarioRequest = {
       body,
       messages: Array.isArray(body['messages']) ? (body['messages'] as ChatMessage[]) : [],
@@ -136,7 +163,13 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
     if (control !== undefined) {
       const { headers, receivedAt } = redactRecordedRequest(recorded);
       // 'close' follows the end of the response as well as a client that went away.
-      res.once('close', control.track(model, { body, headers, receivedAt, callIndex: request.callIndex }));
+      const query = azure === null ? {} : Object.fromEntries(azure.query);
+      res.once('close', control.track(model, { body, headers, receivedAt, callIndex: request.callIndex, path: recorded.path, query }));
+    }
+    const refusal = quirkRefusal(control?.quirksOf(model) ?? {}, body, model, request.tools.length > 0);
+    if (refusal !== null) {
+      sendJson(res, 400, refusal);
+      return;
     }
 
     // The server-wide failNext() queue first, then the model's control queue and script, then scenarios.
@@ -174,7 +207,8 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
         body = raw;
       }
     }
-    const path = new URL(req.url ?? '/', 'http://scripted.invalid').pathname.replace(/\/+$/, '') || '/';
+    const url = new URL(req.url ?? '/', 'http://scripted.invalid');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
       // Control requests are not recorded: `requests` stays the traffic a model would see.
       if (control === undefined) {
@@ -198,7 +232,12 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
       return;
     }
     if (req.method === 'POST' && path === '/v1/chat/completions') {
-      await chat(res, recorded);
+      await chat(res, recorded, null);
+      return;
+    }
+    const deployment = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(path)?.[1];
+    if (req.method === 'POST' && deployment !== undefined) {
+      await chat(res, recorded, { deployment: decodeURIComponent(deployment), query: url.searchParams });
       return;
     }
     sendJson(res, 404, openAIError(`Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url'));

@@ -56,6 +56,26 @@ export interface ToolCallsReply {
   truncateArgumentsAt?: number;
   /** Stream text and arguments in fragments of exactly this many characters. */
   fragmentChars?: number;
+  /** Send the calls without any `id` (some local servers do), whatever `id` says. */
+  omitIds?: boolean;
+}
+
+/**
+ * How a real server refuses what it cannot do, for every request of one model (control API
+ * `quirks`). Checked before the reply is chosen; a refused request still counts in the recordings.
+ */
+export interface ServerQuirks {
+  /**
+   * Top-level request fields the server does not know: a request carrying one gets a 400
+   * `Unrecognized request argument supplied: <name>` (Azure's wording), e.g. ['stream_options'].
+   */
+  rejectParams?: string[];
+  /**
+   * The model cannot call tools: a request offering tools gets the 400 of Ollama
+   * (`registry.ollama.ai/library/<model> does not support tools`) or of vLLM started without a tool
+   * parser (`"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`).
+   */
+  noTools?: 'ollama' | 'vllm';
 }
 
 /** Misbehaviour on demand. Each is what a real provider or network does now and then. */

@@ -7,7 +7,8 @@ import type { FinishReason, ScriptedToolCall, TextReply, ToolCallsReply } from '
 export interface WireReply {
   content: string | null;
   reasoningContent: string | null;
-  toolCalls: Array<{ id: string; name: string; argumentsText: string | null }>;
+  /** A null id is left out of the wire format. */
+  toolCalls: Array<{ id: string | null; name: string; argumentsText: string | null }>;
   finishReason: FinishReason;
   /** Fragment size of streamed text and arguments, when the reply sets one. */
   fragmentChars?: number;
@@ -64,7 +65,7 @@ export function toWireReply(reply: TextReply | ToolCallsReply, callIndex: number
       toolCalls: reply.toolCalls.map((call, i) => {
         const text = argumentsText(call);
         return {
-          id: call.id ?? `call_${callIndex}_${i}`,
+          id: reply.omitIds === true ? null : (call.id ?? `call_${callIndex}_${i}`),
           name: call.name,
           argumentsText: text !== null && cut !== undefined ? text.slice(0, cut) : text,
         };
@@ -97,7 +98,7 @@ export function completionBody(reply: WireReply, ctx: WireContext): Record<strin
   if (reply.reasoningContent !== null) message['reasoning_content'] = reply.reasoningContent;
   if (reply.toolCalls.length > 0) {
     message['tool_calls'] = reply.toolCalls.map((c) => ({
-      id: c.id,
+      ...(c.id === null ? {} : { id: c.id }),
       type: 'function',
       function: { name: c.name, arguments: c.argumentsText },
     }));
@@ -141,7 +142,12 @@ export function streamChunks(reply: WireReply, ctx: WireContext, includeUsage: b
   }
 
   const queues = reply.toolCalls.map((call, index) => {
-    const header = { index, id: call.id, type: 'function', function: { name: call.name, arguments: call.argumentsText === null ? null : '' } };
+    const header = {
+      index,
+      ...(call.id === null ? {} : { id: call.id }),
+      type: 'function',
+      function: { name: call.name, arguments: call.argumentsText === null ? null : '' },
+    };
     const fragments = call.argumentsText === null || call.argumentsText === '' ? [] : splitFragments(call.argumentsText, 200, reply.fragmentChars);
     return [header, ...fragments.map((part) => ({ index, function: { arguments: part } }))];
   });

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { recoverTextToolCalls } from './text-tool-calls.ts';
+
+const OFFERED = ['builder_step_read', 'builder_context_get'];
+
+describe('tool calls written as text', () => {
+  it('reads Hermes/Qwen <tool_call> blocks, several of them, and keeps the text around them', () => {
+    const text =
+      'Reading first.\n<tool_call>\n{"name": "builder_step_read", "arguments": {"workflowId": "w", "nodeId": "n"}}\n</tool_call>\n<tool_call>{"name":"builder_context_get","arguments":{}}</tool_call>';
+    expect(recoverTextToolCalls(text, OFFERED)).toEqual({
+      calls: [
+        { name: 'builder_step_read', argumentsText: '{"workflowId":"w","nodeId":"n"}' },
+        { name: 'builder_context_get', argumentsText: '{}' },
+      ],
+      rest: 'Reading first.',
+    });
+  });
+
+  it('reads fenced JSON, a bare object with Llama-style `parameters`, an unclosed tag, and dotted names', () => {
+    expect(recoverTextToolCalls('```json\n{"name":"builder.step.read","arguments":{"nodeId":"n"}}\n```', OFFERED)?.calls).toEqual([
+      { name: 'builder_step_read', argumentsText: '{"nodeId":"n"}' },
+    ]);
+    expect(recoverTextToolCalls('{"name": "builder_context_get", "parameters": {}}', OFFERED)?.calls).toEqual([{ name: 'builder_context_get', argumentsText: '{}' }]);
+    expect(recoverTextToolCalls('<tool_call>{"name":"builder_context_get","arguments":"{}"}', OFFERED)?.calls).toEqual([
+      { name: 'builder_context_get', argumentsText: '{}' },
+    ]);
+  });
+
+  it('leaves text alone when no tools were offered, a name was not offered, or the JSON is an answer', () => {
+    const call = '<tool_call>{"name":"builder_step_read","arguments":{}}</tool_call>';
+    expect(recoverTextToolCalls(call, [])).toBeNull();
+    expect(recoverTextToolCalls('<tool_call>{"name":"shell_exec","arguments":{"cmd":"rm"}}</tool_call>', OFFERED)).toBeNull();
+    expect(recoverTextToolCalls('{"responseType":"chat","assistantSummary":"Done."}', OFFERED)).toBeNull();
+    expect(recoverTextToolCalls('```json\n{"responseType":"change","assistantSummary":"x"}\n```', OFFERED)).toBeNull();
+    expect(recoverTextToolCalls('Use <tool_call> tags to call tools.', OFFERED)).toBeNull();
+  });
+});

@@ -1,0 +1,127 @@
+// Tool calls written as text: servers without a tool parser (Ollama, vLLM, LM Studio) hand the model's
+// `<tool_call>{"name":…,"arguments":…}</tool_call>` (Hermes/Qwen), a fenced JSON block or a bare JSON
+// object back as plain content. They become real tool calls only when tools were offered and every name
+// is an offered tool; anything else stays text, so a final answer that happens to be JSON is never eaten.
+
+import type { AssembledToolCall, ChatResult } from './types.ts';
+
+export interface TextToolCall {
+  /** The offered (wire) name the text named. */
+  name: string;
+  argumentsText: string;
+}
+
+export interface RecoveredToolCalls {
+  calls: TextToolCall[];
+  /** The content with the tool-call blocks removed, trimmed. */
+  rest: string;
+}
+
+const TAGGED = /<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>|$)/g;
+const FENCED = /```(?:json|tool_call|tool)?[ \t]*\n([\s\S]*?)\n?```/g;
+
+/** `{name, arguments|parameters}` objects in `value` (one, or an array of them), or null if it is anything else. */
+function callsIn(value: unknown): Array<{ name: string; args: unknown }> | null {
+  const items = Array.isArray(value) ? value : [value];
+  if (items.length === 0) return null;
+  const calls: Array<{ name: string; args: unknown }> = [];
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return null;
+    const record = item as Record<string, unknown>;
+    // OpenAI's own shape written out: {"type":"function","function":{"name":…,"arguments":…}}.
+    const inner = typeof record['function'] === 'object' && record['function'] !== null ? (record['function'] as Record<string, unknown>) : record;
+    const name = inner['name'];
+    // Llama 3.1 writes `parameters`, Hermes/Qwen `arguments`.
+    const args = 'arguments' in inner ? inner['arguments'] : inner['parameters'];
+    if (typeof name !== 'string' || args === undefined) return null;
+    calls.push({ name, args });
+  }
+  return calls;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function offeredName(name: string, offered: ReadonlySet<string>): string | null {
+  if (offered.has(name)) return name;
+  // The model may write the dotted name of the prompt (builder.step.read) for the wire name (builder_step_read).
+  const wire = name.replaceAll('.', '_');
+  return offered.has(wire) ? wire : null;
+}
+
+function argumentsText(args: unknown): string {
+  if (typeof args === 'string') return args;
+  return JSON.stringify(args ?? {});
+}
+
+/**
+ * The tool calls written in `content`, or null when there are none to recover (no tools offered,
+ * no block that parses as {name, arguments}, or a name that was not offered).
+ */
+export function recoverTextToolCalls(content: string, offeredNames: readonly string[]): RecoveredToolCalls | null {
+  if (offeredNames.length === 0 || content.trim() === '') return null;
+  const offered = new Set(offeredNames);
+  const blocks: Array<{ start: number; end: number; json: string }> = [];
+  for (const pattern of [TAGGED, FENCED]) {
+    for (const match of content.matchAll(pattern)) {
+      blocks.push({ start: match.index, end: match.index + match[0].length, json: match[1] ?? '' });
+    }
+    if (blocks.length > 0) break;
+  }
+  // A bare JSON object or array as the whole answer (Llama via Ollama without a parser).
+  if (blocks.length === 0) blocks.push({ start: 0, end: content.length, json: content.trim() });
+
+  const calls: TextToolCall[] = [];
+  for (const block of blocks) {
+    const found = callsIn(parseJson(block.json));
+    if (found === null) return null;
+    for (const call of found) {
+      const name = offeredName(call.name, offered);
+      if (name === null) return null;
+      calls.push({ name, argumentsText: argumentsText(call.args) });
+    }
+  }
+  let rest = '';
+  let at = 0;
+  for (const block of blocks) {
+    rest += content.slice(at, block.start);
+    at = block.end;
+  }
+  rest += content.slice(at);
+  return { calls, rest: rest.trim() };
+}
+
+/**
+ * The completed answer with tool calls recovered from its text, when it has no real ones and the
+ * text holds calls of offered tools; otherwise `result` unchanged. The recovered calls count as
+ * finished cleanly only when the answer was (not cut by `length` or a content filter).
+ */
+export function withTextToolCalls(result: ChatResult, offeredNames: readonly string[]): ChatResult {
+  if (result.toolCalls.length > 0) return result;
+  const recovered = recoverTextToolCalls(result.content, offeredNames);
+  if (recovered === null) return result;
+  const clean = result.finishReason !== 'length' && result.finishReason !== 'content_filter';
+  const toolCalls: AssembledToolCall[] = recovered.calls.map((call, index) => ({
+    index,
+    id: `call_text_${index}`,
+    name: call.name,
+    argumentsText: call.argumentsText,
+    finishedCleanly: clean,
+  }));
+  return {
+    ...result,
+    content: recovered.rest,
+    toolCalls,
+    toolCallsFromText: true,
+    assistantMessage: {
+      ...result.assistantMessage,
+      content: recovered.rest.length > 0 ? recovered.rest : null,
+      tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.argumentsText } })),
+    },
+  };
+}
