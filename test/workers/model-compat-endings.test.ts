@@ -89,9 +89,11 @@ describe('honest endings', () => {
   });
 
   it('ends a model that answers nonsense every iteration at AI_TOOL_LOOP_LIMIT_EXCEEDED, with the overlay intact', async () => {
-    const nonsense: ScriptStep = { toolCalls: [{ name: 'builder_change_stage', arguments: '{"changeSet": banana', id: 'call_x' }, { name: 'builder_step_read', arguments: { nodeId: 42, workflowId: null } }] };
+    const nonsense = (i: number): ScriptStep => ({
+      toolCalls: [{ name: 'builder_change_stage', arguments: '{"changeSet": banana', id: `call_x${i}` }, { name: 'builder_step_read', arguments: { nodeId: 42, workflowId: null }, id: `call_y${i}` }],
+    });
     let before: { contentHash: string; files: unknown } | null = null;
-    const turn = await runTurn(Array.from({ length: 10 }, () => nonsense), async ({ owner, path, markdown }) => {
+    const turn = await runTurn(Array.from({ length: 10 }, (_, i) => nonsense(i)), async ({ owner, path, markdown }) => {
       const staged = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(`${markdown}\nA person's edit.\n`) });
       expect(staged.status).toBe(200);
       const changes = (await owner.get(`${path}/changes`)).data;
@@ -101,6 +103,12 @@ describe('honest endings', () => {
     expect(turn.events.filter((e) => e.type === 'llm.requested')).toHaveLength(8);
     expect(turn.events.filter((e) => e.type === 'tool.finished').every((e) => e.payload.ok === false)).toBe(true);
     expect(turn.events.filter((e) => e.type === 'change.staged')).toEqual([]);
+    // Each refusal still teaches: the code, what was wrong, and a call to copy.
+    expect(toolResult(turn.requests, 'call_x0').error.hints[0]).toBe('Send the arguments as one JSON object.');
+    // The seventh iteration's results are the last ones sent back (the eighth hits the limit).
+    const refusal = toolResult(turn.requests, 'call_x6');
+    expect(refusal.error).toMatchObject({ code: 'AI_TOOL_EXECUTION_ERROR', example: { tool: 'builder_change_stage' } });
+    expect(refusal.error.hints[0]).toMatch(/^You already sent exactly this call/u);
     const after = (await turn.owner.get(`${turn.path}/changes`)).data;
     expect({ contentHash: after.contentHash, files: after.files }).toEqual(before);
   });

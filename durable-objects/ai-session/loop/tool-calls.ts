@@ -80,6 +80,8 @@ export function readToolCall(
       args = parsed.value;
       notes = [...parsed.notes];
     } else {
+      // Kept as text so that the same broken text sent again is recognised as a repeat (teaching.ts).
+      args = raw;
       refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: 'The arguments are not valid JSON; the tool did not run.', hints: ['Send the arguments as one JSON object.'] });
     }
   }
