@@ -12,7 +12,8 @@ import { ERROR_CODES } from '../../shared/errors.ts';
 import { logError } from '../../shared/errors-report.ts';
 import { validatePackage, type ValidationReport } from '../../shared/bmad/index.ts';
 import { parseObjectKey } from '../../shared/object-keys.ts';
-import { parseChangeSet, type ChangeSet } from '../../shared/ai/change-set.ts';
+import { operationKeys, parseChangeSet, type ChangeSet } from '../../shared/ai/change-set.ts';
+import { computeImpact, declaredImpactNotes, type ChangeImpactView } from '../../shared/ai/change-impact.ts';
 import { impactBoundaryStage } from '../../shared/ai/impact-stage.ts';
 import { summarizeValidation, toChangeValidation, type ChangeValidation } from '../../shared/ai/validation-result.ts';
 import { userActor, type EventActor, type NewEvent, type SessionEvent } from '../../shared/ai/events.ts';
@@ -177,10 +178,6 @@ export class SessionCore {
     return this.#baselineReport.report;
   }
 
-  #declaredKeys(): string[] {
-    return this.#deps.sql.exec<{ key: string }>('SELECT key FROM declared_keys ORDER BY key').toArray().map((r) => r.key);
-  }
-
   /** The effective view over a freshly read baseline. */
   async view(): Promise<{ ctx: ProjectContext; view: EffectiveView }> {
     const ctx = await this.#context();
@@ -192,7 +189,6 @@ export class SessionCore {
     const stage = impactBoundaryStage({
       target: { targetType: meta.targetType, workflowId: meta.workflowId, targetId: meta.targetId, mode: meta.mode },
       changedKeys: files.map((f) => f.key),
-      declaredKeys: this.#declaredKeys(),
       pathOf: (key) => pathOf(view.pkg, key) ?? pathOf(ctx.baseline.pkg, key),
     });
     const report = validatePackage(view.pkg, { stages: [stage] });
@@ -250,9 +246,6 @@ export class SessionCore {
       const ctx = await this.#context();
       const writes = await stagedWrites(parsed.changeSet, createEffectiveView(ctx.baseline, this.overlay.entries()), ctx.baseline);
       this.overlay.stage(writes, source === 'ai' ? 'ai' : 'api');
-      for (const key of parsed.changeSet.impact.objects) {
-        this.#deps.sql.exec('INSERT OR IGNORE INTO declared_keys (key) VALUES (?)', key);
-      }
       const view = createEffectiveView(ctx.baseline, this.overlay.entries());
       const version = await this.#recordVersion(view, source, actor, parsed.changeSet);
       return {
@@ -262,6 +255,9 @@ export class SessionCore {
         status: 'staged',
         files: version.files,
         warnings: parsed.warnings,
+        // The declared impact is compared, never trusted: a disagreement is a note, not a refusal.
+        notes: declaredImpactNotes(parsed.changeSet.impact, parsed.changeSet.operations.flatMap(operationKeys)),
+        impact: this.#impactOf(view),
       };
     });
   }
@@ -578,6 +574,21 @@ export class SessionCore {
     };
   }
 
+  /** The impact of the whole overlay, derived from its files (shared/ai/change-impact.ts). */
+  #impactOf(view: EffectiveView): ChangeImpactView {
+    const meta = this.#requireMeta();
+    const files = changedFiles(view).map((f) => ({
+      key: f.key,
+      ...(f.path === undefined ? {} : { path: f.path }),
+      before: contentOf(view.baseline.pkg, f.key),
+      after: f.action === 'D' ? null : contentOf(view.pkg, f.key),
+    }));
+    return computeImpact(files, {
+      target: { targetType: meta.targetType, workflowId: meta.workflowId, targetId: meta.targetId, mode: meta.mode },
+      assetPaths: new Set(view.pkg.assets.map((a) => a.path)),
+    });
+  }
+
   /** Baseline and staged text of every changed file: what the diff shows (large contents go over HTTP, not the socket). */
   async changes(): Promise<ChangesView> {
     this.#requireMeta();
@@ -590,6 +601,6 @@ export class SessionCore {
     }));
     const contentHash = await overlayHash(this.overlay.entries());
     const current = latest && latest.contentHash === contentHash && latest.status !== 'applied' ? latest : null;
-    return { changeSetId: current?.id ?? null, version: current?.version ?? null, contentHash, files };
+    return { changeSetId: current?.id ?? null, version: current?.version ?? null, contentHash, files, impact: this.#impactOf(view) };
   }
 }

@@ -117,22 +117,21 @@ describe('parseChangeSet: shape violations', () => {
     ]);
   });
 
-  it('rejects unknown fields everywhere except inside extensions', () => {
-    const errors = errorsOf(
-      parseChangeSet(
-        changeSet([{ ...stepUpsert(), target: { workflowId: 'wf', nodeId: 'a', file: 'x.md' }, note: 1, extensions: { note: 1 } }], {
-          comment: 'hi',
-          impact: { objects: [], extra: true },
-          extensions: { anything: { goes: true } },
-        }),
-      ),
+  it('rejects unknown fields everywhere except inside extensions; a malformed impact is only a warning', () => {
+    const result = parseChangeSet(
+      changeSet([{ ...stepUpsert(), target: { workflowId: 'wf', nodeId: 'a', file: 'x.md' }, note: 1, extensions: { note: 1 } }], {
+        comment: 'hi',
+        impact: { objects: [], extra: true },
+        extensions: { anything: { goes: true } },
+      }),
     );
+    const errors = errorsOf(result);
     expect(summary(errors)).toEqual([
       ['AI_CHANGESET_CONTRACT_VIOLATION', 'operations[0].target.file'],
       ['AI_CHANGESET_CONTRACT_VIOLATION', 'operations[0].note'],
-      ['AI_CHANGESET_CONTRACT_VIOLATION', 'impact.extra'],
       ['AI_CHANGESET_CONTRACT_VIOLATION', 'comment'],
     ]);
+    expect(summary(result.warnings)).toEqual([['AI_IMPACT_DISAGREES', 'impact.extra']]);
     expect(errors[0]?.hints).toEqual(['Allowed fields here: workflowId, nodeId. Remove it.']);
     expect(errors[1]?.hints).toEqual(['Allowed fields here: op, targetType, target, payload, reason. Put anything else inside "extensions".']);
   });
@@ -203,37 +202,46 @@ describe('parseChangeSet: shape violations', () => {
     ]);
   });
 
-  it('requires schemaVersion, targetType, mode, operations and impact', () => {
+  it('requires schemaVersion, targetType, mode and operations (impact is optional: the system derives it)', () => {
     const errors = errorsOf(parseChangeSet({ extensions: {} }));
     expect(errors.map((e) => e.message)).toEqual([
       '"schemaVersion" is required.',
       '"targetType" is required.',
       '"mode" is required.',
       '"operations" is required.',
-      '"impact" is required.',
     ]);
     expect(errors.every((e) => e.code === 'AI_CHANGESET_CONTRACT_VIOLATION')).toBe(true);
   });
 
-  it('checks impact and revisions', () => {
-    const errors = errorsOf(
-      parseChangeSet(
-        changeSet([stepUpsert()], {
-          impact: { objects: ['step-01', 'step:wf/step-01'], counts: { step: -1 }, riskFlags: 'none', requiresConfirmation: 'yes' },
-          revisions: { workflowRevision: 1.5, agentsRevision: -2, assetsRevision: '7' },
-        }),
-      ),
+  it('checks revisions; a malformed impact is dropped with warnings instead of refusing the change set', () => {
+    const result = parseChangeSet(
+      changeSet([stepUpsert()], {
+        impact: { objects: ['step-01', 'step:wf/step-01'], counts: { step: -1 }, riskFlags: 'none', requiresConfirmation: 'yes' },
+        revisions: { workflowRevision: 1.5, agentsRevision: -2, assetsRevision: '7' },
+      }),
     );
-    expect(summary(errors)).toEqual([
-      ['AI_CHANGESET_CONTRACT_VIOLATION', 'impact.objects[0]'],
-      ['AI_CHANGESET_CONTRACT_VIOLATION', 'impact.counts.step'],
-      ['AI_CHANGESET_CONTRACT_VIOLATION', 'impact.riskFlags'],
-      ['AI_CHANGESET_CONTRACT_VIOLATION', 'impact.requiresConfirmation'],
+    expect(summary(errorsOf(result))).toEqual([
       ['AI_CHANGESET_CONTRACT_VIOLATION', 'revisions.workflowRevision'],
       ['AI_CHANGESET_CONTRACT_VIOLATION', 'revisions.agentsRevision'],
       ['AI_CHANGESET_CONTRACT_VIOLATION', 'revisions.assetsRevision'],
     ]);
-    expect(errors[0]?.message).toBe('impact.objects[0]: "step-01" does not name a package object.');
+    expect(summary(result.warnings)).toEqual([
+      ['AI_IMPACT_DISAGREES', 'impact.objects[0]'],
+      ['AI_IMPACT_DISAGREES', 'impact.counts.step'],
+      ['AI_IMPACT_DISAGREES', 'impact.riskFlags'],
+      ['AI_IMPACT_DISAGREES', 'impact.requiresConfirmation'],
+    ]);
+    expect(result.warnings[0]?.message).toBe('impact.objects[0]: "step-01" does not name a package object. The declared impact was ignored; the system derives it.');
+  });
+
+  it('stages without any impact, and without the malformed one', () => {
+    const { impact: _impact, ...bare } = changeSet([stepUpsert()]);
+    void _impact;
+    const plain = parseChangeSet(bare);
+    expect(plain.ok && plain.changeSet.impact).toBe(undefined);
+    const dropped = parseChangeSet(changeSet([stepUpsert()], { impact: { objects: ['step:classify'] } }));
+    expect(dropped.ok).toBe(true);
+    expect(dropped.ok && dropped.changeSet.impact).toBe(undefined);
   });
 
   it('caps the number of operations and the size of each text', () => {

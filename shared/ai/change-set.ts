@@ -30,6 +30,9 @@ import type { RenderPath } from './change-set-messages.ts';
 import { SessionMode, TargetType } from './session.ts';
 
 
+/** The code of a note about the model's declared impact (information only; staging goes ahead). */
+export const IMPACT_NOTE: ErrorCode = 'AI_IMPACT_DISAGREES';
+
 export interface ContractViolation {
   code: ErrorCode | string;
   message: string;
@@ -143,7 +146,9 @@ export const ChangeSet = z
       .min(1)
       .max(MAX_CHANGE_OPERATIONS)
       .describe('The changes: at least one, at most 200, at most one per object.'),
-    impact: ChangeImpact,
+    impact: ChangeImpact.optional().describe(
+      'Optional: what you believe the change set affects. The system derives the real impact from the staged files; a declared impact that differs is reported back as a note, never a refusal.',
+    ),
     revisions: ChangeRevisions.optional(),
     extensions: Extensions,
   })
@@ -328,6 +333,22 @@ export function parseChangeSet(input: unknown, expect: ChangeSetExpectation = {}
       ],
       warnings,
     };
+  }
+
+  // The declared impact is information, not a gate (the system derives the impact itself): a
+  // malformed one is dropped with a warning instead of refusing the change set.
+  if (Object.hasOwn(candidate, 'impact')) {
+    const impact = ChangeImpact.safeParse(candidate.impact);
+    if (!impact.success) {
+      for (const issue of impact.error.issues) {
+        for (const problem of issueViolations(issue, candidate, ChangeSet, render, ['impact'])) {
+          warnings.push({ ...problem, code: IMPACT_NOTE, message: `${problem.message} The declared impact was ignored; the system derives it.` });
+        }
+      }
+      const { impact: _dropped, ...rest } = candidate;
+      void _dropped;
+      candidate = rest;
+    }
   }
 
   const errors: ContractViolation[] = [];

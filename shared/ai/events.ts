@@ -135,6 +135,8 @@ const payloads = {
     valid: z.boolean().nullable(),
     /** Validation still fails after the allowed repairs: a person fixes it in the diff. */
     needsManualFix: z.boolean(),
+    /** What the system staged (from the version, not from the model's words); null when nothing is. */
+    staged: z.object({ files: z.array(z.object({ key: z.string(), action: FileAction })), text: z.string() }).nullable().optional(),
     iterations: z.number().int(),
     repairs: z.number().int(),
     usage: Usage,
@@ -144,6 +146,8 @@ const payloads = {
     code: z.string(),
     message: z.string(),
     hints: z.array(z.string()),
+    /** `no_changes_staged`: the AI claimed changes but nothing was staged (code AI_NO_CHANGES_STAGED). */
+    outcome: z.literal('no_changes_staged').optional(),
     usage: Usage,
     sessionUsage: Usage,
   }),

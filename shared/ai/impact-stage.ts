@@ -1,10 +1,12 @@
 /**
- * Validation stage 4, the impact boundary (pipeline stages: shared/bmad/README.md): every object an AI session changes
- * must lie within the session's target or be declared in a change set's `impact.objects`. The
- * session passes this stage to `validatePackage(effective, {stages: [...]})` when it validates.
+ * Validation stage 4, the impact boundary (pipeline stages: shared/bmad/README.md): the scope of an AI session is its
+ * target, not what a model declares. Every changed object outside the target is flagged for the
+ * reviewers as a cross-object change (a warning: allowed, but visible); what a target type may
+ * never do (delete a workflow, change an agent's id) is refused earlier, by the change-set
+ * contract. The session passes this stage to `validatePackage(effective, {stages: [...]})`.
  */
 import type { ErrorCode } from '../errors.ts';
-import { errorIssue } from '../bmad/issues.ts';
+import { warningIssue } from '../bmad/issues.ts';
 import type { ValidationStage } from '../bmad/stage.ts';
 import { parseObjectKey } from '../object-keys.ts';
 import type { SessionMode, TargetType } from './session.ts';
@@ -13,15 +15,13 @@ export interface ImpactBoundaryInput {
   target: { targetType: TargetType; workflowId: string | null; targetId: string | null; mode: SessionMode };
   /** Object keys changed by the overlay (added, modified, deleted). */
   changedKeys: readonly string[];
-  /** Object keys declared in the change sets' impact.objects so far (union). */
-  declaredKeys: readonly string[];
   /** Maps an object key to the package file path it lives at, for the issue's filePath (fallback: the key). */
   pathOf?: (key: string) => string | undefined;
 }
 
 type Target = ImpactBoundaryInput['target'];
 
-const VIOLATION: ErrorCode = 'AI_CHANGESET_CONTRACT_VIOLATION';
+const CROSS_OBJECT: ErrorCode = 'AI_CROSS_OBJECT_CHANGE';
 
 /**
  * Whether `key` belongs to the target itself. A create without a chosen id may touch any object
@@ -70,19 +70,18 @@ export function describeTarget(target: Target): string {
 }
 
 export function impactBoundaryStage(input: ImpactBoundaryInput): ValidationStage {
-  const declared = new Set(input.declaredKeys);
   return {
     id: 'impact-boundary',
     order: 4,
     run(ctx) {
       for (const key of new Set(input.changedKeys)) {
-        if (declared.has(key) || isWithinTarget(key, input.target)) continue;
+        if (isWithinTarget(key, input.target)) continue;
         ctx.report(
-          errorIssue(
-            VIOLATION,
+          warningIssue(
+            CROSS_OBJECT,
             input.pathOf?.(key) ?? key,
-            `The change touches ${key}, which is outside the target (${describeTarget(input.target)}) and not declared in impact.objects.`,
-            { hint: 'Declare it in impact.objects, or leave it unchanged.' },
+            `Cross-object change: ${key} is outside the target (${describeTarget(input.target)}). Reviewers, check it on purpose.`,
+            { hint: 'Keep it if the target needs it; otherwise leave the object unchanged.' },
           ),
         );
       }

@@ -10,6 +10,8 @@ export interface ToolError {
   hints?: string[];
   /** Every violation, when there are several (e.g. a changeSet with three broken operations). */
   details?: Array<{ code?: string; path?: string; message: string; hint?: string }>;
+  /** A corrected call to copy: the function name as the model calls it, and valid arguments. */
+  example?: { tool: string; arguments: Record<string, unknown> };
 }
 
 export interface ToolMeta {

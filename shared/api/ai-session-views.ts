@@ -3,6 +3,7 @@
  * view, versions, turns, review and diffs. The session object builds them, the Worker passes them
  * on, the Workbench reads them: one set of types for all three.
  */
+import type { ChangeImpactView } from '../ai/change-impact.ts';
 import type { ChangeSet } from '../ai/change-set.ts';
 import type { RevisionSet, RevisionWarning } from '../ai/events.ts';
 import type { ChangedFile } from '../ai/overlay.ts';
@@ -109,6 +110,10 @@ export interface StageResult {
   status: 'staged';
   files: ChangedFile[];
   warnings: Array<{ code: string; message: string; path: string; hints: string[] }>;
+  /** Where the declared impact disagrees with what was staged (information; the staging went ahead). */
+  notes?: string[];
+  /** The impact of everything staged so far, derived by the system from the files. */
+  impact?: ChangeImpactView;
 }
 
 export interface ApplyResult {
@@ -133,4 +138,6 @@ export interface ChangesView {
   version: number | null;
   contentHash: string;
   files: FileDiff[];
+  /** Derived from the files (never from a model's claim): counts, objects, references, risk flags. */
+  impact: ChangeImpactView;
 }

@@ -188,7 +188,8 @@ export function foldEvents(log: SessionLog, events: readonly SessionEvent[]): Se
           const p = event.payload;
           turn.ending = {
             type: 'finished',
-            summary: p.summary,
+            // Beside a staged change set, the system's list of what it staged, not the model's account.
+            summary: p.staged ? p.staged.text : p.summary,
             responseType: p.responseType,
             valid: p.valid,
             needsManualFix: p.needsManualFix,

@@ -1,9 +1,11 @@
 /**
  * The model's last message of a turn (no tool calls): the original product's final-answer
  * contract `{"responseType": "chat"|"change", "assistantSummary": "…", "changeSet"?: {…}}`
- * (seed 000 §5.2), read leniently — a fenced JSON block is fine, and plain prose counts as a chat
- * summary — but never shown whole: the chat shows a summary, contents live in the diff.
+ * (seed 000 §5.2), read leniently — a fenced JSON block and trailing commas are fine (the reading
+ * is shared/ai/lenient-input.ts, as for tool arguments), and plain prose counts as a chat summary —
+ * but never shown whole: the chat shows a summary, contents live in the diff.
  */
+import { parseJsonLenient, parseLenient } from '../../../shared/ai/lenient-input.ts';
 import { FinalAnswer } from '../../../shared/ai/turn.ts';
 import type { FinishReason } from '../../../worker/llm/types.ts';
 
@@ -42,18 +44,17 @@ export function parseFinalAnswer(content: string, finishReason: FinishReason | n
   if (!content.trim()) return { ok: false, problem: 'The answer was empty.' };
   const candidate = jsonCandidate(content);
   if (candidate !== null) {
-    let value: unknown;
-    try {
-      value = JSON.parse(candidate);
-    } catch {
-      return { ok: false, problem: 'The answer looks like JSON but does not parse.' };
-    }
-    const parsed = FinalAnswer.safeParse(value);
+    const read = parseJsonLenient(candidate);
+    if (!read.ok) return { ok: false, problem: 'The answer looks like JSON but does not parse.' };
+    const { result: parsed } = parseLenient(FinalAnswer, read.value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return { ok: false, problem: `The answer does not follow the contract: ${issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'unknown problem'}.` };
     }
-    return { ok: true, answer: { ...parsed.data, assistantSummary: summaryOnly(parsed.data.assistantSummary) }, fromJson: true };
+    // "changeSet": null is a model's way of saying it has none.
+    const { changeSet, ...rest } = parsed.data;
+    const answer: FinalAnswer = { ...rest, assistantSummary: summaryOnly(parsed.data.assistantSummary), ...(changeSet === null || changeSet === undefined ? {} : { changeSet }) };
+    return { ok: true, answer, fromJson: true };
   }
   return { ok: true, answer: { responseType: 'chat', assistantSummary: summaryOnly(content) }, fromJson: false };
 }

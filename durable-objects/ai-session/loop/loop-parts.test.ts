@@ -38,8 +38,11 @@ describe('offered tools', () => {
   it('gives the stage tool the full changeSet schema', () => {
     const stage = offeredTools(false).find((t) => t.function.name === 'builder_change_stage')!;
     const changeSet = (stage.function.parameters as { properties: { changeSet: { required: string[]; properties: Record<string, unknown> } } }).properties.changeSet;
-    expect(changeSet.required).toEqual(expect.arrayContaining(['schemaVersion', 'targetType', 'mode', 'operations', 'impact']));
+    expect(changeSet.required).toEqual(expect.arrayContaining(['schemaVersion', 'targetType', 'mode', 'operations']));
+    // The impact is derived by the system; a model may still declare one, but it is not required.
+    expect(changeSet.required).not.toContain('impact');
     expect(changeSet.properties).toHaveProperty('operations');
+    expect(changeSet.properties).toHaveProperty('impact');
   });
 });
 
@@ -48,6 +51,12 @@ describe('the final answer', () => {
     const json = JSON.stringify({ responseType: 'change', assistantSummary: 'Updated 1 step.' });
     expect(parseFinalAnswer(json, 'stop')).toEqual({ ok: true, fromJson: true, answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
     expect(parseFinalAnswer('```json\n' + json + '\n```', 'stop')).toMatchObject({ ok: true, answer: { responseType: 'change' } });
+    // Trailing commas and a null changeSet, as common models send them.
+    expect(parseFinalAnswer('```json\n{"responseType": "chat", "assistantSummary": "Hi.", "changeSet": null,}\n```', 'stop')).toEqual({
+      ok: true,
+      fromJson: true,
+      answer: { responseType: 'chat', assistantSummary: 'Hi.' },
+    });
   });
 
   it('keeps a changeSet the answer carries', () => {

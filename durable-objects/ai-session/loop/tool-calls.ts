@@ -9,6 +9,8 @@ import type { NewEvent, SessionEvent } from '../../../shared/ai/events.ts';
 import type { AssembledToolCall, AssistantMessage } from '../../../worker/llm/types.ts';
 import type { Actor, SessionCore } from '../session.ts';
 import { fromWireName, runTool } from '../tools/registry.ts';
+import { failedBefore, teach } from '../tools/teaching.ts';
+import { parseJsonLenient } from '../../../shared/ai/lenient-input.ts';
 import type { AuditBuffer } from './audit-buffer.ts';
 import { argumentsSummary, resultSummary } from './summaries.ts';
 import type { TurnRecord } from './turn-store.ts';
@@ -33,6 +35,8 @@ export interface ToolCallToRun {
   iteration: number;
   /** Set when the call must not run: this is its result. */
   refusal: ToolEnvelope | null;
+  /** What the lenient reading of the arguments interpreted (double encoding, fences), told back to the model. */
+  notes?: string[];
 }
 
 /** The assistant message as stored and re-sent: oversized arguments are replaced, never replayed. */
@@ -54,13 +58,14 @@ export function readToolCall(
   call: FunctionCall,
   assembled: readonly AssembledToolCall[],
   offered: ReadonlySet<string>,
-): { name: string; args: unknown; refusal: ToolEnvelope | null } {
+): { name: string; args: unknown; refusal: ToolEnvelope | null; notes: string[] } {
   const streamed = assembled.find((a) => a.id === call.id);
   const clean = assembled.length === 0 ? true : (streamed?.finishedCleanly ?? false);
   const name = fromWireName(call.function.name);
   // The arguments as the model sent them (the stored message has oversized ones replaced).
   const raw = streamed?.argumentsText ?? call.function.arguments;
   let args: unknown;
+  let notes: string[] = [];
   let refusal: ToolEnvelope | null = null;
   if (!clean) {
     refusal = toolError('AI_BAD_RESPONSE', {
@@ -70,22 +75,26 @@ export function readToolCall(
   } else if (raw.length > MAX_TOOL_ARGUMENT_CHARS || raw === OVERSIZED_ARGUMENTS) {
     refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: `The arguments are larger than ${MAX_TOOL_ARGUMENT_CHARS} characters; the tool did not run.` });
   } else {
-    try {
-      args = raw.trim() === '' ? {} : JSON.parse(raw);
-    } catch {
+    const parsed = raw.trim() === '' ? ({ ok: true, value: {}, notes: [] } as const) : parseJsonLenient(raw, { unwrapString: true });
+    if (parsed.ok) {
+      args = parsed.value;
+      notes = [...parsed.notes];
+    } else {
+      // Kept as text so that the same broken text sent again is recognised as a repeat (teaching.ts).
+      args = raw;
       refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: 'The arguments are not valid JSON; the tool did not run.', hints: ['Send the arguments as one JSON object.'] });
     }
   }
   if (!refusal && !offered.has(name) && CHANGE_TOOLS.has(name)) {
     refusal = toolError('AI_TOOL_NOT_ALLOWED', { message: 'This turn is "suggest only": nothing may be staged. Describe your suggestions in the answer instead.' });
   }
-  return { name, args, refusal };
+  return { name, args, refusal, notes };
 }
 
 /** Run one tool call exactly once: a finished run is never repeated; its result is already in the conversation. */
 export async function runToolCall(deps: ToolCallDeps, turn: TurnRecord, call: ToolCallToRun, audit: AuditBuffer): Promise<ToolEnvelope> {
   const { core, emit } = deps;
-  const { toolCallId, name, args, iteration, refusal } = call;
+  const { toolCallId, name, args, iteration, refusal, notes = [] } = call;
   const previous = core.turns.toolRun(turn.id, iteration, toolCallId);
   if (previous?.status === 'finished' && previous.result) return previous.result;
   const summary = refusal ? 'not run' : argumentsSummary(name, args);
@@ -104,6 +113,11 @@ export async function runToolCall(deps: ToolCallDeps, turn: TurnRecord, call: To
     core.turns.startToolRun(turn.id, iteration, toolCallId, name);
     const actor: Actor = { userId: turn.userId, name: turn.userName, role: turn.userRole };
     result = await runTool(core, { actor, source: 'ai' }, name, args);
+  }
+  if (notes.length > 0) result = { ...result, meta: { ...result.meta, notes: [...notes, ...((result.meta.notes as string[] | undefined) ?? [])] } } as ToolEnvelope;
+  if (!result.ok) {
+    const repeated = failedBefore(core.turns.loopMessages(turn.id), name, args, toolCallId, result.error.code);
+    result = teach(result, name, core.meta, repeated);
   }
   const durationMs = Date.now() - startedAt;
   core.turns.finishToolRun(turn.id, iteration, toolCallId, name, result, durationMs);

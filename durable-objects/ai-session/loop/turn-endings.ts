@@ -1,7 +1,9 @@
 /**
  * How a turn ends (turn-runner.ts): exactly one of finished, failed, stopped or paused, written
  * with the turn's status in one synchronous step, then its audit row. Finished turns add their
- * summary to the conversation (the only assistant text people see).
+ * summary to the conversation (the only assistant text people see), and, when something is
+ * staged, the list of what the system staged — never the model's account of it. A claim of
+ * changes with nothing staged ends as failed with the "no changes staged" outcome.
  */
 import { userActor, type NewEvent, type SessionEvent } from '../../../shared/ai/events.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
@@ -19,12 +21,22 @@ export type Ending =
       needsManualFix: boolean;
     }
   | { kind: 'failed'; code: ErrorCode; message: string; hints: string[] }
+  /** The model claimed changes but nothing was staged (loop/honest-ending.ts). */
+  | { kind: 'no-changes'; reason: string }
   | { kind: 'stopped'; by: Actor }
   | { kind: 'paused'; tokenBudget: number };
 
 export interface EndingDeps {
   core: SessionCore;
   emit: (event: NewEvent) => SessionEvent;
+}
+
+const ACTION_WORDS = { A: 'added', M: 'modified', D: 'deleted' } as const;
+
+/** What the system staged, as the chat shows it beside the change set: "Staged: step:wf/a (modified), …". */
+export function stagedText(files: ReadonlyArray<{ key: string; action: 'A' | 'M' | 'D' }>): string {
+  if (files.length === 0) return 'Staged: no file differs from the project.';
+  return `Staged ${files.length} file${files.length === 1 ? '' : 's'}: ${files.map((f) => `${f.key} (${ACTION_WORDS[f.action]})`).join(', ')}.`;
 }
 
 /** Close the turn: its status and its one ending event, written together; then the audit row. */
@@ -42,6 +54,7 @@ export function endTurn(deps: EndingDeps, turn: TurnRecord, ending: Ending, audi
       const validation = ending.validation;
       const latest = core.versions.latest();
       const staged = current.stagedVersion !== null && latest && latest.status !== 'applied' && core.overlay.size > 0 ? latest : null;
+      const stagedFiles = staged ? staged.files.map((f) => ({ key: f.key, action: f.action })) : null;
       core.turns.update(turn.id, { status: 'finished', endedAt: Date.now(), outcome: { responseType: ending.responseType } });
       core.turns.addMessage({ role: 'assistant', content: ending.summary }, turn.id, 'summary');
       emit({
@@ -55,6 +68,7 @@ export function endTurn(deps: EndingDeps, turn: TurnRecord, ending: Ending, audi
           version: staged?.version ?? null,
           valid: validation ? validation.valid : null,
           needsManualFix: ending.needsManualFix,
+          staged: stagedFiles ? { files: stagedFiles, text: stagedText(stagedFiles) } : null,
           iterations: current.iteration,
           repairs: current.repairs,
           usage,
@@ -79,6 +93,20 @@ export function endTurn(deps: EndingDeps, turn: TurnRecord, ending: Ending, audi
       });
       audit.add({ type: 'ai.turn.failed', userId: current.userId, code: ending.code, latencyMs, payload: common });
       return;
+    case 'no-changes': {
+      const code: ErrorCode = 'AI_NO_CHANGES_STAGED';
+      const message = `No changes staged: the AI said it made changes, but ${ending.reason}.`;
+      const hints = ['Nothing in the project or the working copy changed. Send your message again, or try another model.'];
+      core.turns.update(turn.id, { status: 'failed', endedAt: Date.now(), outcome: { code } });
+      emit({
+        type: 'turn.failed',
+        actor: { kind: 'system' },
+        turnId: turn.id,
+        payload: { code, message, hints, outcome: 'no_changes_staged', usage, sessionUsage },
+      });
+      audit.add({ type: 'ai.turn.failed', userId: current.userId, code, latencyMs, payload: common });
+      return;
+    }
     case 'stopped':
       core.turns.update(turn.id, { status: 'stopped', endedAt: Date.now(), outcome: { stoppedBy: ending.by.userId } });
       emit({

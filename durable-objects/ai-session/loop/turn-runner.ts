@@ -20,6 +20,7 @@ import { userActor, type NewEvent, type SessionEvent } from '../../../shared/ai/
 import { MAX_LOOP_ITERATIONS, MAX_REPAIRS, type Usage } from '../../../shared/ai/turn.ts';
 import { estimateCostUsd, type PriceTable } from '../../../shared/ai/pricing.ts';
 import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
+import type { ToolError } from '../../../shared/ai/tool-envelope.ts';
 import type { Actor, SessionCore } from '../session.ts';
 import { buildContextEnvelope } from '../tools/context-envelope.ts';
 import { preparePrompt } from '../prompt/prepare.ts';
@@ -27,6 +28,7 @@ import { estimateTokens, fitToolMessages } from '../prompt/budget.ts';
 import { AuditBuffer } from './audit-buffer.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
 import { parseFinalAnswer } from './final-answer.ts';
+import { nothingStaged } from './honest-ending.ts';
 import { readToolCall, runToolCall, storedAssistantMessage } from './tool-calls.ts';
 import { endTurn, type Ending } from './turn-endings.ts';
 import { offeredToolNames, offeredTools } from './offered-tools.ts';
@@ -399,11 +401,19 @@ export class TurnRunner {
         continue;
       }
       const answer = parsed.answer;
+      let answerError: ToolError | null = null;
       if (answer.changeSet !== undefined && !turn.suggestOnly) {
         const staged = await runToolCall(this.#deps, core.turns.get(turnId)!, { toolCallId: `final-${iteration}`, name: 'builder.change.stage', args: { changeSet: answer.changeSet }, iteration, refusal: null }, audit);
         if (!staged.ok && this.#repairOrGiveUp(turnId, 'the changeSet in your answer could not be staged', [`- error: ${JSON.stringify(staged.error)}`], Math.max(1, staged.error.details?.length ?? 1))) continue;
+        if (!staged.ok) answerError = staged.error;
       }
       turn = core.turns.get(turnId)!;
+      // A claim of changes with nothing staged is never a success (honest-ending.ts).
+      const unstaged = nothingStaged(turn, answer, answerError, core.turns.loopMessages(turnId), meta);
+      if (unstaged) {
+        if (this.#repairOrGiveUp(turnId, 'nothing was staged', unstaged.repairLines, 1)) continue;
+        return { kind: 'no-changes', reason: unstaged.reason };
+      }
       let validation: (ChangeValidation & { changeSetId: string; version: number }) | null = null;
       let needsManualFix = false;
       if (turn.stagedVersion !== null && !turn.suggestOnly && core.overlay.size > 0) {
@@ -449,8 +459,8 @@ export class TurnRunner {
   ): Promise<void> {
     for (const call of message.tool_calls ?? []) {
       if (call.type !== 'function') continue;
-      const { name, args, refusal } = readToolCall(call, assembled, offered);
-      await runToolCall(this.#deps, turn, { toolCallId: call.id, name, args, iteration: turn.iteration, refusal }, audit);
+      const { name, args, refusal, notes } = readToolCall(call, assembled, offered);
+      await runToolCall(this.#deps, turn, { toolCallId: call.id, name, args, iteration: turn.iteration, refusal, notes }, audit);
       if (active.stoppedBy) return;
     }
   }

@@ -13,20 +13,20 @@ const FILES_TOUCHED: Readonly<Record<TargetType, string[]>> = {
   workflow: [
     'A workflow lives in workflows/<workflowId>/workflow.md (frontmatter + "## Steps Index") and workflows/<workflowId>/workflow.graph.json (nodes and edges).',
     'One workflow upsert carries "workflowMd", "graphJson" or both. Every node needs a step file (workflows/<workflowId>/steps/<name>.md): add a step upsert per new node and a step delete per removed node, and keep the Steps Index in step with the graph.',
-    'New agents a node names need an agent upsert. List every object you touch in impact.objects (workflow:<wid>, graph:<wid>, step:<wid>/<nodeId>, agent:<agentId>).',
+    'New agents a node names need an agent upsert.',
   ],
   step: [
     'A step is one Markdown file, workflows/<workflowId>/steps/<name>.md (its path is the graph node\'s "file"), written with a step upsert carrying the full file as "stepMarkdown".',
     'Its frontmatter nodeId equals the graph node id; its transitions must match the graph edges leaving the node. A new step also needs its node and edges in workflow.graph.json and a line in the Steps Index of workflow.md: add a workflow upsert with both.',
-    'An asset the step should mention must exist or be created in the same change set (asset upsert). List every object you touch in impact.objects.',
+    'An asset the step should mention must exist or be created in the same change set (asset upsert).',
   ],
   agent: [
     'Agents are entries of agents.json, changed one agent at a time: an agent upsert carries the full agent object as "agent"; an agent delete removes it.',
-    'Steps and graph nodes refer to agents by id: removing an agent breaks them, so update those steps in the same change set (find them with builder.refs.find) and list them in impact.objects.',
+    'Steps and graph nodes refer to agents by id: removing an agent breaks them, so update those steps in the same change set (find them with builder.refs.find).',
   ],
   asset: [
     'An asset is one text file under assets/, written with an asset upsert carrying the full text as "content", or removed with an asset delete.',
-    'Moving or renaming an asset is a delete of the old path, an upsert of the new one, and a step upsert for every step that mentions the old path (find them with builder.refs.find). List every object you touch in impact.objects.',
+    'Moving or renaming an asset is a delete of the old path, an upsert of the new one, and a step upsert for every step that mentions the old path (find them with builder.refs.find).',
   ],
 };
 
@@ -37,7 +37,7 @@ const CHANGE_SET_SHAPE = [
   `- "targetType": required, this session's target type ("workflow" | "step" | "agent" | "asset").`,
   `- "mode": required, this session's mode ("create" | "optimize").`,
   `- "operations": required list of 1 to ${MAX_CHANGE_OPERATIONS} operations, at most one per object.`,
-  `- "impact": required object: "objects" (required list of object keys of everything the change set touches, including objects outside the target), optional "counts" ({"workflow"?, "step"?, "agent"?, "asset"?} non-negative integers), optional "riskFlags" (list of short strings), optional "requiresConfirmation" (true).`,
+  `- "impact": optional. The system derives the impact (files, counts, references, risks) from what you stage; you may add {"objects": [object keys], "counts"?, "riskFlags"?, "requiresConfirmation"?} and a disagreement comes back as a note, never a refusal. Changes outside the target are allowed and shown to reviewers as cross-object.`,
   `- "revisions": optional {"workflowRevision"?, "agentsRevision"?, "assetsRevision"?}, integers copied from revision_info.baseline in the context (workflow.revision, agents, assets).`,
   `- "extensions": optional object, the only place for anything outside this contract.`,
   `Operations ("op" is "upsert" or "delete"; every operation may add "reason", one sentence for the reviewer, and "extensions"):`,
@@ -52,7 +52,7 @@ const CHANGE_SET_SHAPE = [
 const FINAL_ANSWER = [
   'Final answer: end every turn with one assistant message (no tool call) whose whole content is one JSON object, with no code fence and no text around it:',
   '{"responseType":"chat"|"change","assistantSummary":"…"}',
-  '- "responseType": "change" when this turn staged a change set or includes one; "chat" for answers, questions and suggestions.',
+  '- "responseType": "change" only when builder.change.stage answered ok in this turn, or when the answer includes a changeSet; "chat" for answers, questions and suggestions. Claiming changes that were not staged is refused.',
   '- "assistantSummary": required, plain language for the user, under 2000 characters (the chat shows no more): summary only (objects changed, kind of change, impact, risks, validation result, next step). Never paste full file contents into it; the user reviews whole files and the diff in the preview pane.',
   '- "changeSet": optional, a change set as above, when you did not stage it with builder.change.stage; it is then staged and validated for you. Leave it out when you already staged.',
   '- No other fields.',

@@ -12,6 +12,8 @@ import type { Actor, SessionCore } from '../session.ts';
 import type { VersionSource } from '../versions.ts';
 import { READ_TOOLS, type ReadToolContext } from './read-tools.ts';
 import { FORBIDDEN_TOOL_NAMES, MODEL_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
+import { parseLenient } from '../../../shared/ai/lenient-input.ts';
+import { prepareChangeSet } from './stage-input.ts';
 
 const sessionId = z
   .string().max(100).optional().describe('This session id (optional; other sessions are refused).');
@@ -53,11 +55,18 @@ function fromApiError(error: ApiError): ToolEnvelope<never> {
 }
 
 function invalidArguments(issues: z.core.$ZodIssue[]): ToolEnvelope<never> {
+  const where = issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
   return toolError('AI_TOOL_EXECUTION_ERROR', {
-    message: 'The tool arguments do not match the tool\'s schema; the tool did not run.',
+    message: `The tool arguments do not match the tool's schema (${where}); the tool did not run.`,
     details: issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
     hints: ['Call the tool again with arguments that match its JSON Schema.'],
   });
+}
+
+/** What the lenient reading interpreted, told to the model beside the result (meta.notes). */
+function withNotes(envelope: ToolEnvelope, notes: readonly string[]): ToolEnvelope {
+  if (notes.length === 0) return envelope;
+  return { ...envelope, meta: { ...envelope.meta, notes: [...((envelope.meta.notes as string[] | undefined) ?? []), ...notes] } } as ToolEnvelope;
 }
 
 export interface ToolCaller {
@@ -77,15 +86,15 @@ export async function runTool(core: SessionCore, caller: ToolCaller, name: strin
   try {
     if (name in READ_TOOLS) {
       const tool = READ_TOOLS[name as keyof typeof READ_TOOLS];
-      const args = tool.args.safeParse(rawArgs ?? {});
+      const { result: args, notes } = parseLenient(tool.args, rawArgs ?? {});
       if (!args.success) return invalidArguments(args.error.issues);
       const { ctx, view } = await core.view();
       const context: ReadToolContext = { view, session: meta!, domainProfile: ctx.domainProfile };
-      return (tool.run as (c: ReadToolContext, a: unknown) => ToolEnvelope)(context, args.data);
+      return withNotes((tool.run as (c: ReadToolContext, a: unknown) => ToolEnvelope)(context, args.data), notes);
     }
     if (name in CHANGE_TOOLS) {
       const tool = CHANGE_TOOLS[name as keyof typeof CHANGE_TOOLS];
-      const args = tool.args.safeParse(rawArgs ?? {});
+      const { result: args, notes } = parseLenient(tool.args, rawArgs ?? {});
       if (!args.success) return invalidArguments(args.error.issues);
       const data = args.data as { sessionId?: string; changeSet?: unknown; changeSetId?: string };
       if (data.sessionId !== undefined && data.sessionId !== meta?.sessionId) {
@@ -93,12 +102,14 @@ export async function runTool(core: SessionCore, caller: ToolCaller, name: strin
       }
       switch (name) {
         case 'builder.change.stage': {
-          const result = await core.stage(data.changeSet, caller.actor, caller.source);
-          return toolOk(result, { revision: null, version: result.version });
+          const prepared = prepareChangeSet(data.changeSet, (await core.view()).view.pkg);
+          if (!prepared.ok) return withNotes(prepared.error, notes);
+          const result = await core.stage(prepared.changeSet, caller.actor, caller.source);
+          return withNotes(toolOk(result, { revision: null, version: result.version }), [...notes, ...prepared.notes, ...(result.notes ?? [])]);
         }
         case 'builder.change.validate': {
           const result = await core.validate(data.changeSetId);
-          return toolOk(result, { revision: null, version: result.version });
+          return withNotes(toolOk(result, { revision: null, version: result.version }), notes);
         }
         default: {
           const actor = caller.source === 'ai' ? ({ kind: 'ai' } as const) : { kind: 'user' as const, userId: caller.actor.userId, name: caller.actor.name };

@@ -1,0 +1,77 @@
+/**
+ * Honest endings: a final answer that claims changes (responseType "change", or a changeSet) while
+ * nothing was staged in the turn is never a success. The loop first tells the model exactly why
+ * nothing was staged and which tool to call (a repair); once the repairs are spent the turn ends
+ * with a visible "no changes staged" outcome and the reason (turn-endings.ts).
+ */
+import type { ToolEnvelope, ToolError } from '../../../shared/ai/tool-envelope.ts';
+import type { SessionMeta } from '../../../shared/ai/session.ts';
+import type { FinalAnswer } from '../../../shared/ai/turn.ts';
+import type { ChatMessage } from '../../../worker/llm/types.ts';
+import { exampleChangeSet } from '../prompt/output-contract.ts';
+import { fromWireName } from '../tools/registry.ts';
+import type { TurnRecord } from './turn-store.ts';
+
+export interface NothingStaged {
+  /** Why nothing was staged, in one sentence for the model and for people. */
+  reason: string;
+  /** The repair request's lines. */
+  repairLines: string[];
+}
+
+/** The error of the latest failed `builder.change.stage` call of the turn, if the latest one failed. */
+export function lastStageFailure(messages: readonly ChatMessage[]): ToolError | null {
+  const stageCalls = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.tool_calls ?? []) {
+      if (call.type === 'function' && fromWireName(call.function.name) === 'builder.change.stage') stageCalls.add(call.id);
+    }
+  }
+  let latest: ToolError | null = null;
+  for (const message of messages) {
+    if (message.role !== 'tool' || !stageCalls.has(message.tool_call_id)) continue;
+    try {
+      const result = JSON.parse(String(message.content)) as ToolEnvelope;
+      latest = result.ok ? null : result.error;
+    } catch {
+      continue;
+    }
+  }
+  return latest;
+}
+
+function describe(error: ToolError): string {
+  const first = error.details?.[0];
+  return `${error.code}: ${error.message}${first && first.message !== error.message ? ` (${first.path ? `${first.path}: ` : ''}${first.message})` : ''}`;
+}
+
+/**
+ * Null when the ending is honest as it stands; otherwise why nothing was staged. `answerError` is
+ * the failure of staging the changeSet the final answer carried, if it had one.
+ */
+export function nothingStaged(
+  turn: TurnRecord,
+  answer: FinalAnswer,
+  answerError: ToolError | null,
+  messages: readonly ChatMessage[],
+  session: SessionMeta,
+): NothingStaged | null {
+  if (turn.suggestOnly || turn.stagedVersion !== null) return null;
+  const claims = answer.responseType === 'change' || answer.changeSet !== undefined;
+  if (!claims) return null;
+  const failure = answerError ?? lastStageFailure(messages);
+  const reason = answerError
+    ? `the changeSet in your final answer could not be staged (${describe(answerError)})`
+    : failure
+      ? `your last builder_change_stage call failed (${describe(failure)}) and no later call succeeded`
+      : 'no builder_change_stage call succeeded in this turn, so no file was changed';
+  return {
+    reason,
+    repairLines: [
+      `- problem: your answer says you made changes, but nothing is staged: ${reason}.`,
+      `- To change files, call builder_change_stage with {"changeSet": …}, for example ${JSON.stringify({ changeSet: exampleChangeSet(session) })}; then answer again.`,
+      '- If you did not mean to change anything, answer with "responseType": "chat" and say so.',
+    ],
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The changeSet argument of `builder.change.stage`, read leniently before the contract checks it
+ * (shared/ai/lenient-input.ts does the reading): a changeSet sent as JSON text, nulls and
+ * stringly-typed numbers and booleans, and short object keys in impact.objects resolved against
+ * the package. A short key that names several objects stops the staging with the candidates.
+ */
+import { ChangeSet } from '../../../shared/ai/change-set.ts';
+import { isLegacyShape } from '../../../shared/ai/change-set-legacy.ts';
+import { isRecord } from '../../../shared/ai/change-set-messages.ts';
+import { parseJsonLenient, parseLenient, readObjectKey } from '../../../shared/ai/lenient-input.ts';
+import { toolError, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
+import type { BmadPackage } from '../../../shared/bmad/index.ts';
+import { formatObjectKey } from '../../../shared/object-keys.ts';
+import { keyOfPath } from '../effective-view.ts';
+import { agentIds } from '../package-lookups.ts';
+
+export type PreparedChangeSet = { ok: true; changeSet: unknown; notes: string[] } | { ok: false; error: ToolEnvelope };
+
+/** Every object key the package holds (workflows, graphs, steps, agents, assets). */
+export function objectKeysOf(pkg: BmadPackage): string[] {
+  const keys: string[] = [];
+  for (const workflow of pkg.workflows) {
+    keys.push(formatObjectKey({ kind: 'workflow', workflowId: workflow.id }), formatObjectKey({ kind: 'graph', workflowId: workflow.id }));
+    for (const step of workflow.steps) {
+      const key = keyOfPath(pkg, step.path);
+      if (key !== undefined) keys.push(key);
+    }
+  }
+  for (const agentId of agentIds(pkg)) keys.push(formatObjectKey({ kind: 'agent', agentId }));
+  for (const asset of pkg.assets) keys.push(formatObjectKey({ kind: 'asset', path: asset.path }));
+  return keys;
+}
+
+export function prepareChangeSet(raw: unknown, pkg: BmadPackage): PreparedChangeSet {
+  const notes: string[] = [];
+  let value = raw;
+  if (typeof value === 'string') {
+    const parsed = parseJsonLenient(value, { unwrapString: true });
+    // Text that is not JSON goes on as it is: the contract check says so in its own words.
+    if (parsed.ok && isRecord(parsed.value)) {
+      value = parsed.value;
+      notes.push('read "changeSet", sent as JSON text, as the object inside it', ...parsed.notes);
+    }
+  }
+  if (!isRecord(value) || isLegacyShape(value)) return { ok: true, changeSet: value, notes };
+  const lenient = parseLenient(ChangeSet, value, { pathPrefix: 'changeSet.' });
+  notes.push(...lenient.notes);
+  const candidate = lenient.value as Record<string, unknown>;
+  const impact = candidate.impact;
+  if (!isRecord(impact) || !Array.isArray(impact.objects)) return { ok: true, changeSet: candidate, notes };
+
+  const listed: unknown[] = impact.objects;
+  const known = objectKeysOf(pkg);
+  const ambiguous: Array<{ key: string; candidates: string[] }> = [];
+  const objects = listed.map((key) => {
+    if (typeof key !== 'string') return key;
+    const reading = readObjectKey(key, known);
+    if (reading.kind === 'interpreted') notes.push(reading.note);
+    if (reading.kind === 'ambiguous') ambiguous.push({ key, candidates: reading.candidates });
+    return reading.kind === 'interpreted' ? reading.key : key;
+  });
+  if (ambiguous.length > 0) {
+    return {
+      ok: false,
+      error: toolError('AI_OBJECT_KEY_AMBIGUOUS', {
+        message: `Nothing was staged: ${ambiguous.map((a) => `"${a.key}" could mean ${a.candidates.join(' or ')}`).join('; ')}.`,
+        details: ambiguous.map((a) => ({
+          code: 'AI_OBJECT_KEY_AMBIGUOUS',
+          path: `changeSet.impact.objects[${listed.indexOf(a.key)}]`,
+          message: `"${a.key}" names ${a.candidates.length} objects: ${a.candidates.join(', ')}.`,
+          hint: `Write the full key of the one you mean, e.g. "${a.candidates[0]}".`,
+        })),
+        hints: ['Use full object keys (step:<workflowId>/<nodeId>) and stage the change set again.'],
+      }),
+    };
+  }
+  return { ok: true, changeSet: { ...candidate, impact: { ...impact, objects } }, notes };
+}

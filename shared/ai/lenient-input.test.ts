@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ChangeSet } from './change-set.ts';
+import { parseJsonLenient, parseLenient, readObjectKey, withoutTrailingCommas } from './lenient-input.ts';
+
+describe('parseJsonLenient', () => {
+  it('unwraps a markdown fence and drops trailing commas, saying so', () => {
+    const read = parseJsonLenient('```json\n{"a": [1, 2,], "b": "x,}",}\n```');
+    expect(read).toEqual({ ok: true, value: { a: [1, 2], b: 'x,}' }, notes: ['read the JSON inside the markdown code fence', 'ignored trailing commas'] });
+  });
+
+  it('reads double-encoded arguments as the object inside, only when asked', () => {
+    const twice = JSON.stringify(JSON.stringify({ workflowId: 'wf' }));
+    expect(parseJsonLenient(twice, { unwrapString: true })).toMatchObject({ ok: true, value: { workflowId: 'wf' } });
+    expect(parseJsonLenient(twice)).toMatchObject({ ok: true, value: '{"workflowId":"wf"}' });
+  });
+
+  it('refuses what is not JSON even after the repairs', () => {
+    expect(parseJsonLenient('{"a": 1')).toEqual({ ok: false, problem: 'The text is not valid JSON.' });
+    expect(parseJsonLenient("{'a': 1}").ok).toBe(false);
+  });
+
+  it('never touches commas inside strings', () => {
+    expect(withoutTrailingCommas('{"s": "a, ]", "t": "\\", }",}')).toBe('{"s": "a, ]", "t": "\\", }"}');
+  });
+});
+
+describe('parseLenient', () => {
+  const Args = z.strictObject({ name: z.string(), offset: z.int().optional(), exact: z.boolean().optional(), note: z.string().optional() });
+
+  it('reads null as absent, numeric strings as numbers and "true"/"false" as booleans, with notes', () => {
+    const input = { name: 'x', offset: '12', exact: 'false', note: null };
+    const { result, notes } = parseLenient(Args, input);
+    expect(result.success && result.data).toEqual({ name: 'x', offset: 12, exact: false });
+    expect(notes).toEqual(['read "offset": "12" as the number 12', 'read "exact": "false" as false', 'read "note": null as not given']);
+    expect(input.note).toBe(null);
+  });
+
+  it('leaves what is not one clear reading to the schema: words for numbers, null for a required field', () => {
+    expect(parseLenient(Args, { name: 'x', offset: 'twelve' }).result.success).toBe(false);
+    const required = parseLenient(Args, { name: null });
+    expect(required.result.success).toBe(false);
+    expect(required.result.error?.issues[0]?.path).toEqual(['name']);
+  });
+
+  it('repairs inside a change set but never inside free JSON such as an agent', () => {
+    const changeSet = {
+      schemaVersion: '1.0',
+      targetType: 'agent',
+      mode: 'optimize',
+      operations: [{ op: 'upsert', targetType: 'agent', target: { agentId: 'a' }, payload: { agent: { id: 'a', flag: 'true', gone: null } }, reason: null }],
+      impact: { objects: ['agent:a'], requiresConfirmation: 'true', counts: { agent: '1' } },
+      revisions: { agentsRevision: '3' },
+      extensions: null,
+    };
+    const { result, notes } = parseLenient(ChangeSet, changeSet, { pathPrefix: 'changeSet.' });
+    expect(result.success).toBe(true);
+    expect(result.data?.operations[0]).toEqual({ op: 'upsert', targetType: 'agent', target: { agentId: 'a' }, payload: { agent: { id: 'a', flag: 'true', gone: null } } });
+    expect(result.data?.revisions).toEqual({ agentsRevision: 3 });
+    expect(result.data?.impact).toEqual({ objects: ['agent:a'], requiresConfirmation: true, counts: { agent: 1 } });
+    expect(notes).toContain('read "changeSet.operations[0].reason": null as not given');
+  });
+});
+
+describe('readObjectKey', () => {
+  const known = ['step:triage/classify', 'step:triage/route', 'step:billing/route', 'asset:assets/policies/expense-policy.md', 'agent:auditor'];
+
+  it('takes a full key as it is, even a new one', () => {
+    expect(readObjectKey('step:triage/classify', known)).toEqual({ kind: 'exact', key: 'step:triage/classify' });
+    expect(readObjectKey('step:triage/new', known)).toEqual({ kind: 'exact', key: 'step:triage/new' });
+  });
+
+  it('reads a short step key that names one step', () => {
+    expect(readObjectKey('step:classify', known)).toEqual({ kind: 'interpreted', key: 'step:triage/classify', note: 'read step:classify as step:triage/classify' });
+  });
+
+  it('lists the candidates of an ambiguous short key instead of choosing', () => {
+    expect(readObjectKey('step:route', known)).toEqual({ kind: 'ambiguous', key: 'step:route', candidates: ['step:billing/route', 'step:triage/route'] });
+  });
+
+  it('reads an asset path without its folders when one asset ends with it', () => {
+    expect(readObjectKey('asset:expense-policy.md', known)).toMatchObject({ kind: 'interpreted', key: 'asset:assets/policies/expense-policy.md' });
+    expect(readObjectKey('step:missing', known)).toEqual({ kind: 'unknown', key: 'step:missing' });
+  });
+});

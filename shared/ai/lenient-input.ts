@@ -1,0 +1,186 @@
+/**
+ * Lenient reading of what real models send, in one place (used by the tool registry and the
+ * final-answer reader): JSON in a markdown fence or with trailing commas, arguments encoded twice
+ * as a JSON string, null for an optional field, numbers and booleans written as strings, and an
+ * object key in short form (`step:classify`). Each reading has exactly one meaning and is reported
+ * as a note ("read step:classify as step:triage/classify"); where two meanings are possible it
+ * refuses and lists the candidates instead of choosing.
+ */
+import type { z } from 'zod';
+import { parseObjectKey } from '../object-keys.ts';
+
+export type LenientJson = { ok: true; value: unknown; notes: string[] } | { ok: false; problem: string };
+
+const FENCE = /^```[a-zA-Z]*[ \t]*\n([\s\S]*?)\n?```$/u;
+
+/**
+ * Drops commas that stand right before `}` or `]`, outside strings. Hand-written (20 lines) rather
+ * than a JSON5 parser, because JSON5 also accepts comments, single quotes and bare keys, which
+ * this reader does not want to take on silently.
+ */
+export function withoutTrailingCommas(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      out += ch;
+      if (ch === '\\') out += text[++i] ?? '';
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    if (ch === ',') {
+      let j = i + 1;
+      while (j < text.length && /\s/u.test(text[j]!)) j++;
+      if (text[j] === '}' || text[j] === ']') continue;
+    }
+    out += ch;
+  }
+  return out;
+}
+
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * One JSON value from model text: a whole-text code fence is unwrapped, trailing commas are
+ * dropped, and (with `unwrapString`) a JSON string that itself holds a JSON object is read as
+ * that object — the shape of double-encoded tool arguments.
+ */
+export function parseJsonLenient(text: string, options: { unwrapString?: boolean } = {}): LenientJson {
+  const notes: string[] = [];
+  let body = text.trim();
+  const fenced = FENCE.exec(body);
+  if (fenced) {
+    body = fenced[1]!.trim();
+    notes.push('read the JSON inside the markdown code fence');
+  }
+  let parsed = tryParse(body);
+  if (!parsed.ok) {
+    const repaired = withoutTrailingCommas(body);
+    if (repaired !== body) {
+      parsed = tryParse(repaired);
+      if (parsed.ok) notes.push('ignored trailing commas');
+    }
+  }
+  if (!parsed.ok) return { ok: false, problem: 'The text is not valid JSON.' };
+  let value = parsed.value;
+  if (options.unwrapString && typeof value === 'string' && value.trim().startsWith('{')) {
+    const inner = parseJsonLenient(value);
+    if (inner.ok && isPlainObject(inner.value)) {
+      value = inner.value;
+      notes.push('read the arguments, sent as a JSON string, as the JSON object inside it', ...inner.notes);
+    }
+  }
+  return { ok: true, value, notes };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type Path = ReadonlyArray<PropertyKey>;
+
+function renderPath(path: Path): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+}
+
+function parentAt(root: unknown, path: Path): { parent: Record<string, unknown>; key: string } | null {
+  let current: unknown = root;
+  for (const step of path.slice(0, -1)) {
+    if (typeof current !== 'object' || current === null) return null;
+    current = (current as Record<PropertyKey, unknown>)[step as string];
+  }
+  const key = path.at(-1);
+  return isPlainObject(current) && typeof key === 'string' ? { parent: current, key } : null;
+}
+
+const NUMBER_TEXT = /^-?\d+(?:\.\d+)?$/u;
+
+/** The one repair a zod issue allows, as a note, or null. Changes `root` in place. */
+function repair(root: unknown, issue: z.core.$ZodIssue, prefix: string): string | null {
+  const at = parentAt(root, issue.path);
+  if (!at || !Object.hasOwn(at.parent, at.key)) return null;
+  const value = at.parent[at.key];
+  const where = `${prefix}${renderPath(issue.path)}`;
+  if (value === null && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) {
+    delete at.parent[at.key];
+    return `read "${where}": null as not given`;
+  }
+  if (issue.code !== 'invalid_type' || typeof value !== 'string') return null;
+  if ((issue.expected === 'number' || issue.expected === 'int') && NUMBER_TEXT.test(value.trim())) {
+    at.parent[at.key] = Number(value.trim());
+    return `read "${where}": "${value}" as the number ${Number(value.trim())}`;
+  }
+  if (issue.expected === 'boolean' && (value === 'true' || value === 'false')) {
+    at.parent[at.key] = value === 'true';
+    return `read "${where}": "${value}" as ${value}`;
+  }
+  return null;
+}
+
+/**
+ * Parses `value` with `schema`, first repairing only what the schema pins down: a null where it
+ * wants a value is read as absent, a numeric string where it wants a number as that number, and
+ * "true"/"false" where it wants a boolean as the boolean. Fields the schema leaves open (free
+ * JSON like an agent definition) are never touched. The input is not changed; the repaired copy
+ * is returned as `value`, also when the parse still fails (for a caller with its own reporting).
+ */
+export function parseLenient<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  options: { pathPrefix?: string } = {},
+): { result: z.ZodSafeParseResult<z.output<S>>; value: unknown; notes: string[] } {
+  const notes: string[] = [];
+  const working: unknown = value === undefined ? undefined : structuredClone(value);
+  // Each pass fixes at least one field, so the number of passes is bounded by the fields there are.
+  for (let pass = 0; pass < 200; pass++) {
+    const result = schema.safeParse(working);
+    if (result.success) return { result, value: working, notes };
+    const fixed = result.error.issues.map((issue) => repair(working, issue, options.pathPrefix ?? '')).filter((n): n is string => n !== null);
+    if (fixed.length === 0) return { result, value: working, notes };
+    notes.push(...fixed);
+  }
+  return { result: schema.safeParse(working), value: working, notes };
+}
+
+// ---- object keys in short form -----------------------------------------------------------------
+
+export type KeyReading =
+  | { kind: 'exact'; key: string }
+  | { kind: 'interpreted'; key: string; note: string }
+  | { kind: 'ambiguous'; key: string; candidates: string[] }
+  | { kind: 'unknown'; key: string };
+
+/**
+ * Reads an object key against the keys the package has. A full key is taken as it is (even one
+ * that does not exist yet: it may be created). `step:<nodeId>` names the one step with that node
+ * id in any workflow, and `asset:<tail>` the one asset whose path ends in `/<tail>`; several
+ * matches are ambiguous, none is unknown.
+ */
+export function readObjectKey(key: string, known: readonly string[]): KeyReading {
+  const text = key.trim();
+  const parsed = parseObjectKey(text);
+  if (parsed && !(parsed.kind === 'asset' && !parsed.path.startsWith('assets/'))) return { kind: 'exact', key: text };
+  let candidates: string[] = [];
+  if (text.startsWith('step:') && !text.includes('/')) {
+    const nodeId = text.slice('step:'.length);
+    candidates = known.filter((k) => k.startsWith('step:') && k.endsWith(`/${nodeId}`));
+  } else if (text.startsWith('asset:')) {
+    const tail = text.slice('asset:'.length).replace(/^\/+/u, '');
+    candidates = known.filter((k) => k.startsWith('asset:') && (k === `asset:assets/${tail}` || k.endsWith(`/${tail}`)));
+  } else {
+    return { kind: 'unknown', key: text };
+  }
+  const unique = [...new Set(candidates)].sort();
+  if (unique.length === 1) return { kind: 'interpreted', key: unique[0]!, note: `read ${text} as ${unique[0]}` };
+  if (unique.length > 1) return { kind: 'ambiguous', key: text, candidates: unique };
+  // An asset path without its folder that matches nothing is still a valid (new) asset key.
+  return parsed ? { kind: 'exact', key: text } : { kind: 'unknown', key: text };
+}

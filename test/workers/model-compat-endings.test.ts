@@ -1,0 +1,143 @@
+/**
+ * Real, imperfect models (issue 14), part two: honest endings and tool errors that teach. A model
+ * that claims changes it never staged is asked to stage them and, failing that, the turn ends
+ * with a visible "no changes staged" outcome; a model that answers nonsense every time ends at the
+ * loop limit with the working copy untouched; every tool error carries an example call, and the
+ * same failing call sent twice gets a plainer hint. Real `openai` SDK → scripted server, in workerd.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RecordedChat, ScriptStep } from './scripted-model.ts';
+import { STEP, WF, connect, currentStep, expenseProject, stepChangeSet, stepSession } from './sessions.ts';
+import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
+
+const STEP_KEY = `step:${WF}/${STEP}`;
+
+async function runTurn(steps: ScriptStep[], before?: (s: { owner: any; path: string; markdown: string }) => Promise<void>) {
+  const { owner, base } = await expenseProject();
+  const sessionId = await stepSession(owner, base);
+  const path = `${base}/ai/sessions/${sessionId}`;
+  const markdown = (await currentStep(owner, base)).markdown;
+  await before?.({ owner, path, markdown });
+  const scripted = await useScriptedModel(owner, steps);
+  const watcher = await connect(owner, base, sessionId);
+  const accepted = await send(owner, path, 'Improve the check-lines step.');
+  expect(accepted.status).toBe(202);
+  const end = await turnEnd(watcher, accepted.data.turnId, 25_000);
+  const requests = await scripted.requests();
+  watcher.close();
+  const events = watcher.events().filter((e) => e.turnId === accepted.data.turnId);
+  return { owner, path, markdown, end, events, requests };
+}
+
+function toolResult(requests: RecordedChat[], toolCallId: string): any {
+  for (const request of [...requests].reverse()) {
+    const message = (request.body as any).messages.find((m: any) => m.role === 'tool' && m.tool_call_id === toolCallId);
+    if (message) return JSON.parse(message.content);
+  }
+  throw new Error(`no tool result for ${toolCallId}`);
+}
+
+/** The user-role repair requests the loop sent, in order. */
+function repairRequests(requests: RecordedChat[]): string[] {
+  const last = requests.at(-1)!.body as any;
+  return last.messages.filter((m: any) => m.role === 'user' && String(m.content).startsWith('REPAIR_REQUEST')).map((m: any) => m.content as string);
+}
+
+const DELETE_WORKFLOW = {
+  schemaVersion: '1.0',
+  targetType: 'step',
+  mode: 'optimize',
+  operations: [{ op: 'delete', targetType: 'workflow', target: { workflowId: WF } }],
+};
+
+describe('honest endings', () => {
+  it('never shows a claim of success without staging as success: repair requests, then a visible "no changes staged" ending', async () => {
+    const claim = finalAnswer('Updated check-lines to cite the policy section.');
+    const turn = await runTurn([{ toolCalls: [toolCall('builder.change.stage', { changeSet: DELETE_WORKFLOW }, 'call_stage')] }, claim, claim, claim]);
+
+    expect(turn.end.type).toBe('turn.failed');
+    expect(turn.end.payload).toMatchObject({ code: 'AI_NO_CHANGES_STAGED', outcome: 'no_changes_staged' });
+    expect(turn.end.payload.message).toMatch(/^No changes staged: the AI said it made changes, but your last builder_change_stage call failed \(AI_APPLY_UNSUPPORTED: /u);
+    expect(turn.events.some((e) => e.type === 'turn.finished')).toBe(false);
+    expect(turn.events.filter((e) => e.type === 'turn.repairing').map((e) => e.payload.attempt)).toEqual([1, 2]);
+
+    // Each repair says exactly why nothing was staged and which tool to call.
+    const repairs = repairRequests(turn.requests);
+    expect(repairs).toHaveLength(2);
+    expect(repairs[0]).toContain('nothing is staged: your last builder_change_stage call failed (AI_APPLY_UNSUPPORTED');
+    expect(repairs[0]).toContain('call builder_change_stage with {"changeSet": …}');
+
+    // Nothing staged, the false summary is nowhere in the conversation, and the turn is failed.
+    expect((await turn.owner.get(`${turn.path}/changes`)).data.files).toEqual([]);
+    const state = (await turn.owner.get(turn.path)).data;
+    expect(state.turn.status).toBe('failed');
+    expect(state.messages.items.map((m: any) => m.role)).toEqual(['user']);
+  });
+
+  it('lets the model recover after the repair: it stages, and the ending lists what the system staged', async () => {
+    const { owner, base } = await expenseProject();
+    const markdown = `${(await currentStep(owner, base)).markdown.trimEnd()}\n\nCite the policy section.\n`;
+    const turn = await runTurn([
+      finalAnswer('Updated check-lines (3 steps and the graph changed).'),
+      { toolCalls: [toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) }, 'call_stage')] },
+      finalAnswer('Updated check-lines (3 steps and the graph changed).'),
+    ]);
+    expect(repairRequests(turn.requests)[0]).toContain('no builder_change_stage call succeeded in this turn');
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'change', valid: true, repairs: 1 } });
+    // The model's account says three steps and a graph; the system says what it staged.
+    expect(turn.end.payload.staged).toEqual({ files: [{ key: STEP_KEY, action: 'M' }], text: `Staged 1 file: ${STEP_KEY} (modified).` });
+  });
+
+  it('ends a model that answers nonsense every iteration at AI_TOOL_LOOP_LIMIT_EXCEEDED, with the overlay intact', async () => {
+    const nonsense = (i: number): ScriptStep => ({
+      toolCalls: [{ name: 'builder_change_stage', arguments: '{"changeSet": banana', id: `call_x${i}` }, { name: 'builder_step_read', arguments: { nodeId: 42, workflowId: null }, id: `call_y${i}` }],
+    });
+    let before: { contentHash: string; files: unknown } | null = null;
+    const turn = await runTurn(Array.from({ length: 10 }, (_, i) => nonsense(i)), async ({ owner, path, markdown }) => {
+      const staged = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(`${markdown}\nA person's edit.\n`) });
+      expect(staged.status).toBe(200);
+      const changes = (await owner.get(`${path}/changes`)).data;
+      before = { contentHash: changes.contentHash, files: changes.files };
+    });
+    expect(turn.end).toMatchObject({ type: 'turn.failed', payload: { code: 'AI_TOOL_LOOP_LIMIT_EXCEEDED' } });
+    expect(turn.events.filter((e) => e.type === 'llm.requested')).toHaveLength(8);
+    expect(turn.events.filter((e) => e.type === 'tool.finished').every((e) => e.payload.ok === false)).toBe(true);
+    expect(turn.events.filter((e) => e.type === 'change.staged')).toEqual([]);
+    // Each refusal still teaches: the code, what was wrong, and a call to copy.
+    expect(toolResult(turn.requests, 'call_x0').error.hints[0]).toBe('Send the arguments as one JSON object.');
+    // The seventh iteration's results are the last ones sent back (the eighth hits the limit).
+    const refusal = toolResult(turn.requests, 'call_x6');
+    expect(refusal.error).toMatchObject({ code: 'AI_TOOL_EXECUTION_ERROR', example: { tool: 'builder_change_stage' } });
+    expect(refusal.error.hints[0]).toMatch(/^You already sent exactly this call/u);
+    const after = (await turn.owner.get(`${turn.path}/changes`)).data;
+    expect({ contentHash: after.contentHash, files: after.files }).toEqual(before);
+  });
+});
+
+describe('tool errors that teach', () => {
+  it('sends every error with its code, what was wrong and an example call, and a plainer hint when the same call fails twice', async () => {
+    const wrong = toolCall('builder.step.read', { workflowId: WF, node: STEP });
+    const turn = await runTurn([
+      { toolCalls: [{ ...wrong, id: 'call_1' }] },
+      { toolCalls: [{ ...wrong, id: 'call_2' }] },
+      { toolCalls: [toolCall('builder.change.stage', { changeSet: DELETE_WORKFLOW }, 'call_3')] },
+      finalAnswer('I read nothing useful.', 'chat'),
+    ]);
+    const first = toolResult(turn.requests, 'call_1');
+    expect(first).toMatchObject({ ok: false, error: { code: 'AI_TOOL_EXECUTION_ERROR' } });
+    expect(first.error.message).toContain('nodeId');
+    expect(first.error.example).toEqual({ tool: 'builder_step_read', arguments: { workflowId: WF, nodeId: STEP } });
+    expect(first.error.hints.some((h: string) => h.startsWith('You already sent exactly this call'))).toBe(false);
+
+    const second = toolResult(turn.requests, 'call_2');
+    expect(second.error.code).toBe('AI_TOOL_EXECUTION_ERROR');
+    expect(second.error.hints[0]).toMatch(/^You already sent exactly this call and it failed with AI_TOOL_EXECUTION_ERROR\./u);
+    expect(second.error.example).toEqual(first.error.example);
+
+    const stage = toolResult(turn.requests, 'call_3');
+    expect(stage.error.code).toBe('AI_APPLY_UNSUPPORTED');
+    expect(stage.error.example.tool).toBe('builder_change_stage');
+    expect(stage.error.example.arguments.changeSet).toMatchObject({ targetType: 'step', operations: [{ target: { workflowId: WF, nodeId: STEP } }] });
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'chat' } });
+  });
+});
