@@ -60,4 +60,17 @@ export class EventLog {
       .toArray()
       .map(fromRow);
   }
+
+  /** The newest event of `turnId` whose type is one of `types` (e.g. how a turn ended), if any. */
+  lastOfTurn(turnId: string, types: readonly string[]): SessionEvent | undefined {
+    if (types.length === 0) return undefined;
+    const row = this.#sql
+      .exec<EventRow>(
+        `SELECT seq, type, at, actor, turn_id, payload FROM events WHERE turn_id = ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY seq DESC LIMIT 1`,
+        turnId,
+        ...types,
+      )
+      .toArray()[0];
+    return row ? fromRow(row) : undefined;
+  }
 }

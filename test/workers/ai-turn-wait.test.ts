@@ -5,11 +5,11 @@
  */
 import { abortAllDurableObjects } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { currentStep, expenseProject, stepChangeSet, stepSession } from './sessions.ts';
+import { currentStep, supportDeskProject, stepChangeSet, stepSession } from './sessions.ts';
 import { finalAnswer, toolCall, useScriptedModel, waitFor } from './turns.ts';
 
 async function bench() {
-  const project = await expenseProject();
+  const project = await supportDeskProject();
   const sessionId = await stepSession(project.owner, project.base);
   return { ...project, sessionId, path: `${project.base}/ai/sessions/${sessionId}` };
 }

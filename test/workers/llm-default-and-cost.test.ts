@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../worker/db/client.ts';
 import { resolveEffectiveProfile, type LlmEnv } from '../../worker/llm/effective-profile.ts';
-import { connect, expenseProject, stepSession } from './sessions.ts';
+import { connect, supportDeskProject, stepSession } from './sessions.ts';
 import { send, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
 import type { TestClient } from './client.ts';
 import { projectWithOwner, signedInClient } from './client.ts';
@@ -72,7 +72,7 @@ describe('the system default model', () => {
     // The same words reach the person: on their settings and when they send a message.
     const profile = await fresh.get('/api/users/me/llm-profile');
     expect(profile.data.effectiveAvailability).toMatchObject({ available: false, code: 'AI_DISABLED', hints });
-    const { base, member } = await expenseProject();
+    const { base, member } = await supportDeskProject();
     const editor = await member('editor');
     const sessionId = await stepSession(editor, base);
     const refused = await send(editor, `${base}/ai/sessions/${sessionId}`, 'Hello');
@@ -92,7 +92,7 @@ describe('the system default model', () => {
 
 describe('estimated cost', () => {
   async function oneTurn(model: 'priced' | 'unpriced' | 'demo') {
-    const { owner, base, projectId, member } = await expenseProject();
+    const { owner, base, projectId, member } = await supportDeskProject();
     const sessionId = await stepSession(owner, base);
     if (model === 'unpriced') await useScriptedModel(owner, [{ content: 'Nothing to change.' }]);
     else await useModel(owner, model === 'priced' ? 'scripted-echo' : 'scripted-demo');
@@ -139,7 +139,7 @@ describe('estimated cost', () => {
 
 describe('usage per person', () => {
   it("sums each person's turns in the project, keeping unknown costs apart; editors only", async () => {
-    const { owner, base, projectId, member } = await expenseProject();
+    const { owner, base, projectId, member } = await supportDeskProject();
     await useModel(owner, 'scripted-echo');
     const ownerSession = await stepSession(owner, base);
     const ownerWatcher = await connect(owner, base, ownerSession);
@@ -187,7 +187,7 @@ describe('usage per person', () => {
   });
 
   it('counts a turn against the person who sent it, even when someone else stopped it', async () => {
-    const { owner, base, projectId, member } = await expenseProject();
+    const { owner, base, projectId, member } = await supportDeskProject();
     const editor = await member('editor');
     const scripted = await useScriptedModel(editor, [
       { toolCalls: [toolCall('builder.context.get', {}, 'call_ctx')] },

@@ -7,13 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordedChat, ScriptStep } from './scripted-model.ts';
-import { STEP, WF, connect, currentStep, expenseProject, stepChangeSet, stepSession } from './sessions.ts';
+import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession } from './sessions.ts';
 import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
 async function runTurn(steps: ScriptStep[], before?: (s: { owner: any; path: string; markdown: string }) => Promise<void>) {
-  const { owner, base } = await expenseProject();
+  const { owner, base } = await supportDeskProject();
   const sessionId = await stepSession(owner, base);
   const path = `${base}/ai/sessions/${sessionId}`;
   const markdown = (await currentStep(owner, base)).markdown;
@@ -75,7 +75,7 @@ describe('honest endings', () => {
   });
 
   it('lets the model recover after the repair: it stages, and the ending lists what the system staged', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const markdown = `${(await currentStep(owner, base)).markdown.trimEnd()}\n\nCite the policy section.\n`;
     const turn = await runTurn([
       finalAnswer('Updated check-lines (3 steps and the graph changed).'),

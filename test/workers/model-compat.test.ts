@@ -8,14 +8,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordedChat, ScriptStep } from './scripted-model.ts';
-import { STEP, WF, connect, currentStep, expenseProject, stepSession } from './sessions.ts';
+import { STEP, WF, connect, currentStep, supportDeskProject, stepSession } from './sessions.ts';
 import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
 /** One session on the expense-ops example with a scripted model, and one turn run to its end. */
 async function runTurn(steps: ScriptStep[], before?: (s: { owner: any; path: string }) => Promise<void>) {
-  const { owner, base } = await expenseProject();
+  const { owner, base } = await supportDeskProject();
   const sessionId = await stepSession(owner, base);
   const path = `${base}/ai/sessions/${sessionId}`;
   const stored = await currentStep(owner, base);
@@ -50,7 +50,7 @@ function stepOperation(markdown: string, extra: Record<string, unknown> = {}) {
 
 /** Steps are scripted before the stored step is read, so its text comes from the example package. */
 async function storedStepText(): Promise<string> {
-  const { owner, base } = await expenseProject();
+  const { owner, base } = await supportDeskProject();
   return (await currentStep(owner, base)).markdown;
 }
 
@@ -119,7 +119,7 @@ describe('lenient where the meaning is unambiguous', () => {
   });
 
   it('reads numbers and booleans sent as strings where the contract wants numbers and booleans', async () => {
-    const { owner, base } = await expenseProject();
+    const { owner, base } = await supportDeskProject();
     const revision = (await currentStep(owner, base)).revision;
     const markdown = improved(await storedStepText());
     const changeSet = {

@@ -9,7 +9,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { ServerQuirks } from '../support/scripted-openai/types.ts';
 import { controlRoot, scriptModel, type ScriptStep, type ScriptedModel } from './scripted-model.ts';
-import { STEP, WF, connect, currentStep, expenseProject, stepChangeSet, stepSession } from './sessions.ts';
+import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession } from './sessions.ts';
 import { CANARY_KEY, finalAnswer, objectRows, send, toolCall, turnEnd } from './turns.ts';
 
 const STEP_READ = toolCall('builder.step.read', { workflowId: WF, nodeId: STEP });
@@ -24,7 +24,7 @@ interface Options {
 
 /** A step session whose owner's model plays `steps`, and a socket watching it. */
 async function bench(steps: ScriptStep[], options: Options = {}) {
-  const project = await expenseProject();
+  const project = await supportDeskProject();
   const sessionId = await stepSession(project.owner, project.base);
   const path = `${project.base}/ai/sessions/${sessionId}`;
   const scripted = await scriptModel(env.SCRIPTED_OPENAI_URL, steps, options.quirks ? { quirks: options.quirks } : {});

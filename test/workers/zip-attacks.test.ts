@@ -27,9 +27,9 @@ async function upload(client: TestClient, zip: Uint8Array) {
   return { status: res.status, ...((await res.json()) as { data: any; error: any }) };
 }
 
-/** The hello-branch package plus `extra` entries, built by hand. */
+/** The branching test package plus `extra` entries, built by hand. */
 function withExtra(extra: RawEntry[], end?: EndRecord): Uint8Array {
-  return buildZip([...packageEntries(env.TEST_PACKAGES['hello-branch']), ...extra], end);
+  return buildZip([...packageEntries(env.TEST_PACKAGES.branching), ...extra], end);
 }
 
 /** Uploads and expects a refusal with `code`, and not one row more in any package table. */
@@ -129,7 +129,7 @@ describe('CRC-32 and truncation', () => {
   it('refuses an entry whose compressed bytes run past the end of the file', async () => {
     const entry = deflated('assets/notes.md', notes);
     // Put it last in the file and declare more compressed bytes than the whole zip holds.
-    const zip = buildZip([...packageEntries(env.TEST_PACKAGES['hello-branch']), { ...entry, compressedSize: 1 << 30 }]);
+    const zip = buildZip([...packageEntries(env.TEST_PACKAGES.branching), { ...entry, compressedSize: 1 << 30 }]);
     await expectRefused(zip, 'PKG_ENTRY_TRUNCATED');
   });
 });

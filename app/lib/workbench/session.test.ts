@@ -7,6 +7,7 @@ import { createSessionsApi } from './sessions-api.ts';
 import { matchesTarget, WorkbenchSession } from './session.svelte.ts';
 import { fakeApi, fakeSocket, type FakeApi } from './transport.fixture.ts';
 import type { ChangesView, SessionStateView, SessionSummaryView } from './types.ts';
+import { computeImpact } from '../../../shared/ai/change-impact.ts';
 
 const STEP: AiTarget = { targetType: 'step', mode: 'optimize', workflowId: 'wf', targetId: 'n1' };
 const BASE = '/projects/p1/ai/sessions';
@@ -43,7 +44,7 @@ function stateView(sessionId: string, extra: Partial<SessionStateView> = {}): Se
   };
 }
 
-const NO_CHANGES: ChangesView = { changeSetId: null, version: null, contentHash: 'h0', files: [] };
+const NO_CHANGES: ChangesView = { changeSetId: null, version: null, contentHash: 'h0', files: [], impact: computeImpact([]) };
 
 /** A server with one session `s1` for the target, or none. */
 function server(sessions: SessionSummaryView[]): FakeApi {

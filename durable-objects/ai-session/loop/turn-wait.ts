@@ -43,16 +43,11 @@ export async function waitForTurnEnd(deps: WaitDeps, turnId: string, timeoutMs: 
   }
 }
 
-const ENDINGS: ReadonlySet<string> = new Set(TURN_END_EVENTS);
-
 /** How `turnId` ended: its status, summary or error, and the session's suggestion and validation now. */
 export async function turnOutcome(core: SessionCore, turnId: string): Promise<MessageWaited> {
   const turn = core.turns.get(turnId);
   if (!turn) throw new ApiError('AI_TURN_NOT_FOUND');
-  const ending: SessionEvent | undefined = core.log
-    .after(turn.acceptedSeq - 1)
-    .filter((e) => e.turnId === turnId && ENDINGS.has(e.type))
-    .at(-1);
+  const ending: SessionEvent | undefined = core.log.lastOfTurn(turnId, TURN_END_EVENTS);
   const state = await core.state({ messagesLimit: 1 });
   const finished = ending?.type === 'turn.finished' ? ending.payload : null;
   const failed = ending?.type === 'turn.failed' ? ending.payload : null;

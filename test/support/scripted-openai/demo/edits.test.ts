@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { packageFromFiles, validatePackage } from '../../../../shared/bmad/index.ts';
-import { loadPackageDir } from '../../../spec/examples.ts';
+import { loadPackageDir } from '../../../fixtures/packages.ts';
 import { checklistStep, shorterStep } from './step-edits.ts';
 import { refinePersona, shortenAgent } from './agent-edits.ts';
 import { editAsset, newAsset, shortenAsset } from './asset-edits.ts';
