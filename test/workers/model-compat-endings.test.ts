@@ -20,7 +20,7 @@ async function runTurn(steps: ScriptStep[], before?: (s: { owner: any; path: str
   await before?.({ owner, path, markdown });
   const scripted = await useScriptedModel(owner, steps);
   const watcher = await connect(owner, base, sessionId);
-  const accepted = await send(owner, path, 'Improve the check-lines step.');
+  const accepted = await send(owner, path, 'Improve the classify-issue step.');
   expect(accepted.status).toBe(202);
   const end = await turnEnd(watcher, accepted.data.turnId, 25_000);
   const requests = await scripted.requests();
@@ -52,7 +52,7 @@ const DELETE_WORKFLOW = {
 
 describe('honest endings', () => {
   it('never shows a claim of success without staging as success: repair requests, then a visible "no changes staged" ending', async () => {
-    const claim = finalAnswer('Updated check-lines to cite the policy section.');
+    const claim = finalAnswer('Updated classify-issue to cite the policy section.');
     const turn = await runTurn([{ toolCalls: [toolCall('builder.change.stage', { changeSet: DELETE_WORKFLOW }, 'call_stage')] }, claim, claim, claim]);
 
     expect(turn.end.type).toBe('turn.failed');
@@ -78,9 +78,9 @@ describe('honest endings', () => {
     const { owner, base } = await supportDeskProject();
     const markdown = `${(await currentStep(owner, base)).markdown.trimEnd()}\n\nCite the policy section.\n`;
     const turn = await runTurn([
-      finalAnswer('Updated check-lines (3 steps and the graph changed).'),
+      finalAnswer('Updated classify-issue (3 steps and the graph changed).'),
       { toolCalls: [toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) }, 'call_stage')] },
-      finalAnswer('Updated check-lines (3 steps and the graph changed).'),
+      finalAnswer('Updated classify-issue (3 steps and the graph changed).'),
     ]);
     expect(repairRequests(turn.requests)[0]).toContain('no builder_change_stage call succeeded in this turn');
     expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'change', valid: true, repairs: 1 } });

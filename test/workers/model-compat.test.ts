@@ -13,7 +13,7 @@ import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
-/** One session on the expense-ops example with a scripted model, and one turn run to its end. */
+/** One session on the support-desk test package with a scripted model, and one turn run to its end. */
 async function runTurn(steps: ScriptStep[], before?: (s: { owner: any; path: string }) => Promise<void>) {
   const { owner, base } = await supportDeskProject();
   const sessionId = await stepSession(owner, base);
@@ -22,7 +22,7 @@ async function runTurn(steps: ScriptStep[], before?: (s: { owner: any; path: str
   await before?.({ owner, path });
   const scripted = await useScriptedModel(owner, steps);
   const watcher = await connect(owner, base, sessionId);
-  const accepted = await send(owner, path, 'Improve the check-lines step.');
+  const accepted = await send(owner, path, 'Improve the classify-issue step.');
   expect(accepted.status).toBe(202);
   const end = await turnEnd(watcher, accepted.data.turnId);
   const requests = await scripted.requests();
@@ -91,7 +91,7 @@ describe('lenient where the meaning is unambiguous', () => {
 
   it('answers an ambiguous short key with the candidates and stages nothing', async () => {
     const stepText = await storedStepText();
-    // A person first stages a step with the same node id in the other workflow: step:check-lines now names two.
+    // A person first stages a step with the same node id in the other workflow: step:classify-issue now names two.
     const twin = stepText;
     const changeSet = { schemaVersion: '1.0', targetType: 'step', mode: 'optimize', operations: [stepOperation(improved(stepText))], impact: { objects: [`step:${STEP}`] } };
     const turn = await runTurn(
@@ -102,7 +102,7 @@ describe('lenient where the meaning is unambiguous', () => {
             schemaVersion: '1.0',
             targetType: 'step',
             mode: 'optimize',
-            operations: [{ op: 'upsert', targetType: 'step', target: { workflowId: 'variance-analysis', nodeId: STEP }, payload: { stepMarkdown: twin } }],
+            operations: [{ op: 'upsert', targetType: 'step', target: { workflowId: 'weekly-report', nodeId: STEP }, payload: { stepMarkdown: twin } }],
           },
         });
         expect(staged.status).toBe(200);
@@ -110,10 +110,10 @@ describe('lenient where the meaning is unambiguous', () => {
     );
     const result = toolResult(turn.requests, 'call_ambiguous');
     expect(result).toMatchObject({ ok: false, error: { code: 'AI_OBJECT_KEY_AMBIGUOUS' } });
-    expect(result.error.details[0].message).toBe(`"step:${STEP}" names 2 objects: ${STEP_KEY}, step:variance-analysis/${STEP}.`);
-    // Nothing of the model's call was staged: the only version is the person's, and check-lines is unchanged.
+    expect(result.error.details[0].message).toBe(`"step:${STEP}" names 2 objects: ${STEP_KEY}, step:weekly-report/${STEP}.`);
+    // Nothing of the model's call was staged: the only version is the person's, and classify-issue is unchanged.
     const files = (await turn.owner.get(`${turn.path}/changes`)).data.files;
-    expect(files.map((f: any) => f.key)).toEqual([`step:variance-analysis/${STEP}`]);
+    expect(files.map((f: any) => f.key)).toEqual([`step:weekly-report/${STEP}`]);
     expect(turn.events.filter((e) => e.type === 'change.staged')).toEqual([]);
     expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'chat' } });
   });

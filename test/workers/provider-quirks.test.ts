@@ -14,7 +14,7 @@ import { CANARY_KEY, finalAnswer, objectRows, send, toolCall, turnEnd } from './
 
 const STEP_READ = toolCall('builder.step.read', { workflowId: WF, nodeId: STEP });
 const CONTEXT_GET = toolCall('builder.context.get', {});
-const POLICY_READ = toolCall('builder.asset.read', { path: 'assets/policies/expense-policy.md' });
+const POLICY_READ = toolCall('builder.asset.read', { path: 'assets/policies/support-policy.md' });
 
 interface Options {
   quirks?: ServerQuirks;
