@@ -1,6 +1,6 @@
 /**
  * Object keys name every file of a package the same way in history, the AI overlay and the
- * UI (ARCHITECTURE.md "The session Durable Object").
+ * UI, as `kind:id` strings: `graph:<workflowId>`, `step:<workflowId>/<nodeId>`, `asset:<path>`, …
  */
 export type ObjectKey =
   | { kind: 'workflow'; workflowId: string }

@@ -1,5 +1,5 @@
 /**
- * The AI audit trail in D1 (`ai_audit_events`, seed 000 §11): one row per observable AI action,
+ * The AI audit trail in D1 (`ai_audit_events`): one row per observable AI action,
  * secrets redacted before writing. The metrics (GET …/ai/metrics) are computed from these rows,
  * so the payload fields below are a contract between the writers and the metrics query.
  */

@@ -1,5 +1,5 @@
 /**
- * The changeSet contract (spec README §2): the strict zod schema of what the AI stages, and
+ * The changeSet contract (what a model's `change` answer stages): the strict zod schema of what the AI stages, and
  * `parseChangeSet`, which checks a proposed change set against the schema and the contract's
  * semantic rules and reports every violation in plain English (change-set-messages.ts). The
  * seed's older `{changeSet: {steps[], assets{upsert, delete}}}` shape is converted to the current
@@ -182,7 +182,7 @@ export function operationKeys(op: ChangeOperation): string[] {
   }
 }
 
-// ---- the seed's older shape -----------------------------------------------------------------
+// ---- the original product's older shape -----------------------------------------------------------------
 
 
 // ---- the contract's semantic rules ----------------------------------------------------------

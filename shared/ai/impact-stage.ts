@@ -1,5 +1,5 @@
 /**
- * Validation stage 4, the impact boundary (spec README §3): every object an AI session changes
+ * Validation stage 4, the impact boundary: every object an AI session changes
  * must lie within the session's target or be declared in a change set's `impact.objects`. The
  * session passes this stage to `validatePackage(effective, {stages: [...]})` when it validates.
  */

@@ -1,4 +1,4 @@
-/** What an AI session works on: one target and one mode (seed 000 §4.2). */
+/** What an AI session works on: one target and one mode. */
 import { z } from 'zod';
 
 export const TargetType = z.enum(['workflow', 'step', 'agent', 'asset']);

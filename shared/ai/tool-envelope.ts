@@ -1,5 +1,5 @@
 /**
- * The uniform result of every `builder.*` tool (seed 002 §4.3): `{ok, data, error, meta}`. The
+ * The uniform result of every `builder.*` tool: `{ok, data, error, meta}`. The
  * same envelope goes back to the model as the `role=tool` message and into tool-run records.
  */
 import { ERROR_CODES, type ErrorCode } from '../errors.ts';

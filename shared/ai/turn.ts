@@ -1,6 +1,6 @@
 /**
  * The AI turn's shared vocabulary: token usage, the prompt layers, the domain persona's
- * provenance and the "context summary" of what was sent to the model (FR27), as the events,
+ * provenance and the "context summary" of what was sent to the model, as the events,
  * the session view and the Workbench read them.
  */
 import { z } from 'zod';
@@ -16,7 +16,7 @@ export type Usage = z.infer<typeof Usage>;
 
 export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0 };
 
-/** Add usages; never overwrites (seed: usage is accumulated per call, per turn, per session). */
+/** Add usages; never overwrites (usage accumulates per call, per turn and per session). */
 export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
   if (!b) return a;
   return {
@@ -27,7 +27,7 @@ export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
   };
 }
 
-/** The eight prompt layers, in their fixed order (seed 002 §3.1, seed 001 §4.1). */
+/** The eight prompt layers, in their fixed order (durable-objects/ai-session/PROTOCOL.md, `turn.context`). */
 export const PROMPT_LAYER_IDS = ['0A', '0B', '1', '2', '3', '4', '5', '6'] as const;
 export type PromptLayerId = (typeof PROMPT_LAYER_IDS)[number];
 
@@ -48,7 +48,7 @@ export interface PromptLayer {
   text: string;
 }
 
-/** Where the domain persona came from (seed 002 §3.2): project metadata, workflow signals, or a safe default. */
+/** Where the domain persona came from: project metadata, workflow signals, or a safe default. */
 export const PersonaSource = z.enum(['project', 'workflow_signals', 'default']);
 export type PersonaSource = z.infer<typeof PersonaSource>;
 
@@ -62,7 +62,7 @@ export const PersonaSummary = z.object({
 });
 export type PersonaSummary = z.infer<typeof PersonaSummary>;
 
-/** One thing the budget trimmer did (seed 002 §3.6: target never trimmed; dependencies summarised, then cut). */
+/** One thing the budget trimmer did (the target is never trimmed; dependencies are summarised first, then cut). */
 export const TrimEntry = z.object({
   /** A dotted path inside the envelope (`dependency_digest.nodes`) or `history` / `tool_result`. */
   path: z.string(),
@@ -84,7 +84,7 @@ export const BudgetSummary = z.object({
 });
 export type BudgetSummary = z.infer<typeof BudgetSummary>;
 
-/** What was sent to the model for a turn, for the Workbench's "context summary" (FR27). */
+/** What was sent to the model for a turn, for the Workbench's "context summary". */
 export const ContextSummary = z.object({
   layers: z.array(z.object({ id: z.enum(PROMPT_LAYER_IDS), title: z.string(), chars: z.number().int().min(0) })),
   persona: PersonaSummary,
@@ -97,7 +97,7 @@ export const ContextSummary = z.object({
 });
 export type ContextSummary = z.infer<typeof ContextSummary>;
 
-/** The model's final answer contract of the original product (seed 000 §5.2). */
+/** The model's final answer: `{responseType: chat | change, assistantSummary, …}`, as the original product defined it. */
 export const FinalAnswer = z.object({
   responseType: z.enum(['chat', 'change']),
   assistantSummary: z.string().min(1).max(8000),
@@ -108,7 +108,7 @@ export type FinalAnswer = z.infer<typeof FinalAnswer>;
 export const TurnStatus = z.enum(['running', 'finished', 'failed', 'stopped', 'paused']);
 export type TurnStatus = z.infer<typeof TurnStatus>;
 
-/** Loop limits (seed 002 §3.5). */
+/** Loop limits: model calls per turn, and repair attempts after a failed validation. */
 export const MAX_LOOP_ITERATIONS = 8;
 export const MAX_REPAIRS = 2;
 /** A user message, as the chat box takes it. */

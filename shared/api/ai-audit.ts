@@ -1,5 +1,5 @@
 /**
- * Contracts of GET /api/projects/:projectId/ai/audit/events and GET …/ai/metrics (seed 000 §11):
+ * Contracts of GET /api/projects/:projectId/ai/audit/events and GET …/ai/metrics:
  * the AI audit trail, newest first, and the numbers computed from it. Editors and owners only.
  */
 import { z } from 'zod';

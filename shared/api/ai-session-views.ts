@@ -72,7 +72,7 @@ export interface SessionView {
   };
   /** The conversation people see: their messages and each turn's summary (never file contents). */
   messages: { items: MessageView[]; nextCursor: number | null };
-  /** The latest turn (running, paused or ended) with its context summary (FR27). */
+  /** The latest turn (running, paused or ended) with its context summary (what was sent to the model). */
   turn: TurnView | null;
   usage: { session: Usage; tokenBudget: number | null };
 }

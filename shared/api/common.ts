@@ -1,7 +1,7 @@
 /** Small zod building blocks shared by the REST contracts. */
 import { z } from 'zod';
 
-/** Ids that appear in a `.bmad` package (workflow ids, node ids, agent ids): spec README §1. */
+/** Ids that appear in a `.bmad` package (workflow ids, node ids, agent ids): 1–128 letters, digits and . _ : -, starting with a letter or digit. */
 export const PackageId = z
   .string()
   .min(1)

@@ -1,6 +1,6 @@
 /**
- * Contracts of /api/users/me/llm-profile (seed §4.1, §5.1): the caller's own LLM settings, the
- * connection test, and the one semantic check that turns a body into the seed's error codes.
+ * Contracts of /api/users/me/llm-profile: the caller's own LLM settings, the connection test,
+ * and the one semantic check that turns a body into the product's LLM_PROFILE_* error codes.
  * The Worker parses with these schemas; the SPA imports the same check to show errors early.
  */
 import { z } from 'zod';
@@ -22,7 +22,7 @@ export const LLM_HEALTH_STATUSES = ['unknown', 'ok', 'failed'] as const;
 export const LlmHealthStatus = z.enum(LLM_HEALTH_STATUSES);
 export type LlmHealthStatus = z.infer<typeof LlmHealthStatus>;
 
-/** Seed §4.1: `timeout_seconds` defaults to 60; spec README §4 bounds it to 5–600. */
+/** `timeoutSeconds` defaults to 60 and lies within 5–600. */
 export const LLM_TIMEOUT_SECONDS = { min: 5, max: 600, default: 60 } as const;
 
 /**
@@ -39,7 +39,7 @@ export const LlmApiKey = z
 /**
  * The body of PUT (save) and of POST …/test (try without saving). Strict: unknown fields are
  * refused. `provider`, `baseUrl`, `model` and `timeoutSeconds` are loosely typed here on purpose,
- * so that `checkLlmProfileInput` can answer with the seed's own codes instead of a generic one.
+ * so that `checkLlmProfileInput` can answer with its own LLM_PROFILE_* codes instead of a generic one.
  * `apiKey`: absent keeps the saved key, `null` removes it, a string replaces it.
  */
 export const LlmProfileInput = z.strictObject({
@@ -178,7 +178,7 @@ export function checkLlmProfileInput(input: LlmProfileInput): LlmProfileInputChe
   return { type: 'valid', profile: { provider, ...common, baseUrl: common.baseUrl, model: common.model } };
 }
 
-/** Whether AI can be used right now, and why not (spec README §4: `effectiveAvailability`). */
+/** Whether AI can be used right now, and why not (GET's `effectiveAvailability`). */
 export interface LlmEffectiveAvailability {
   available: boolean;
   /** null when available. */
@@ -207,7 +207,7 @@ export interface LlmProfileView {
 }
 
 /**
- * POST …/test answers 200 with this whatever the provider did (seed §5.1). Refusals that are not
+ * POST …/test answers 200 with this whatever the provider did: a failed connection is a result, not an error. Refusals that are not
  * about the provider (validation, org policy, a key that cannot be decrypted) are error responses.
  */
 export type LlmProfileTestResult =

@@ -1,5 +1,5 @@
 /**
- * Asset path and size rules (spec README §1): used by validation stage 5 and by the asset API as
+ * Asset path and size rules: used by validation stage 5 and by the asset API as
  * the user types. A path is `assets/...`, uses only `[A-Za-z0-9._/-]`, has no empty, `.` or `..`
  * segment, and ends in .md .txt .json .yaml or .yml. Codes are API error codes (shared/errors.ts).
  */

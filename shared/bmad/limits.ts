@@ -1,6 +1,6 @@
 /**
  * Size and count limits for .bmad packages, shared by the validator, the importer and the asset API.
- * Asset limits are the original builder's (spec README §1); the text and YAML guards are ours, so a
+ * Asset limits are the original builder's; the text and YAML guards are ours, so a
  * hostile file yields an issue instead of exhausting memory or the stack.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The one validation pipeline (spec README §3) that import, export, the editors and the AI
+ * The one validation pipeline that import, export, the editors and the AI
  * stage/validate/apply flow all use. Stage 1 parses and shape-checks every file and stops the run
  * on any failure (`schemaFailed`); then the stages run in `order`, each over the parsed package and
  * each reporting every violation it finds. Callers append stages (4: impact boundary, 6: revision

@@ -20,7 +20,7 @@ export interface StageContext {
 export interface ValidationStage {
   /** Stable name, e.g. `bmad-rules`. */
   id: string;
-  /** Position in the spec's numbering (README §3): 2 BMAD rules, 3 references, 4 impact, 5 security, 6 revisions. */
+  /** Position in the pipeline (stage 1, parsing, always runs first): 2 BMAD rules, 3 references, 4 impact, 5 security, 6 revisions. */
   order: number;
   run(ctx: StageContext): void;
 }

@@ -1,6 +1,6 @@
 /**
- * The `## Steps Index` of workflow.md: a readable list of links to the step files (spec seed 003
- * §1.2: "not the source of truth, only a readable index"). Links resolve against workflow.md's folder.
+ * The `## Steps Index` of workflow.md: a readable list of links to the step files,
+ * not the source of truth (the workflow's graph is). Links resolve against workflow.md's folder.
  */
 import { markdownSections, titleMatches } from './markdown-sections.ts';
 import { dirOf, resolveLink } from './paths.ts';

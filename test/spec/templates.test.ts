@@ -1,4 +1,4 @@
-// The spec pack's original templates: valid except workflow.md's updatedAt: "" (spec README table).
+// The spec pack's original templates: valid except workflow.md's updatedAt: "", which is not a date-time.
 import { describe, expect, it } from 'vitest';
 import { loadExample } from './examples.ts';
 import { parseFrontmatter, validateAgentsJson, validateStepFile, validateWorkflowMd } from '../../shared/bmad/index.ts';

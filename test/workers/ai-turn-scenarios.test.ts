@@ -1,5 +1,5 @@
 /**
- * The seed's other three AI turn scenarios end to end (seed 000 §12.3, 2–4), built like scenario 1
+ * The other three AI turn scenarios end to end (scenarios 2–4), built like scenario 1
  * (ai-turn.test.ts): a scripted model reads, stages and answers; a viewer's socket sees every event
  * in order across a forced restart in the middle of the turn; each tool call runs exactly once; the
  * owner applies, and the stored package changed as the model proposed.

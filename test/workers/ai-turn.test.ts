@@ -1,7 +1,7 @@
 /**
  * The AI turn end to end, inside workerd: the real Worker and session Durable Object, the real
  * `openai` SDK talking HTTP to the scripted OpenAI-compatible server, a second socket watching
- * every event, and a forced restart of the object in the middle of the turn (seed 000 §12.3).
+ * every event, and a forced restart of the object in the middle of the turn.
  */
 import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
@@ -197,7 +197,7 @@ describe('the final-answer contract of the original product', () => {
     const path = `${base}/ai/sessions/${sessionId}`;
     const before = await currentStep(owner, base);
     const improved = `${before.markdown.trimEnd()}\n\nRecord the receipt number of each line.\n`;
-    // The seed's older shape: {targetType, mode, changeSet: {steps: [...]}, impact: {updated}}.
+    // The original product's older shape: {targetType, mode, changeSet: {steps: [...]}, impact: {updated}}.
     const legacy = {
       targetType: 'step',
       mode: 'optimize',

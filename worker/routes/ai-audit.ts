@@ -1,6 +1,6 @@
 /**
  * /api/projects/:projectId/ai/audit/events and /api/projects/:projectId/ai/metrics: the AI audit
- * trail, newest first, and the numbers computed from it (seed 000 §11). Editors and owners only:
+ * trail, newest first, and the numbers computed from it. Editors and owners only:
  * the trail names who did what, which a viewer does not need. Definitions: worker/store/ai-audit.ts.
  *
  * Mounted at `/projects/:projectId/ai` beside the session router (`…/ai/sessions`), so the role
