@@ -1,7 +1,7 @@
 /**
  * The model's last message of a turn (no tool calls): the original product's final-answer
  * contract `{"responseType": "chat"|"change", "assistantSummary": "…", "changeSet"?: {…}}`
- * (seed 000 §5.2), read leniently — a fenced JSON block is fine, and plain prose counts as a chat
+ * read leniently — a fenced JSON block is fine, and plain prose counts as a chat
  * summary — but never shown whole: the chat shows a summary, contents live in the diff.
  */
 import { FinalAnswer } from '../../../shared/ai/turn.ts';
