@@ -1,6 +1,6 @@
 /**
  * Every error code the product can return, with its HTTP status and a default message a
- * non-engineer understands. The codes are the original product's (spec README §4), plus the
+ * non-engineer understands. The codes are the original product's, plus the
  * few this rewrite needs (marked "ours"). The Worker, the session Durable Object and the SPA
  * all import this one table.
  */

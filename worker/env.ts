@@ -4,7 +4,7 @@ export interface Env {
   DB: D1Database;
   AI_SESSION: DurableObjectNamespace<AiSessionDurableObject>;
   ASSETS: Fetcher;
-  /** `allow-all | disable-all | allow-openai-compatible-only` (spec README §4). */
+  /** `allow-all | disable-all | allow-openai-compatible-only`; it outranks every profile (worker/llm/policy.ts). */
   LLM_ORG_POLICY_MODE?: string;
   /** `true` lets LLM base URLs point at private/loopback hosts (local models). */
   LLM_ALLOW_PRIVATE_BASE_URLS?: string;

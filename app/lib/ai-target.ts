@@ -1,6 +1,6 @@
 /**
  * The AI workbench's address: `/builder/{projectId}/ai-workbench?workflowId=…&targetType=…&targetId=…
- * &mode=…&source=…` (spec seed 000 §10.1, FR18–FR22). The four entry points build it with
+ * &mode=…&source=…`, the same for all four AI entry points. The entry points build it with
  * `aiWorkbenchHref`; the workbench page parses it with `parseWorkbenchQuery`, so a refresh
  * restores the same target.
  */

@@ -1,10 +1,10 @@
 /**
- * The apply orchestrator (seed 000 §9): turn the reviewed overlay into ONE D1 batch — object
+ * The apply orchestrator: turn the reviewed overlay into ONE D1 batch — object
  * writes, revision bumps, revision_history rows with the content before, the change set marked
  * `applied`, the session touched and an `ai.apply.succeeded` audit event. D1 runs a batch as one
  * transaction, so any failing statement rolls every one of them back.
  *
- * Revisions follow the seed's single-writer rule: a base the client (or the staged entry) names
+ * Revisions follow a single-writer rule (the last apply wins, nothing is merged): a base the client (or the staged entry) names
  * that differs from the current revision is a non-blocking AI_REVISION_BASE_MISMATCH warning; the
  * batch is then guarded on the revision just read, and history keeps what was overwritten.
  */
@@ -22,7 +22,7 @@ import type { SessionMeta } from '../../shared/ai/session.ts';
 import { contentOf, pathOf, type EffectiveView } from './effective-view.ts';
 import { projects } from '../../worker/db/schema.ts';
 
-/** The revisions the client reviewed against (seed §5.2 `revisionBase`). */
+/** The revisions the client reviewed against (the apply body's `revisionBase`). */
 export interface RevisionBase {
   workflowRevision?: number | undefined;
   agentsRevision?: number | undefined;

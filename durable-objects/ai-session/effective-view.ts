@@ -1,6 +1,6 @@
 /**
  * The effective view of an AI session: the stored package (the baseline) with the session's overlay
- * on top, overlay first (ARCHITECTURE.md "The session Durable Object"; seed 001 §6.2). The read
+ * on top, overlay first: an object the session staged hides the stored one. The read
  * tools, validation, the diff and the UI all read objects through it by object key. The lenient
  * lookups it is built on live in package-lookups.ts.
  */

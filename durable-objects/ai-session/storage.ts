@@ -1,5 +1,5 @@
 /**
- * The session Durable Object's SQLite schema (ARCHITECTURE.md "The session Durable Object") and
+ * The session Durable Object's SQLite schema and
  * the small typed helpers around `ctx.storage.sql`. Everything the session knows lives here, so
  * an evicted or redeployed object comes back exactly as it was.
  */

@@ -1,7 +1,7 @@
 /**
  * The field schemas of the changeSet contract (ids, payload texts with their size cap, asset
  * paths, object keys, reasons, extensions, revisions), shared by the current shape
- * (change-set.ts) and the seed's older one (change-set-legacy.ts), so both check alike.
+ * (change-set.ts) and the original product's older one (change-set-legacy.ts), so both check alike.
  */
 import { z } from 'zod';
 import { checkAssetPath, formatBytes } from '../bmad/asset-path.ts';

@@ -1,5 +1,5 @@
 /**
- * The seed's older change-set shape, `{targetType, mode, changeSet: {steps[], assets{upsert,
+ * The original product's older change-set shape, `{targetType, mode, changeSet: {steps[], assets{upsert,
  * delete}, agents{upsert, delete}}, impact{updated, risks}}` (the `changeSet` wrapper may be left
  * out), and its conversion into a current-shape candidate. `parseChangeSet` (change-set.ts) then
  * checks that candidate like any other and adds the LEGACY_SHAPE_WARNING; every error keeps the
@@ -13,7 +13,7 @@ import { issueViolations, renderPath, violation } from './change-set-messages.ts
 import type { RenderPath } from './change-set-messages.ts';
 import { SessionMode, TargetType } from './session.ts';
 
-/** Warning code for a change set sent in the seed's older shape (not an API error code). */
+/** Warning code for a change set sent in the original product's older shape (not an API error code). */
 export const LEGACY_SHAPE_WARNING = 'AI_CHANGESET_LEGACY_SHAPE';
 
 /** The warning every change set sent in the older shape gets, converted or not. */

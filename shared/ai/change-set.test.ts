@@ -413,7 +413,7 @@ describe('parseChangeSet: contract rules', () => {
   });
 });
 
-describe('parseChangeSet: the seed’s older shape', () => {
+describe('parseChangeSet: the original product’s older shape', () => {
   const legacy = {
     targetType: 'step',
     mode: 'optimize',

@@ -187,7 +187,7 @@ export function operationKeys(op: ChangeOperation): string[] {
   }
 }
 
-// ---- the seed's older shape -----------------------------------------------------------------
+// ---- the original product's older shape -----------------------------------------------------------------
 
 
 // ---- the contract's semantic rules ----------------------------------------------------------

@@ -27,7 +27,7 @@ export function costOf(usage: Partial<Usage>): number | null {
   return (usage.calls ?? 0) === 0 ? 0 : null;
 }
 
-/** Add usages; never overwrites (seed: usage is accumulated per call, per turn, per session). An unknown cost stays unknown. */
+/** Add usages; never overwrites (usage accumulates per call, per turn and per session). An unknown cost stays unknown. */
 export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
   if (!b) return a;
   const costA = costOf(a);

@@ -1,6 +1,6 @@
 /**
- * The validation result of an AI change, in the shape the spec gives `builder.change.validate`
- * (README §3): `{valid, schemaFailed, errors, warnings, status, meta: {allowWrite: false}}`. Built
+ * The validation result of an AI change, in the shape `builder.change.validate` answers:
+ * `{valid, schemaFailed, errors, warnings, status, meta: {allowWrite: false}}`. Built
  * from a pipeline report of the effective package; errors the stored package already had are
  * demoted to warnings, because the change did not cause them and must not be blocked by them.
  */

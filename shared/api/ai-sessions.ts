@@ -15,7 +15,7 @@ const Id = z.string().trim().min(1).max(200);
  * AI_TARGET_CONTEXT_REQUIRED / AI_TARGET_NOT_SUPPORTED rather than a generic validation error.
  */
 export const CreateSessionInput = z.strictObject({
-  /** The seed sends numbers for ids; they are read as text. */
+  /** The original product's clients send numbers for ids; they are read as text. */
   workflowId: z.union([Id, z.number().int().transform(String)]).nullish(),
   targetType: z.string().nullish(),
   targetId: z.union([Id, z.number().int().transform(String)]).nullish(),
@@ -83,7 +83,7 @@ export const MessageInput = z.strictObject({
     .trim()
     .min(1, 'Write a message for the AI.')
     .max(MAX_MESSAGE_CHARS, `A message is limited to ${MAX_MESSAGE_CHARS} characters.`),
-  /** FR35: the AI reads and suggests, but stages nothing. */
+  /** Suggest only: the AI reads and suggests, but stages nothing. */
   suggestOnly: z.boolean().optional(),
 });
 export type MessageInput = z.infer<typeof MessageInput>;

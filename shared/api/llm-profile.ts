@@ -1,6 +1,6 @@
 /**
- * Contracts of /api/users/me/llm-profile (seed §4.1, §5.1): the caller's own LLM settings, the
- * connection test, and the one semantic check that turns a body into the seed's error codes.
+ * Contracts of /api/users/me/llm-profile: the caller's own LLM settings, the connection test,
+ * and the one semantic check that turns a body into the product's LLM_PROFILE_* error codes.
  * The Worker parses with these schemas; the SPA imports the same check to show errors early.
  */
 import { z } from 'zod';
@@ -39,7 +39,7 @@ export const LlmApiKey = z
 /**
  * The body of PUT (save) and of POST …/test (try without saving). Strict: unknown fields are
  * refused. `provider`, `baseUrl`, `model` and `timeoutSeconds` are loosely typed here on purpose,
- * so that `checkLlmProfileInput` can answer with the seed's own codes instead of a generic one.
+ * so that `checkLlmProfileInput` can answer with its own LLM_PROFILE_* codes instead of a generic one.
  * `apiKey`: absent keeps the saved key, `null` removes it, a string replaces it.
  */
 export const LlmProfileInput = z.strictObject({
@@ -211,7 +211,7 @@ export interface LlmProfileView {
 }
 
 /**
- * POST …/test answers 200 with this whatever the provider did (seed §5.1). Refusals that are not
+ * POST …/test answers 200 with this whatever the provider did: a failed connection is a result, not an error. Refusals that are not
  * about the provider (validation, org policy, a key that cannot be decrypted) are error responses.
  */
 export type LlmProfileTestResult =

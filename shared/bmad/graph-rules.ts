@@ -11,13 +11,53 @@ import type { WorkflowGraph } from './models.ts';
 
 const list = (ids: readonly string[]) => ids.map((id) => `"${id}"`).join(', ');
 
-export function checkGraph(graph: WorkflowGraph, filePath: string): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  const { nodes, edges } = graph;
+/** The graph as the checks read it: nodes by index, edges resolved to node indexes. */
+interface GraphIndex {
+  graph: WorkflowGraph;
+  filePath: string;
+  /** Each id's owner: the first node that has it. */
+  indexById: Map<string, number>;
+  /** The owners' indexes, in node order; later duplicates take no part in the checks. */
+  owners: number[];
+  /** The entry node's index, or undefined when entryNodeId names no node. */
+  entry: number | undefined;
+  /** Per node, the nodes its resolvable edges lead to. */
+  successors: number[][];
+  /** Per node, how many resolvable edges lead into it. */
+  inDegree: number[];
+  /** Per node, the indexes of the edges that start at it (the other end may not resolve). */
+  outgoing: number[][];
+}
 
-  // Ids: the first node with an id owns it; later duplicates are errors and take no part below.
+export function checkGraph(graph: WorkflowGraph, filePath: string): ValidationIssue[] {
+  const { indexById, issues: idIssues } = indexNodeIds(graph, filePath);
+  const { unknownEnds, ...adjacency } = resolveEdges(graph, filePath, indexById);
+  const index: GraphIndex = {
+    graph,
+    filePath,
+    indexById,
+    owners: [...indexById.values()],
+    entry: indexById.get(graph.entryNodeId),
+    ...adjacency,
+  };
+  const starts = checkStartNodes(index);
+  return [
+    ...idIssues,
+    ...checkEdgeIds(graph, filePath),
+    ...checkEntryExists(index),
+    ...unknownEnds,
+    ...starts.issues,
+    ...checkOutgoingEdges(index),
+    ...checkCycles(index),
+    ...checkReachability(index, starts.extraStarts),
+  ];
+}
+
+/** Ids: the first node with an id owns it; later duplicates are errors and take no part below. */
+function indexNodeIds(graph: WorkflowGraph, filePath: string): { indexById: Map<string, number>; issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
   const indexById = new Map<string, number>();
-  nodes.forEach((node, i) => {
+  graph.nodes.forEach((node, i) => {
     if (indexById.has(node.id)) {
       issues.push(
         errorIssue('GRAPH_DUPLICATE_NODE_ID', filePath, `Node id "${node.id}" is used by more than one node.`, {
@@ -27,8 +67,14 @@ export function checkGraph(graph: WorkflowGraph, filePath: string): ValidationIs
       );
     } else indexById.set(node.id, i);
   });
+  return { indexById, issues };
+}
+
+/** Edge ids are optional, but two edges may not share one. */
+function checkEdgeIds(graph: WorkflowGraph, filePath: string): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
   const edgeIds = new Set<string>();
-  edges.forEach((edge, i) => {
+  graph.edges.forEach((edge, i) => {
     if (edge.id === undefined) return;
     if (edgeIds.has(edge.id)) {
       issues.push(
@@ -40,21 +86,30 @@ export function checkGraph(graph: WorkflowGraph, filePath: string): ValidationIs
     }
     edgeIds.add(edge.id);
   });
+  return issues;
+}
 
-  const entry = indexById.get(graph.entryNodeId);
-  if (entry === undefined) {
-    issues.push(
-      errorIssue('GRAPH_ENTRY_NOT_FOUND', filePath, `entryNodeId "${graph.entryNodeId}" is not the id of any node.`, {
-        pointer: '/entryNodeId',
-        hint: `Use one of: ${list([...indexById.keys()])}.`,
-      }),
-    );
-  }
+function checkEntryExists({ graph, filePath, indexById, entry }: GraphIndex): ValidationIssue[] {
+  if (entry !== undefined) return [];
+  return [
+    errorIssue('GRAPH_ENTRY_NOT_FOUND', filePath, `entryNodeId "${graph.entryNodeId}" is not the id of any node.`, {
+      pointer: '/entryNodeId',
+      hint: `Use one of: ${list([...indexById.keys()])}.`,
+    }),
+  ];
+}
 
-  const successors: number[][] = nodes.map(() => []);
-  const inDegree = new Array<number>(nodes.length).fill(0);
-  const outgoing: number[][] = nodes.map(() => []);
-  edges.forEach((edge, i) => {
+/** Resolves each edge's ends to node indexes; an end that names no node is an error. */
+function resolveEdges(
+  graph: WorkflowGraph,
+  filePath: string,
+  indexById: Map<string, number>,
+): Pick<GraphIndex, 'successors' | 'inDegree' | 'outgoing'> & { unknownEnds: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
+  const successors: number[][] = graph.nodes.map(() => []);
+  const inDegree = new Array<number>(graph.nodes.length).fill(0);
+  const outgoing: number[][] = graph.nodes.map(() => []);
+  graph.edges.forEach((edge, i) => {
     const from = indexById.get(edge.from);
     const to = indexById.get(edge.to);
     for (const [end, index] of [['from', from], ['to', to]] as const) {
@@ -73,9 +128,16 @@ export function checkGraph(graph: WorkflowGraph, filePath: string): ValidationIs
       inDegree[to]!++;
     }
   });
+  return { successors, inDegree, outgoing, unknownEnds: issues };
+}
 
-  // Exactly one start node (no incoming edges), and it is the entry.
-  const owners = [...indexById.values()];
+/**
+ * Exactly one start node (no incoming edges), and it is the entry. Returns the other start nodes
+ * too: they are reported here, so the reachability warning leaves them out.
+ */
+function checkStartNodes({ graph, filePath, owners, entry, inDegree }: GraphIndex): { issues: ValidationIssue[]; extraStarts: Set<number> } {
+  const { nodes, edges } = graph;
+  const issues: ValidationIssue[] = [];
   const starts = owners.filter((i) => inDegree[i] === 0);
   if (starts.length === 0) {
     issues.push(
@@ -102,8 +164,13 @@ export function checkGraph(graph: WorkflowGraph, filePath: string): ValidationIs
       }),
     );
   }
+  return { issues, extraStarts };
+}
 
-  // Outgoing edges: one default among several; decisions branch.
+/** Outgoing edges: one default among several; decisions branch. */
+function checkOutgoingEdges({ graph, filePath, owners, outgoing }: GraphIndex): ValidationIssue[] {
+  const { nodes, edges } = graph;
+  const issues: ValidationIssue[] = [];
   for (const i of owners) {
     const node = nodes[i]!;
     const out = outgoing[i]!;
@@ -135,8 +202,16 @@ export function checkGraph(graph: WorkflowGraph, filePath: string): ValidationIs
       );
     }
   }
+  return issues;
+}
 
-  // Cycles: every cycle passes through a decision, and a decision can leave it.
+/**
+ * Cycles: every cycle passes through a decision, and a decision can leave it. A loop left after
+ * taking the decisions out has none; a loop with decisions needs one edge from a decision out of it.
+ */
+function checkCycles({ graph, filePath, indexById, successors }: GraphIndex): ValidationIssue[] {
+  const { nodes } = graph;
+  const issues: ValidationIssue[] = [];
   const owned = (i: number) => indexById.get(nodes[i]!.id) === i;
   const isDecision = (i: number) => nodes[i]!.type === 'decision';
   for (const component of stronglyConnectedComponents(nodes.length, successors, (i) => owned(i) && !isDecision(i))) {
@@ -164,27 +239,31 @@ export function checkGraph(graph: WorkflowGraph, filePath: string): ValidationIs
       );
     }
   }
+  return issues;
+}
 
-  // Recommended: the entry reaches an end node, and every node is reachable.
-  if (entry !== undefined) {
-    const reached = reachableFrom(entry, successors);
-    if (![...reached].some((i) => nodes[i]!.type === 'end')) {
-      issues.push(
-        warningIssue('GRAPH_END_UNREACHABLE', filePath, `No "end" node can be reached from the entry "${graph.entryNodeId}".`, {
-          pointer: '/entryNodeId',
-          hint: 'Add an end node and connect the last steps to it.',
-        }),
-      );
-    }
-    for (const i of owners) {
-      if (reached.has(i) || extraStarts.has(i)) continue;
-      issues.push(
-        warningIssue('GRAPH_NODE_UNREACHABLE', filePath, `Node "${nodes[i]!.id}" cannot be reached from the entry.`, {
-          pointer: `/nodes/${i}`,
-          hint: 'Connect it from an earlier node, or delete it.',
-        }),
-      );
-    }
+/** Recommended: the entry reaches an end node, and every node is reachable. */
+function checkReachability({ graph, filePath, owners, entry, successors }: GraphIndex, extraStarts: ReadonlySet<number>): ValidationIssue[] {
+  if (entry === undefined) return [];
+  const { nodes } = graph;
+  const issues: ValidationIssue[] = [];
+  const reached = reachableFrom(entry, successors);
+  if (![...reached].some((i) => nodes[i]!.type === 'end')) {
+    issues.push(
+      warningIssue('GRAPH_END_UNREACHABLE', filePath, `No "end" node can be reached from the entry "${graph.entryNodeId}".`, {
+        pointer: '/entryNodeId',
+        hint: 'Add an end node and connect the last steps to it.',
+      }),
+    );
+  }
+  for (const i of owners) {
+    if (reached.has(i) || extraStarts.has(i)) continue;
+    issues.push(
+      warningIssue('GRAPH_NODE_UNREACHABLE', filePath, `Node "${nodes[i]!.id}" cannot be reached from the entry.`, {
+        pointer: `/nodes/${i}`,
+        hint: 'Connect it from an earlier node, or delete it.',
+      }),
+    );
   }
   return issues;
 }

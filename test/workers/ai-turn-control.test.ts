@@ -347,7 +347,7 @@ describe('repairs', () => {
   });
 });
 
-describe('suggest only (FR35)', () => {
+describe('suggest only', () => {
   it('offers no staging tools, refuses a stage the model tries anyway, and finishes as chat', async () => {
     const { owner, base } = await supportDeskProject();
     const created = await owner.post(`${base}/ai/sessions`, { workflowId: WF, targetType: 'workflow', targetId: WF, mode: 'optimize' });

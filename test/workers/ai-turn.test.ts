@@ -197,7 +197,7 @@ describe('the final-answer contract of the original product', () => {
     const path = `${base}/ai/sessions/${sessionId}`;
     const before = await currentStep(owner, base);
     const improved = `${before.markdown.trimEnd()}\n\nRecord the receipt number of each line.\n`;
-    // The seed's older shape: {targetType, mode, changeSet: {steps: [...]}, impact: {updated}}.
+    // The original product's older shape: {targetType, mode, changeSet: {steps: [...]}, impact: {updated}}.
     const legacy = {
       targetType: 'step',
       mode: 'optimize',

@@ -233,7 +233,7 @@ describe('PUT /users/me/llm-profile', () => {
 });
 
 describe('private base URLs', () => {
-  it.each(['http://127.0.0.1:11434/v1', 'http://169.254.169.254/latest', 'http://[::1]/v1', 'http://10.0.0.5/v1', 'http://localhost:8080/v1', 'http://metadata.google.internal/v1'])(
+  it.each(['http://127.0.0.1:11434/v1', 'http://169.254.169.254/latest', 'http://[::1]/v1', 'http://10.0.0.5/v1', 'http://localhost:8080/v1', 'http://metadata.google.internal/v1', 'http://[::ffff:0:169.254.169.254]/v1', 'http://2130706433/v1'])(
     'refuses %s on save and on test unless LLM_ALLOW_PRIVATE_BASE_URLS is "true"',
     async (baseUrl) => {
       const user = await signedInClient('Ssrf');

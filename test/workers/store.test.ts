@@ -165,6 +165,13 @@ describe('history', () => {
     expect((await owner.get(`${base}/history?limit=0`)).status).toBe(422);
   });
 
+  it('refuses a query parameter given twice instead of picking one of the values', async () => {
+    const { owner, base } = await projectWithOwner();
+    const twice = await owner.get(`${base}/history?limit=2&limit=3`);
+    expect(twice.status).toBe(422);
+    expect(twice.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'limit' }] });
+  });
+
   it('rolls back the whole batch when a statement inside it fails', async () => {
     const { owner, base, projectId } = await projectWithOwner();
     await owner.post(`${base}/workflows`, { id: 'w', name: 'W' });

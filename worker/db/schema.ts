@@ -1,5 +1,5 @@
 /**
- * The D1 data model, designed once for the whole product (ARCHITECTURE.md "Data").
+ * The D1 data model, designed once for the whole product.
  * drizzle-kit generates the SQL in migrations/ from this file; never edit those by hand.
  * Times are ISO-8601 strings; ids are prefixed random strings minted by worker/ids.ts.
  */

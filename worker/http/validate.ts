@@ -2,82 +2,104 @@
  * Parse request bodies and queries at the edge, once, with the zod contracts from shared/api.
  * Malformed JSON, a non-JSON content type, unknown fields on strict bodies and wrong types all
  * become a 4xx ApiError with one detail per problem; handlers only ever see parsed values.
+ *
+ * The parsing and the `c.req.valid(…)` plumbing are @hono/zod-validator's; this file adds what the
+ * product's error contract needs on top: a guard that answers 415 / 413 / INVALID_JSON before the
+ * validator runs (Hono's own validator would read a non-JSON body as `{}` and answer a bare 400 on
+ * malformed JSON), and a hook that turns a zod failure into VALIDATION_FAILED listing every issue.
  */
-import type { MiddlewareHandler } from 'hono';
+import { zValidator } from '@hono/zod-validator';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
+import type { $ZodError } from 'zod/v4/core';
 import { ApiError } from './api-error.ts';
 import type { ErrorDetail } from '../../shared/errors.ts';
 
 /** JSON bodies above this are refused before they are parsed (asset files cap at 512 KiB). */
 export const MAX_JSON_BYTES = 1024 * 1024;
 
-export function zodDetails(error: z.ZodError): ErrorDetail[] {
+/** The media types Hono's validator parses as JSON (`application/json`, `application/*+json`). */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+export function zodDetails(error: $ZodError): ErrorDetail[] {
   return error.issues.map((issue) => ({
     path: issue.path.map(String).join('.') || '(body)',
     message: issue.code === 'unrecognized_keys' ? `Unknown field(s): ${issue.keys.join(', ')}` : issue.message,
   }));
 }
 
+function validationFailed(error: $ZodError): ApiError {
+  const details = zodDetails(error);
+  return new ApiError('VALIDATION_FAILED', {
+    message: `Some fields are missing or have the wrong value: ${details.map((d) => `${d.path} (${d.message})`).join('; ')}.`,
+    details,
+  });
+}
+
+/** The validator's hook: a failed parse becomes the product's error, thrown to app.onError. */
+function throwOnFailure(result: { success: true } | { success: false; error: $ZodError }): void {
+  if (!result.success) throw validationFailed(result.error);
+}
+
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) {
-    const details = zodDetails(result.error);
-    throw new ApiError('VALIDATION_FAILED', {
-      message: `Some fields are missing or have the wrong value: ${details.map((d) => `${d.path} (${d.message})`).join('; ')}.`,
-      details,
-    });
-  }
+  if (!result.success) throw validationFailed(result.error);
   return result.data;
 }
 
-async function readJson(request: Request): Promise<unknown> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type)) {
+/**
+ * Checks the body is JSON, within MAX_JSON_BYTES and well formed. It reads the body through
+ * `c.req.text()`, whose cache the validator's `c.req.json()` reads again, so the stream is read once.
+ */
+async function guardJsonBody(c: Context): Promise<void> {
+  const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
     throw new ApiError('BAD_REQUEST', {
       message: 'Send the request body as JSON.',
       hints: ['Set the header Content-Type: application/json.'],
       status: 415,
     });
   }
-  const declared = Number(request.headers.get('content-length') ?? '0');
+  const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > MAX_JSON_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE');
-  const text = await request.text();
+  const text = await c.req.text();
   if (new TextEncoder().encode(text).byteLength > MAX_JSON_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE');
   try {
-    return JSON.parse(text);
+    JSON.parse(text);
   } catch {
     throw new ApiError('INVALID_JSON', { hints: ['Check for a missing quote, comma or bracket.'] });
   }
 }
 
+type JsonBodyMiddleware<S extends z.ZodType> = MiddlewareHandler<any, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }>;
+
 /** `jsonBody(CreateProjectInput)`; the handler reads `c.req.valid('json')`. */
-export function jsonBody<S extends z.ZodType>(
-  schema: S,
-): MiddlewareHandler<any, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
+export function jsonBody<S extends z.ZodType>(schema: S): JsonBodyMiddleware<S> {
+  const validate: MiddlewareHandler = zValidator('json', schema, throwOnFailure);
   return async function jsonBodyValidator(c, next) {
-    const value = parseWith(schema, await readJson(c.req.raw));
-    c.req.addValidatedData('json', value as object);
-    await next();
+    await guardJsonBody(c);
+    return validate(c, next);
   };
 }
 
 /** Optional JSON body: an empty body counts as `{}`. */
-export function optionalJsonBody<S extends z.ZodType>(
-  schema: S,
-): MiddlewareHandler<any, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
+export function optionalJsonBody<S extends z.ZodType>(schema: S): JsonBodyMiddleware<S> {
+  const validate: MiddlewareHandler = zValidator('json', schema, throwOnFailure);
   return async function optionalJsonBodyValidator(c, next) {
     const hasBody = Number(c.req.header('content-length') ?? '0') > 0 || c.req.header('transfer-encoding');
-    const raw = hasBody ? await readJson(c.req.raw) : {};
-    c.req.addValidatedData('json', parseWith(schema, raw) as object);
+    if (hasBody) {
+      await guardJsonBody(c);
+      return validate(c, next);
+    }
+    // No body to read: Hono's validator would try to parse the empty text as JSON.
+    c.req.addValidatedData('json', parseWith(schema, {}) as object);
     await next();
   };
 }
 
+/** `queryWith(ListInput)`; a key given twice arrives as an array, which a string field refuses. */
 export function queryWith<S extends z.ZodType>(
   schema: S,
 ): MiddlewareHandler<any, string, { in: { query: Record<string, string> }; out: { query: z.output<S> } }> {
-  return async function queryValidator(c, next) {
-    c.req.addValidatedData('query', parseWith(schema, c.req.query()) as object);
-    await next();
-  };
+  return zValidator('query', schema, throwOnFailure) as MiddlewareHandler;
 }

@@ -33,7 +33,59 @@ describe('base URL safety', () => {
     expect(checkBaseUrl(url, { allowPrivate: true }).type).toBe('ok');
   });
 
-  it.each(['https://api.openai.com/v1', 'https://api.deepseek.com', 'https://8.8.8.8/v1', 'http://[2001:4860:4860::8888]/v1', 'https://172.32.0.1/v1'])(
+  // URL() rewrites every IPv4 spelling to dotted decimal and compresses IPv6 before the check sees the
+  // host; each case names the address it becomes.
+  it.each([
+    ['http://2130706433/v1', '127.0.0.1', /loopback/],
+    ['http://0x7f.1/v1', '127.0.0.1', /loopback/],
+    ['http://017700000001/v1', '127.0.0.1', /loopback/],
+    ['http://0177.0.0.1/v1', '127.0.0.1', /loopback/],
+    ['http://0.1.2.3/v1', '0.1.2.3', /unspecified/],
+    ['http://100.64.0.1/v1', '100.64.0.1', /carrier-grade NAT/],
+    ['http://100.127.255.254/v1', '100.127.255.254', /carrier-grade NAT/],
+    ['http://169.254.0.1/v1', '169.254.0.1', /link-local/],
+    ['http://4294967295/v1', '255.255.255.255', /broadcast/],
+    ['http://224.0.0.1/v1', '224.0.0.1', /multicast/],
+    ['http://240.0.0.1/v1', '240.0.0.1', /reserved/],
+    ['http://192.0.2.10/v1', '192.0.2.10', /reserved/],
+    ['http://198.18.0.1/v1', '198.18.0.1', /reserved/],
+    ['http://[::1]/v1', '[::1]', /loopback/],
+    ['http://[::]/v1', '[::]', /unspecified/],
+    ['http://[::ffff:127.0.0.1]/v1', '[::ffff:7f00:1]', /loopback/],
+    ['http://[::ffff:10.0.0.1]/v1', '[::ffff:a00:1]', /private network/],
+    ['http://[::ffff:0:169.254.169.254]/v1', '[::ffff:0:a9fe:a9fe]', /link-local/],
+    ['http://[::127.0.0.1]/v1', '[::7f00:1]', /loopback/],
+    ['http://[64:ff9b::10.0.0.1]/v1', '[64:ff9b::a00:1]', /private network/],
+    ['http://[64:ff9b:1::1]/v1', '[64:ff9b:1::1]', /private network/],
+    ['http://[2002:c0a8:101::1]/v1', '[2002:c0a8:101::1]', /private network/],
+    ['http://[fc00::1]/v1', '[fc00::1]', /unique local/],
+    ['http://[fdff:ffff::1]/v1', '[fdff:ffff::1]', /unique local/],
+    ['http://[fe80::1]/v1', '[fe80::1]', /link-local/],
+    ['http://[febf::1]/v1', '[febf::1]', /link-local/],
+    ['http://[fec0::1]/v1', '[fec0::1]', /site-local/],
+    ['http://[ff02::1]/v1', '[ff02::1]', /multicast/],
+    ['http://[100::1]/v1', '[100::1]', /reserved/],
+    ['http://[2001:db8::1]/v1', '[2001:db8::1]', /reserved/],
+  ])('reads %s as %s and refuses it', (url, host, kind) => {
+    const check = checkBaseUrl(url, { allowPrivate: false });
+    expect(check).toMatchObject({ type: 'private_not_allowed', host });
+    expect(check.type === 'private_not_allowed' && check.message).toMatch(kind);
+  });
+
+  it.each([
+    'https://api.openai.com/v1',
+    'https://api.deepseek.com',
+    'https://8.8.8.8/v1',
+    'http://[2001:4860:4860::8888]/v1',
+    'https://172.32.0.1/v1',
+    'https://100.128.0.1/v1',
+    'https://100.63.255.255/v1',
+    'https://169.253.0.1/v1',
+    'http://[::ffff:8.8.8.8]/v1',
+    'http://[64:ff9b::8.8.8.8]/v1',
+    'http://[2002:808:808::1]/v1',
+    'http://[fe00::1]/v1',
+  ])(
     'accepts the public address %s',
     (url) => {
       expect(checkBaseUrl(url, { allowPrivate: false }).type).toBe('ok');

@@ -4,14 +4,17 @@
  *
  * Only http(s) URLs without credentials, query or fragment (the OpenAI SDK appends its paths to
  * the base URL, so a query would end up in the middle). Addresses on private, loopback,
- * link-local, unique-local or metadata networks, and names that only a local resolver knows
- * (`localhost`, `*.localhost`, `*.internal`, `*.local`, dotless names), are refused unless
+ * link-local, unique-local, carrier-grade NAT, metadata, multicast or reserved ranges (ipaddr.js
+ * names the ranges; IPv6 forms that embed an IPv4 address are judged by that address), and names
+ * that only a local resolver knows (`localhost`, `*.localhost`, `*.internal`, `*.local`, dotless
+ * names), are refused unless
  * `LLM_ALLOW_PRIVATE_BASE_URLS` is "true" (local development, self-hosted models).
  *
  * Limit: a public DNS name that resolves to a private address is not caught here; Workers have
  * no resolver API. The check is about what the user typed: it stops the Worker being pointed at
  * the metadata service or an internal host by name or literal address.
  */
+import ipaddr from 'ipaddr.js';
 import type { Env } from '../env.ts';
 
 export type BaseUrlCheck =
@@ -129,16 +132,18 @@ export function baseUrlOrigin(baseUrl: string): string | null {
 
 /**
  * What kind of non-public address `hostname` (as `URL.hostname` gives it: lower case, IPv4 in
- * dotted decimal whatever the input form, IPv6 in brackets) is, or null for a public one.
+ * dotted decimal whatever the input form — `2130706433`, `0x7f.1` and `0177.0.0.1` all arrive as
+ * `127.0.0.1` — IPv6 compressed in brackets) is, or null for a public one.
  */
 export function privateAddressKind(hostname: string): string | null {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   if (host.startsWith('[') && host.endsWith(']')) {
-    const groups = parseIpv6(host.slice(1, -1));
-    return groups === null ? 'an address that could not be read' : ipv6Kind(groups);
+    const text = host.slice(1, -1);
+    // Zone ids (`%eth0`) are not valid in URLs; ipaddr.js would accept them.
+    if (text.includes('%') || !ipaddr.IPv6.isValid(text)) return 'an address that could not be read';
+    return ipv6Kind(ipaddr.IPv6.parse(text));
   }
-  const v4 = parseIpv4(host);
-  if (v4 !== null) return ipv4Kind(v4);
+  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipv4Kind(ipaddr.IPv4.parse(host));
   if (host === 'localhost' || host.endsWith('.localhost')) return 'the local machine';
   for (const suffix of ['internal', 'local', 'localdomain', 'home.arpa', 'lan', 'intranet', 'corp']) {
     if (host === suffix || host.endsWith(`.${suffix}`)) return 'a name on an internal network';
@@ -149,76 +154,60 @@ export function privateAddressKind(hostname: string): string | null {
   return null;
 }
 
-function parseIpv4(host: string): number[] | null {
-  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (!match) return null;
-  const octets = match.slice(1).map(Number);
-  return octets.every((o) => o <= 255) ? octets : null;
+/** ipaddr.js's IPv4 range names; `unicast`, `as112` and `amt` are public. */
+const IPV4_KINDS: Record<string, string> = {
+  unspecified: 'an unspecified address (0.0.0.0/8)',
+  broadcast: 'the broadcast address',
+  multicast: 'a multicast address',
+  linkLocal: 'a link-local address (this includes the cloud metadata service)',
+  loopback: 'the local machine (loopback)',
+  carrierGradeNat: 'a carrier-grade NAT network',
+  private: 'a private network',
+  reserved: 'a reserved or documentation address',
+  benchmarking: 'a reserved or documentation address',
+};
+
+function ipv4Kind(address: ipaddr.IPv4): string | null {
+  return IPV4_KINDS[address.range()] ?? null;
 }
 
-function ipv4Kind([a, b]: number[]): string | null {
-  if (a === undefined || b === undefined) return null;
-  if (a === 127) return 'the local machine (loopback)';
-  if (a === 0) return 'an unspecified address (0.0.0.0/8)';
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return 'a private network';
-  if (a === 100 && b >= 64 && b <= 127) return 'a carrier-grade NAT network';
-  if (a === 169 && b === 254) return 'a link-local address (this includes the cloud metadata service)';
-  if (a >= 224) return 'a multicast or reserved address';
-  return null;
+/** ipaddr.js's IPv6 range names that are never a public server; other names are handled below. */
+const IPV6_KINDS: Record<string, string> = {
+  unspecified: 'an unspecified address (::)',
+  loopback: 'the local machine (loopback)',
+  uniqueLocal: 'a private network (unique local address)',
+  linkLocal: 'a link-local address',
+  deprecatedSiteLocal: 'a site-local address',
+  multicast: 'a multicast address',
+};
+
+/** Ranges a public server may have: global unicast, Teredo, and the AS112 / AMT anycast services. */
+const PUBLIC_IPV6_RANGES = new Set(['unicast', 'teredo', 'as112v6', 'amt']);
+
+/** The IPv4 address in the low 32 bits of an IPv6 address. */
+function low32(parts: number[]): ipaddr.IPv4 {
+  const hi = parts[6] ?? 0;
+  const lo = parts[7] ?? 0;
+  return new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
 }
 
-/** Eight 16-bit groups, or null. Accepts `::` compression and a dotted IPv4 tail. */
-function parseIpv6(text: string): number[] | null {
-  if (text.includes('%')) return null; // zone ids are not valid in URLs
-  let body = text;
-  const lastColon = body.lastIndexOf(':');
-  if (body.slice(lastColon + 1).includes('.')) {
-    // Rewrite a dotted IPv4 tail as two hex groups.
-    const v4 = parseIpv4(body.slice(lastColon + 1));
-    if (v4 === null) return null;
-    const [a = 0, b = 0, c = 0, d = 0] = v4;
-    body = `${body.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+function ipv6Kind(address: ipaddr.IPv6): string | null {
+  const range = address.range();
+  const parts = address.parts;
+  const known = IPV6_KINDS[range];
+  if (known !== undefined) return known;
+  // IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d)
+  // reach the embedded IPv4 address; so does the deprecated IPv4-compatible form (::a.b.c.d).
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return ipv4Kind(low32(parts));
+  if (range === 'rfc6052') {
+    // 64:ff9b:1::/48 is for NAT64 inside one network (RFC 8215), whatever the address after it.
+    return parts[2] === 0 ? ipv4Kind(low32(parts)) : 'a private network (local-use NAT64)';
   }
-  const halves = body.split('::');
-  if (halves.length > 2) return null;
-  const parse = (part: string): number[] | null => {
-    if (part === '') return [];
-    const out: number[] = [];
-    for (const group of part.split(':')) {
-      if (!/^[0-9a-f]{1,4}$/.test(group)) return null;
-      out.push(parseInt(group, 16));
-    }
-    return out;
-  };
-  const head = parse(halves[0] ?? '');
-  const rest = halves.length === 2 ? parse(halves[1] ?? '') : [];
-  if (head === null || rest === null) return null;
-  const known = head.length + rest.length;
-  if (halves.length === 2) {
-    if (known > 7) return null;
-    return [...head, ...new Array<number>(8 - known).fill(0), ...rest];
+  if (range === 'unicast' && parts.slice(0, 6).every((p) => p === 0)) return ipv4Kind(low32(parts));
+  // 6to4 (2002:aabb:ccdd::) routes to the IPv4 address in its second and third groups.
+  if (range === '6to4') {
+    const [, hi = 0, lo = 0] = parts;
+    return ipv4Kind(new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]));
   }
-  return known === 8 ? head : null;
-}
-
-function embeddedIpv4(hi: number, lo: number): number[] {
-  return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
-}
-
-function ipv6Kind(g: number[]): string | null {
-  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
-  const upperZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
-  if (upperZero && g5 === 0 && g6 === 0 && g7 === 0) return 'an unspecified address (::)';
-  if (upperZero && g5 === 0 && g6 === 0 && g7 === 1) return 'the local machine (loopback)';
-  // IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible form (::a.b.c.d).
-  if (upperZero && (g5 === 0xffff || g5 === 0)) return ipv4Kind(embeddedIpv4(g6, g7));
-  // NAT64 (64:ff9b::a.b.c.d) reaches the embedded IPv4 address.
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return ipv4Kind(embeddedIpv4(g6, g7));
-  // 6to4 (2002:aabb:ccdd::) routes to the embedded IPv4 address.
-  if (g0 === 0x2002) return ipv4Kind(embeddedIpv4(g1, g2));
-  if ((g0 & 0xfe00) === 0xfc00) return 'a private network (unique local address)';
-  if ((g0 & 0xffc0) === 0xfe80) return 'a link-local address';
-  if ((g0 & 0xffc0) === 0xfec0) return 'a site-local address';
-  if ((g0 & 0xff00) === 0xff00) return 'a multicast address';
-  return null;
+  return PUBLIC_IPV6_RANGES.has(range) ? null : 'a reserved or documentation address';
 }

@@ -1,5 +1,5 @@
 /**
- * Encryption at rest of users' LLM API keys (ARCHITECTURE.md "crypto for keys"), used by the
+ * Encryption at rest of users' LLM API keys, used by the
  * profile store and by resolveEffectiveProfile. AES-256-GCM through WebCrypto: a fresh random
  * 96-bit nonce per encryption (NIST SP 800-38D §8.2.2), the user id bound in as additional
  * authenticated data, so a ciphertext copied into another user's row, or altered by one bit,

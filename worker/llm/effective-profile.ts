@@ -1,7 +1,7 @@
 /**
  * The one answer to "which model may this user's AI call, with which key?", used by the profile
  * API (GET's effectiveAvailability, the test of the saved profile) and by the AI session.
- * Precedence (spec README §4): OrgPolicy > UserProfile > SystemDefault.
+ * Precedence: OrgPolicy > UserProfile > SystemDefault.
  *
  * 1. The org policy: `disable-all` (or an unrecognised mode) blocks everything.
  * 2. The user's own profile, when its provider is not `disabled`: the policy must allow the

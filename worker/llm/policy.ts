@@ -1,5 +1,5 @@
 /**
- * The organisation's LLM policy (spec README §4): `LLM_ORG_POLICY_MODE` in wrangler.toml [vars].
+ * The organisation's LLM policy: `LLM_ORG_POLICY_MODE` in wrangler.toml [vars].
  * It outranks every profile (OrgPolicy > UserProfile > SystemDefault) and is checked on save,
  * on test and on use, through resolveEffectiveProfile.
  *

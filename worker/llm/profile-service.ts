@@ -1,7 +1,7 @@
 /**
  * The rules of /api/users/me/llm-profile: read (lazily creating `disabled`), save, and the
- * connection test of the saved or of unsaved values. Refusals are ApiErrors with the seed's
- * codes; whatever the provider answers is a test result (seed §5.1).
+ * connection test of the saved or of unsaved values. Refusals are ApiErrors with the
+ * LLM_PROFILE_* codes; whatever the provider answers is a test result (200), not an error.
  *
  * A saved key is only ever sent to the server (scheme, host, port) it was saved for: a save or a
  * test that moves the base URL elsewhere must carry the key again (or `apiKey: null`). Otherwise
@@ -114,7 +114,7 @@ function disabledResult(): LlmProfileTestResult {
   };
 }
 
-/** The body's rules (seed codes), the org policy, then the base URL; returns it normalised. */
+/** The body's rules (LLM_PROFILE_* codes), the org policy, then the base URL; returns it normalised. */
 function checkedInput(env: LlmEnv, input: LlmProfileInput): CheckedLlmProfile {
   const checked = checkLlmProfileInput(input);
   if (checked.type === 'invalid') {

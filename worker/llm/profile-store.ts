@@ -15,7 +15,7 @@ export async function findProfileRow(db: Db, userId: string): Promise<LlmProfile
   return db.select().from(userLlmProfiles).where(eq(userLlmProfiles.userId, userId)).get();
 }
 
-/** The caller's row, created as `disabled` on first read (seed §5.1: GET never 404s). */
+/** The caller's row, created as `disabled` on first read, so GET never answers 404. */
 export async function ensureProfileRow(db: Db, userId: string): Promise<LlmProfileRow> {
   const existing = await findProfileRow(db, userId);
   if (existing) return existing;

@@ -1,6 +1,6 @@
 /**
  * /api/projects/:projectId/ai/audit/events, …/ai/metrics and …/ai/usage: the AI audit trail,
- * newest first, the numbers computed from it (seed 000 §11), and tokens and cost per person. Editors and owners only:
+ * newest first, the numbers computed from it, and tokens and cost per person. Editors and owners only:
  * the trail names who did what, which a viewer does not need. Definitions: worker/store/ai-audit.ts.
  *
  * Mounted at `/projects/:projectId/ai` beside the session router (`…/ai/sessions`), so the role

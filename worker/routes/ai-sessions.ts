@@ -1,5 +1,5 @@
 /**
- * /api/projects/:projectId/ai/sessions — the AI session lifecycle (seed 000 §5.2), the shared
+ * /api/projects/:projectId/ai/sessions — the AI session lifecycle, the shared
  * review, and the live channel's upgrade. The Worker checks the cookie (requireUser), the role
  * (projectAccess: viewers read and watch, editors stage, review, apply and cancel) and that the
  * session belongs to the project; the session's Durable Object does the rest.

@@ -1,5 +1,5 @@
 /**
- * /api/users/me/llm-profile (seed §5.1): the caller's own LLM settings. There is no user id in
+ * /api/users/me/llm-profile: the caller's own LLM settings. There is no user id in
  * the path, so nobody can address another user's profile. The key is write-only.
  */
 import { Hono } from 'hono';

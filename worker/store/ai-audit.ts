@@ -1,5 +1,5 @@
 /**
- * Reads of the AI audit trail (`ai_audit_events`, seed 000 §11) for GET …/ai/audit/events and
+ * Reads of the AI audit trail (`ai_audit_events`) for GET …/ai/audit/events and
  * GET …/ai/metrics. Writers (the session routes and the session Durable Object) follow the payload
  * contract in shared/ai/audit.ts; the metrics below read exactly those fields.
  *

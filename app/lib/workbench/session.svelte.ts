@@ -1,5 +1,5 @@
 /**
- * The workbench's state for one target and mode (FR36–FR38): the AI session it works in, the
+ * The workbench's state for one target and mode: the AI session it works in, the
  * stored view (`GET …/sessions/:sid`), the turns folded from the live socket, who else is here,
  * the staged changes, and the actions (send, stop, apply, discard). The route's `Workbench`
  * component creates one per visit and hands it to its panes; nothing here touches the DOM, so
@@ -167,7 +167,7 @@ export class WorkbenchSession {
 
   readonly conversation = $derived.by<ConversationItem[]>(() => buildConversation(this.#view?.messages.items ?? [], this.feed.log.turns, this.#awaiting));
 
-  /** What was sent to the model in the latest turn that got that far (FR27). */
+  /** What was sent to the model in the latest turn that got that far (the "Context sent" panel). */
   readonly context = $derived.by<ContextSummary | null>(
     () => this.feed.log.turns.findLast((t) => t.context !== null)?.context ?? this.#view?.turn?.context ?? null,
   );

@@ -1,7 +1,7 @@
 /**
  * The model's last message of a turn (no tool calls): the original product's final-answer
  * contract `{"responseType": "chat"|"change", "assistantSummary": "…", "changeSet"?: {…}}`
- * (seed 000 §5.2), read leniently — a fenced JSON block and trailing commas are fine (the reading
+ * read leniently — a fenced JSON block and trailing commas are fine (the reading
  * is shared/ai/lenient-input.ts, as for tool arguments), and plain prose counts as a chat summary —
  * but never shown whole: the chat shows a summary, contents live in the diff.
  */

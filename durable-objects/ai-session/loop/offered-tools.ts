@@ -3,7 +3,7 @@
  * (`builder.step.read` → `builder_step_read`, the only characters OpenAI allows) and JSON Schemas
  * generated from the same zod schemas that parse the arguments (tools/registry.ts). The
  * changeSet argument of `builder.change.stage` is parsed by the strict ChangeSet schema inside
- * the stage, so its JSON Schema is that one. Suggest-only turns (FR35) are offered no staging.
+ * the stage, so its JSON Schema is that one. Suggest-only turns are offered no staging.
  */
 import { z } from 'zod';
 import { ChangeSet } from '../../../shared/ai/change-set.ts';

@@ -1,5 +1,5 @@
 /**
- * The AI turn (seed 002 §3.5, seed 004 §3 and §7): one user message → a streamed chat completion
+ * The AI turn (events and their order: PROTOCOL.md): one user message → a streamed chat completion
  * with the builder.* tools → each tool call validated and run exactly once, its result appended
  * as a `role=tool` message → again, until the model answers without tool calls. A staged change
  * is then validated, with at most two repairs. Every step is an event; the state is checkpointed

@@ -1,5 +1,5 @@
 /**
- * The context budget of an AI turn (seed 002 §3.6, seed 001 §7.3): 70 % of the model's window
+ * The context budget of an AI turn: 70 % of the model's window
  * for the prompt and 30 % for the answer, unless set explicitly; the envelope trimmer that fits the
  * context digest into the prompt share, in a fixed, reported order (the target is never trimmed);
  * and the loop's trimmer for old tool results. Errors are AI_CONTEXT_BUDGET_EXCEEDED, worded for the

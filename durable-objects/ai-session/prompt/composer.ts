@@ -1,5 +1,5 @@
 /**
- * The prompt composer (seed 002 §3.1): runs the layer builders in the fixed order of
+ * The prompt composer: runs the layer builders in the fixed order of
  * PROMPT_LAYER_IDS and refuses, with AI_PROMPT_COMPOSE_ERROR, to send a prompt with a layer missing
  * or empty; then turns the layers, the history window and the user's message into the OpenAI
  * messages of a turn: one system message (each layer under a stable header), the history, the user.
@@ -41,7 +41,7 @@ export function composeWith(builders: LayerBuilders, input: ComposeInput): Promp
   });
 }
 
-/** The eight layers of the system instruction, in fixed order (seed 001 §4.4). */
+/** The eight layers of the system instruction, in fixed order (PROMPT_LAYER_IDS). */
 export function composeSystemInstruction(input: ComposeInput): PromptLayer[] {
   return composeWith(LAYER_BUILDERS, input);
 }

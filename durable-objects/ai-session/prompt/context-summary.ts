@@ -1,5 +1,5 @@
 /**
- * The "context summary" of a turn (FR27): what was sent to the model, in a form the Workbench can
+ * The "context summary" of a turn: what was sent to the model, in a form the Workbench can
  * show: each prompt layer's size, where the persona came from, one line per envelope key saying
  * what it held (never the contents), the budget and what was trimmed, the history window, the
  * tools and whether the turn was suggest-only.

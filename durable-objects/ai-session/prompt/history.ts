@@ -1,5 +1,5 @@
 /**
- * The conversation history a turn sends (seed 002 §3.6): the latest raw messages, plus, when the
+ * The conversation history a turn sends: the latest raw messages, plus, when the
  * session is longer, one short summary of the older ones, built by a local, deterministic rule (no
  * model call): each older user request and assistant summary, cut to ~200 characters, ~2,000 in
  * all. Keeps long sessions inside the context budget. The caller passes the history without the

@@ -1,5 +1,5 @@
 /**
- * The eight prompt layers of an AI turn (seed 002 §3.1, seed 001 §4.1), one builder per layer id,
+ * The eight prompt layers of an AI turn, one builder per layer id,
  * in one table the composer walks in fixed order: core identity, domain persona, guardrails, output
  * contract, entry strategy, mode strategy, context digest, apply policy. Builders are pure and
  * deterministic (no dates, no randomness), so the system prompt can be snapshot-tested.
@@ -13,11 +13,11 @@ import { buildPersonaLayer } from './persona.ts';
 import type { ResolvedPersona } from './persona.ts';
 import { buildEntryStrategyLayer, buildModeStrategyLayer } from './strategy.ts';
 
-/** What the model may write (seed 002 §4.1 writePolicy); apply is never the model's. */
+/** What the model may write (its write policy); apply is never the model's. */
 export interface WritePolicy {
   allowApply: false;
   requiresValidation: true;
-  /** FR35: the user asked for suggestions only; nothing is staged this turn. */
+  /** Suggest only: the user asked for suggestions; nothing is staged this turn. */
   suggestOnly: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Layer 2 of the system prompt, the output contract (seed 002 §3.1, seed 000 §5.2, spec README §2):
+ * Layer 2 of the system prompt, the output contract:
  * which files a change to the session's target touches, the exact changeSet shape of
  * shared/ai/change-set.ts, and the final-answer JSON the loop parses. Written precisely enough that
  * a model produces a change set `parseChangeSet` accepts; the test checks the example it shows.
@@ -8,7 +8,7 @@ import { CHANGE_SET_SCHEMA_VERSION, MAX_CHANGE_OPERATIONS } from '../../../share
 import type { SessionMeta, TargetType } from '../../../shared/ai/session.ts';
 import { formatObjectKey } from '../../../shared/object-keys.ts';
 
-/** What a change to each target type writes, and what else it drags along (seed 001 §4.3 "Special Rule"). */
+/** What a change to each target type writes, and what else it drags along (each target's special rule). */
 const FILES_TOUCHED: Readonly<Record<TargetType, string[]>> = {
   workflow: [
     'A workflow lives in workflows/<workflowId>/workflow.md (frontmatter + "## Steps Index") and workflows/<workflowId>/workflow.graph.json (nodes and edges).',

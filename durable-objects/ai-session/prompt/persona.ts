@@ -1,5 +1,5 @@
 /**
- * The domain persona resolver (seed 002 §3.2, seed 001 AD-02 and §4.2): who the model is for this
+ * The domain persona resolver: who the model is for this
  * project, as an industry application architect, and where that came from. Priority, field by
  * field: the project's domain profile, then signals read from the package (workflow names and
  * titles, variables, step titles, asset file names, agent titles), then a safe default that names
@@ -15,7 +15,7 @@ import { agentsOf, findWorkflow, isJsonObject, parseJsonLoose, readGraph, stepsO
 import { agentIdsOfStep, assetPathsOfStep } from '../tools/refs.ts';
 import { matchHints } from './domain-hints.ts';
 
-/** The five persona fields, named as seed 001 §4.2 names them. */
+/** The five persona fields, named as the original product's prompt names them. */
 export interface DomainPersona {
   industry_domain: string;
   target_users: string;
@@ -49,7 +49,7 @@ const PROFILE_KEYS: Readonly<Record<PersonaField, keyof DomainProfile>> = {
   quality_style: 'qualityStyle',
 };
 
-/** Safe defaults: they name no industry and invent nothing (seed 002 §3.2 "安全默认值（非行业专属）"). */
+/** Safe defaults: they name no industry and invent nothing (safe defaults that belong to no industry). */
 export const DEFAULT_PERSONA: Readonly<DomainPersona> = {
   industry_domain: "workflow design for the package's own subject",
   target_users: "the people who will run this package's workflows",
@@ -225,7 +225,7 @@ const SOURCE_NOTES: Readonly<Record<PersonaSource, string>> = {
 /** `Label: text.` with exactly one closing punctuation mark, whatever the text ends with. */
 const sentence = (label: string, text: string): string => `${label}: ${text.replace(/[\s.]+$/u, '')}${/[!?]$/u.test(text.trim()) ? '' : '.'}`;
 
-/** Layer 0B: the domain persona as prompt text (seed 001 §4.2). */
+/** Layer 0B: the domain persona as prompt text. */
 export function buildPersonaLayer(persona: DomainPersona, summary?: Pick<PersonaSummary, 'source'>): string {
   return [
     `You are an industry application architect for ${persona.industry_domain.replace(/[\s.]+$/u, '')}.`,

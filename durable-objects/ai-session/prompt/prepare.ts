@@ -1,7 +1,7 @@
 /**
  * The one entry point the turn loop calls to build a model request's prompt: resolves the domain
  * persona, windows the history, measures everything but the context digest, trims the envelope to
- * the budget, composes the eight layers and the messages, and reports what was sent (FR27).
+ * the budget, composes the eight layers and the messages, and reports what was sent (the context summary).
  * Pure; throws ApiError AI_PROMPT_COMPOSE_ERROR or AI_CONTEXT_BUDGET_EXCEEDED.
  */
 import type { BmadPackage } from '../../../shared/bmad/index.ts';
@@ -34,7 +34,7 @@ export interface PreparePromptInput {
   userMessage: string;
   /** Dotted names of the tools offered this turn (registry order). */
   tools: readonly string[];
-  /** FR35: suggestions only; the loop offers no stage/discard tools. */
+  /** Suggest only: the loop offers no stage/discard tools. */
   suggestOnly: boolean;
   /** The model's context window; DEFAULT_CONTEXT_WINDOW when unknown. */
   contextWindow?: number | null;

@@ -1,6 +1,6 @@
 /**
- * Layers 3 and 4 of the system prompt: the entry strategy for the session's target (seed 001 §4.3,
- * the Entry/Mode matrix: Workflow, Step, Agent, Asset × create/optimize, with each row's special
+ * Layers 3 and 4 of the system prompt: the entry strategy for the session's target (the
+ * Entry/Mode matrix: Workflow, Step, Agent, Asset × create/optimize, with each row's special
  * rule) and the mode strategy (create vs optimize). Plain tables, so a test can check each cell.
  */
 import { ASSET_EXTENSIONS, MAX_ASSET_BYTES, MAX_ASSET_COUNT, MAX_ASSETS_TOTAL_BYTES, formatBytes } from '../../../shared/bmad/index.ts';

@@ -1,5 +1,5 @@
 /**
- * The context envelope `builder.context.get` answers with (seed 001 §7.1–§7.2): the session, the
+ * The context envelope `builder.context.get` answers with: the session, the
  * domain profile, the rules for the target type, a snapshot of the target, what it depends on, the
  * tools and the revisions, all read from the session's effective view. Used by read-tools.ts.
  */
@@ -47,7 +47,7 @@ export function windowFields(window: TextWindow) {
   };
 }
 
-/** The normative rules the model works under, per target (seed 001 §4.5, spec README §1). */
+/** The normative rules the model works under, per target (the .bmad rules of shared/bmad, in words). */
 const RULES: Record<'common' | TargetType, string[]> = {
   common: [
     'Packages follow .bmad v1.1: schemaVersion "1.1" in bmad.json, agents.json, workflow.md, workflow.graph.json and every step frontmatter.',
@@ -202,7 +202,7 @@ function stepTarget(pkg: BmadPackage, workflowId: string | null, nodeId: string 
       node: step.node ?? null,
       ...edges,
       variableKeys,
-      // Paths only: the model reads an asset's content with builder.asset.read (seed 000 §7.2).
+      // Paths only: the model reads an asset's content with builder.asset.read, so the envelope stays small.
       assetPaths: assetPathsOfStep(step.file.markdown).map((path) => ({ path, exists: assets.some((a) => refCoversAsset(path, a)) })),
       agents: agentIdsOfStep(step).map((id) => ({ id, exists: findAgent(pkg, id) !== undefined })),
     },
@@ -299,7 +299,7 @@ function revisionInfo(view: EffectiveView, session: SessionMeta, key: string | u
   return { baseline, stagedKeys: [...view.entries.keys()] };
 }
 
-/** The initial context envelope (seed 001 §7.1–§7.2), filled for the session's target. */
+/** The initial context envelope, filled for the session's target. */
 export function buildContextEnvelope(ctx: ReadToolContext): ContextEnvelope {
   const { view, session } = ctx;
   const { snapshot, digest } = targetContext(view.pkg, session);

@@ -1,6 +1,5 @@
 /**
- * The read-only `builder.*` tools the model may call (seed 000 §6.1, seed 001 §7–§8.1, seed 002
- * §3.3–§3.4): plain functions over the session's effective view (overlay first), each with the zod
+ * The read-only `builder.*` tools the model may call: plain functions over the session's effective view (overlay first), each with the zod
  * schema of its arguments, from which the JSON Schema sent to the model is generated. Every result
  * is the uniform tool envelope. Nothing here writes, and nothing reads outside the session's project.
  * `builder.context.get` answers with the envelope built in context-envelope.ts.

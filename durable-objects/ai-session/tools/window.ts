@@ -1,6 +1,6 @@
 /**
  * Windowed reads of long texts for the read tools: a large file comes back as a window plus the
- * metadata to read on (seed 001 §6.1 "对大内容做窗口化返回"), so one tool result never floods the
+ * metadata to read on, so one tool result never floods the
  * model's context.
  */
 
