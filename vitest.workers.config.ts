@@ -32,7 +32,8 @@ export default defineConfig({
   test: {
     include: ['test/workers/**/*.test.ts', 'worker/**/*.integration.test.ts', 'durable-objects/**/*.integration.test.ts'],
     globalSetup: ['./test/support/workers-global-setup.ts'],
-    setupFiles: ['./test/workers/apply-migrations.ts'],
+    // The console recorder first: the log canary (test/workers/log-canary.ts) reads every line of a file.
+    setupFiles: ['./test/workers/console-recorder.ts', './test/workers/apply-migrations.ts'],
     testTimeout: 30_000,
   },
 });

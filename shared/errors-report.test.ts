@@ -1,7 +1,7 @@
 /** The error-reporting helper: what it keeps (names, SQL text, database reasons) and what it cuts. */
 import { DrizzleQueryError } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
-import { describeError, isUniqueViolation, redactMessage } from './errors-report.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { describeError, isConstraintViolation, isUniqueViolation, logError, redactMessage } from './errors-report.ts';
 
 const HASH = 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC8Is0Ra6J4bNn2o=';
 const SALT = 'AAECAwQFBgcICQoLDA0ODw==';
@@ -50,5 +50,34 @@ describe('isUniqueViolation', () => {
     expect(isUniqueViolation(failedInsert('NOT NULL constraint failed: users.name'))).toBe(false);
     expect(isUniqueViolation('UNIQUE constraint failed: users.email')).toBe(false);
     expect(isUniqueViolation(null)).toBe(false);
+  });
+});
+
+describe('isConstraintViolation', () => {
+  it("finds a NOT NULL failure on one column in a cause, as the store's revision guard needs", () => {
+    const guard = new Error('Failed query: insert into revision_history', {
+      cause: new Error('D1_ERROR: NOT NULL constraint failed: revision_history.new_revision: SQLITE_CONSTRAINT'),
+    });
+    expect(isConstraintViolation(guard, 'NOT NULL', 'revision_history.new_revision')).toBe(true);
+    expect(isConstraintViolation(guard, 'NOT NULL', 'revision_history.old_revision')).toBe(false);
+    expect(isConstraintViolation(guard, 'UNIQUE')).toBe(false);
+    expect(isConstraintViolation('NOT NULL constraint failed: revision_history.new_revision', 'NOT NULL')).toBe(false);
+  });
+});
+
+describe('logError', () => {
+  it('writes one line through the caller\'s redaction when given one', () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      logError('probe', new Error('bad key k.e.y'), { userId: 'usr_1' }, { redact: (line) => line.replaceAll('k.e.y', '***') });
+      expect(spy).toHaveBeenCalledTimes(1);
+      const [where, line] = spy.mock.calls[0]!;
+      expect(where).toBe('probe');
+      expect(line).toContain('bad key ***');
+      expect(line).not.toContain('k.e.y');
+      expect(JSON.parse(line as string)).toMatchObject({ userId: 'usr_1', error: { name: 'Error' } });
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -77,23 +77,44 @@ export function describeError(error: unknown): ErrorReport {
   };
 }
 
+export interface LogErrorOptions {
+  /**
+   * A further pass over the finished line, for callers that know a secret the generic redaction
+   * could miss (an API key shorter than an opaque run, or spelled with dots): worker/llm/redact.ts.
+   */
+  redact?: (line: string) => string;
+}
+
 /**
  * The one way to log an unexpected error. `context` holds ids and counts only (a session id, a
  * path), never request bodies, cookies, keys or values.
  */
-export function logError(where: string, error: unknown, context: Record<string, string | number | null | undefined> = {}): void {
-  console.error(where, JSON.stringify({ ...context, error: describeError(error) }));
+export function logError(
+  where: string,
+  error: unknown,
+  context: Record<string, string | number | null | undefined> = {},
+  options: LogErrorOptions = {},
+): void {
+  const line = JSON.stringify({ ...context, error: describeError(error) });
+  console.error(where, options.redact ? options.redact(line) : line);
 }
 
 /**
- * True when the error (or one of its causes: drizzle wraps D1's error) is a violated UNIQUE
- * constraint, optionally on one column ("users.email").
+ * True when the error (or one of its causes: drizzle wraps D1's error) is a violated constraint of
+ * `kind`, optionally on one column ("users.email"). Reads the messages only to decide; they are never
+ * returned, so a caller cannot pass the query's text on by accident.
  */
-export function isUniqueViolation(error: unknown, column?: string): boolean {
+export function isConstraintViolation(error: unknown, kind: 'UNIQUE' | 'NOT NULL', column?: string): boolean {
+  const pattern = new RegExp(`${kind} constraint failed: ([^:]+)`);
   return causes(error).some((item) => {
     if (!(item instanceof Error)) return false;
-    const match = /UNIQUE constraint failed: ([^:]+)/.exec(item.message);
+    const match = pattern.exec(item.message);
     if (!match) return false;
     return column === undefined || match[1]!.split(',').some((c) => c.trim() === column);
   });
+}
+
+/** A violated UNIQUE constraint (see isConstraintViolation). */
+export function isUniqueViolation(error: unknown, column?: string): boolean {
+  return isConstraintViolation(error, 'UNIQUE', column);
 }

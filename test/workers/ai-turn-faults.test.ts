@@ -12,6 +12,10 @@ import { signedInClient, type TestClient } from './client.ts';
 import type { ScriptStep, ScriptedModel } from './scripted-model.ts';
 import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession, tableSnapshot } from './sessions.ts';
 import { CANARY_KEY, auditRows, finalAnswer, objectRows, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
+import { guardLogs } from './log-canary.ts';
+
+// Nothing this file's faults make the Worker or the session object log may carry a key, an email or a hash.
+guardLogs();
 
 const MESSAGE = 'Tighten the receipt checks of this step.';
 const ENDINGS = ['turn.finished', 'turn.failed', 'turn.stopped', 'turn.paused'];

@@ -8,6 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { TestClient, signedInClient, type ApiResult } from './client.ts';
 import { passwordWork } from '../../worker/auth/password.ts';
 import { ACCOUNT_LOGIN_POLICY, IP_LOGIN_POLICY, IP_REGISTER_POLICY } from '../../worker/auth/throttle.ts';
+import { guardLogs } from './log-canary.ts';
+
+// Nothing this file's faults make the Worker or the session object log may carry a key, an email or a hash.
+guardLogs();
 
 const WRONG = 'wrong password';
 const RIGHT = 'correct horse battery';

@@ -4,6 +4,7 @@
  */
 import { exports } from 'cloudflare:workers';
 import type { ErrorBody } from '../../shared/errors.ts';
+import { noteCredentials } from './log-canary.ts';
 
 export const ORIGIN = 'http://localhost';
 
@@ -27,6 +28,8 @@ export class TestClient {
     const h = init.headers as Record<string, string>;
     if (this.cookie) h.cookie = this.cookie;
     if (body !== undefined) {
+      // The log canary searches the suite's logs for every email and password sent.
+      noteCredentials(typeof body === 'string' ? safeJson(body) : body);
       h['content-type'] ??= 'application/json';
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
     }
@@ -56,6 +59,14 @@ export class TestClient {
   }
   delete<T = any>(path: string) {
     return this.request<T>('DELETE', path);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }
 

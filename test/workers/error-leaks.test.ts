@@ -1,33 +1,31 @@
 /**
  * Canary tests: failures that used to print a failed query with its parameters (emails, password
  * hashes and salts) or send raw internal error text to clients. Everything the Worker and the
- * session object log is captured here (they run in the test's isolate) and searched for the canaries.
+ * session object log is recorded (console-recorder.ts: they run in the test's isolate) and searched
+ * for the canaries, per test here and for the whole file by the log canary (log-canary.ts).
  */
 import { env } from 'cloudflare:workers';
-import { inspect } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TestClient } from './client.ts';
+import { linesSince, mark } from './console-recorder.ts';
+import { guardLogs } from './log-canary.ts';
 import { connect, supportDeskProject, stepChangeSet, stepSession, currentStep } from './sessions.ts';
+
+guardLogs();
 
 const CANARY_PASSWORD = 'canary-password-Zq7!vX';
 const CANARY_NAME = 'Canary Name Wx9';
 /** base64 of a 32-byte PBKDF2 hash and of a 16-byte salt, as stored in users. */
 const HASH_OR_SALT = /[A-Za-z0-9+/]{43}=|[A-Za-z0-9+/]{22}==/;
 
-let lines: string[] = [];
+/** Where this test's lines start in the file's record. */
+let start = 0;
 
 beforeEach(() => {
-  lines = [];
-  for (const method of ['error', 'warn', 'log', 'info', 'debug'] as const) {
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      lines.push(args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 6, showHidden: true }))).join(' '));
-    });
-  }
+  start = mark();
 });
 
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const lines = () => linesSince(start);
 
 function expectClean(text: string, canaries: string[]) {
   for (const canary of canaries) expect(text).not.toContain(canary);
@@ -55,7 +53,7 @@ describe('no secrets in logs or bodies', () => {
     expect(res.error).toEqual({ code: 'INTERNAL_ERROR', message: expect.any(String) });
     expectClean(JSON.stringify(res), [email, CANARY_NAME, CANARY_PASSWORD, 'injected failure', 'insert into']);
     // The failure is still reported: one line, with the error's name and the database's reason.
-    const logged = lines.join('\n');
+    const logged = lines().join('\n');
     expect(logged).toContain('unhandled error');
     expect(logged).toContain('injected failure');
     expectClean(logged, [email, CANARY_NAME, CANARY_PASSWORD]);
@@ -66,7 +64,7 @@ describe('no secrets in logs or bodies', () => {
     const results = await Promise.all(Array.from({ length: 4 }, () => registration(email)));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const res of results.filter((r) => r.status !== 201)) expect(res.error?.code).toBe('AUTH_EMAIL_TAKEN');
-    expectClean(lines.join('\n'), [email, CANARY_NAME, CANARY_PASSWORD]);
+    expectClean(lines().join('\n'), [email, CANARY_NAME, CANARY_PASSWORD]);
   });
 
   it('tells every socket and the HTTP body only a code and a plain message when an apply fails', async () => {
@@ -95,7 +93,7 @@ describe('no secrets in logs or bodies', () => {
     expect(failed.payload).toEqual({ version: staged.data.version, code: 'AI_APPLY_FAILED', message: expect.any(String) });
     expectClean(JSON.stringify(failed), ['injected failure', 'D1_ERROR', 'SQLITE', canaryText]);
     watcher.close();
-    const logged = lines.join('\n');
+    const logged = lines().join('\n');
     expect(logged).toContain('ai session: could not audit a failed apply');
     expectClean(logged, [canaryText, owner.email]);
   });

@@ -10,6 +10,10 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedChat, ScriptStep } from './scripted-model.ts';
 import { STEP, WF, connect, currentStep, supportDeskProject, stepSession } from './sessions.ts';
 import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
+import { guardLogs } from './log-canary.ts';
+
+// Nothing this file's faults make the Worker or the session object log may carry a key, an email or a hash.
+guardLogs();
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 

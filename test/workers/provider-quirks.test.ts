@@ -11,6 +11,10 @@ import type { ServerQuirks } from '../support/scripted-openai/types.ts';
 import { controlRoot, scriptModel, type ScriptStep, type ScriptedModel } from './scripted-model.ts';
 import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession } from './sessions.ts';
 import { CANARY_KEY, finalAnswer, objectRows, send, toolCall, turnEnd } from './turns.ts';
+import { guardLogs } from './log-canary.ts';
+
+// Nothing this file's faults make the Worker or the session object log may carry a key, an email or a hash.
+guardLogs();
 
 const STEP_READ = toolCall('builder.step.read', { workflowId: WF, nodeId: STEP });
 const CONTEXT_GET = toolCall('builder.context.get', {});

@@ -9,9 +9,10 @@ import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai
 import type { TestClient } from './client.ts';
 import { scriptModel, type ScriptStep, type ScriptedModel } from './scripted-model.ts';
 import type { Watcher } from './sessions.ts';
+import { CANARY_KEY } from './log-canary.ts';
 
-/** A key-shaped canary: it must never appear in events, messages, audit rows or responses. */
-export const CANARY_KEY = 'sk-canary-turn-0123456789abcdefABCDEF';
+/** A key-shaped canary: it must never appear in events, messages, audit rows, responses or logs. */
+export { CANARY_KEY } from './log-canary.ts';
 
 /** Script a model and make it `client`'s AI (the scripted server on 127.0.0.1, allowed in tests). */
 export async function useScriptedModel(client: TestClient, steps: ScriptStep[], options: { contextWindow?: number } = {}): Promise<ScriptedModel> {

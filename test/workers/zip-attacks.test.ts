@@ -8,6 +8,10 @@ import { ORIGIN, signedInClient, type TestClient } from './client.ts';
 import { buildZip, crc32, deflated, packageEntries, stored, type EndRecord, type RawEntry } from './zip-builder.ts';
 import { readCentralDirectory } from '../../worker/package-io/zip-entries.ts';
 import { readEntryBytes } from '../../worker/package-io/inflate-entry.ts';
+import { guardLogs } from './log-canary.ts';
+
+// Nothing this file's faults make the Worker or the session object log may carry a key, an email or a hash.
+guardLogs();
 
 const MiB = 1024 * 1024;
 const TABLES = ['projects', 'project_members', 'workflows', 'workflow_steps', 'assets'];

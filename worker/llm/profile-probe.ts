@@ -7,7 +7,8 @@ import { fetchWithoutRedirects } from './base-url.ts';
 import { toProviderProfile } from './effective-profile.ts';
 import type { ProbeFn } from './profile-service.ts';
 import { createChatProvider } from './provider.ts';
-import { redactSecrets, redactText } from './redact.ts';
+import { redactText } from './redact.ts';
+import { logError } from '../../shared/errors-report.ts';
 
 export const probeProvider: ProbeFn = async (target) => {
   const secrets = target.apiKey ? [target.apiKey] : [];
@@ -17,7 +18,7 @@ export const probeProvider: ProbeFn = async (target) => {
     return { ok: false, code: result.code, message: redactText(result.message, secrets), hints: result.hints.map((hint) => redactText(hint, secrets)) };
   } catch (error) {
     // probe() answers every provider failure with a result; reaching this is a bug of ours.
-    console.error('llm probe failed unexpectedly', redactSecrets(error, secrets));
+    logError('llm probe failed unexpectedly', error, {}, { redact: (line) => redactText(line, secrets) });
     throw new ApiError('INTERNAL_ERROR');
   }
 };

@@ -12,6 +12,7 @@ import type { Db } from '../db/client.ts';
 import { newId, nowIso } from '../ids.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { HistoryAction } from '../../shared/api/store.ts';
+import { isConstraintViolation } from '../../shared/errors-report.ts';
 
 export type RevisionScope = { kind: 'workflow'; workflowId: string } | { kind: 'agents' } | { kind: 'assets' };
 
@@ -107,9 +108,9 @@ export async function readRevision(db: Db, projectId: string, scope: RevisionSco
   return row?.revision ?? undefined;
 }
 
+/** The revision guard yields NULL for new_revision when the scope moved on; D1 reports the NOT NULL column (maybe as a cause). */
 function isGuardFailure(error: unknown): boolean {
-  const text = String(error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : error);
-  return text.includes('NOT NULL constraint failed: revision_history.new_revision');
+  return isConstraintViolation(error, 'NOT NULL', 'revision_history.new_revision');
 }
 
 export async function commitChanges(db: Db, context: CommitContext, changes: ScopeChange[]): Promise<CommitResult> {
