@@ -49,12 +49,36 @@ function rejectsMaxTokens(error: unknown): boolean {
 }
 
 export function createChatProvider(profile: ProviderProfile, options: ProviderOptions = {}): ChatProvider {
-  const sleep = options.sleep ?? defaultSleep;
-  const random = options.random ?? Math.random;
-  const now = options.now ?? Date.now;
-  const secrets = profile.apiKey ? [profile.apiKey] : [];
+  const provider: Provider = {
+    profile,
+    client: createClient(profile, options.fetch),
+    secrets: profile.apiKey ? [profile.apiKey] : [],
+    sleep: options.sleep ?? defaultSleep,
+    random: options.random ?? Math.random,
+    now: options.now ?? Date.now,
+    sendStreamOptions: true,
+  };
+  return { streamChat: (request) => streamChat(provider, request), probe: () => probe(provider) };
+}
+
+/** What every call of one provider shares: its profile, SDK client, key to redact, clock, and what the server refused. */
+interface Provider {
+  readonly profile: ProviderProfile;
+  readonly client: OpenAI;
+  readonly secrets: readonly string[];
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly random: () => number;
+  readonly now: () => number;
+  /**
+   * Cleared once the server refused `stream_options` (older Azure api-versions, some local servers): this
+   * provider (one per turn) sends no more of it, and usage is estimated when the stream carries none.
+   */
+  sendStreamOptions: boolean;
+}
+
+function createClient(profile: ProviderProfile, fetch: ProviderOptions['fetch']): OpenAI {
   const endpoint = providerEndpoint(profile.baseUrl);
-  const client = new OpenAI({
+  return new OpenAI({
     baseURL: endpoint.baseURL,
     ...(endpoint.defaultQuery ? { defaultQuery: endpoint.defaultQuery } : {}),
     // The SDK insists on a key; without one we send a placeholder and drop the header below.
@@ -72,139 +96,162 @@ export function createChatProvider(profile: ProviderProfile, options: ProviderOp
     logLevel: 'off',
     // A redirect could point the Worker at a private address (SSRF); a 3xx becomes an error instead.
     fetchOptions: { redirect: 'manual' },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(fetch ? { fetch } : {}),
   });
+}
 
-  function context(
-    phase: FailureContext['phase'],
-    callerSignal: AbortSignal | undefined,
-    deadlineSignal: AbortSignal,
-    timeoutSeconds: number,
-  ): FailureContext {
-    return { phase, callerSignal, deadlineSignal, timeoutSeconds, baseUrl: profile.baseUrl, model: profile.model, secrets, now: now() };
-  }
+function failureContext(
+  { profile, secrets, now }: Provider,
+  phase: FailureContext['phase'],
+  callerSignal: AbortSignal | undefined,
+  deadlineSignal: AbortSignal,
+  timeoutSeconds: number,
+): FailureContext {
+  return { phase, callerSignal, deadlineSignal, timeoutSeconds, baseUrl: profile.baseUrl, model: profile.model, secrets, now: now() };
+}
 
-  /**
-   * A model can echo the key it was called with (prompt injection, a confused model): the deltas go
-   * out through a StreamRedactor, so a key split across deltas is caught too, and the answer is
-   * redacted before it is returned.
-   */
-  async function streamChat(request: StreamChatRequest): Promise<ChatOutcome> {
-    const text = request.onTextDelta ? new StreamRedactor(secrets, request.onTextDelta) : null;
-    const reasoning = request.onReasoningDelta ? new StreamRedactor(secrets, request.onReasoningDelta) : null;
-    const outcome = await streamChatUnredacted({
-      ...request,
-      ...(text ? { onTextDelta: (delta: string) => text.push(delta) } : {}),
-      ...(reasoning ? { onReasoningDelta: (delta: string) => reasoning.push(delta) } : {}),
-    });
-    reasoning?.flush();
-    text?.flush();
-    return redactChatOutcome(outcome, secrets);
-  }
+/**
+ * A model can echo the key it was called with (prompt injection, a confused model): the deltas go
+ * out through a StreamRedactor, so a key split across deltas is caught too, and the answer is
+ * redacted before it is returned.
+ */
+async function streamChat(provider: Provider, request: StreamChatRequest): Promise<ChatOutcome> {
+  const { secrets } = provider;
+  const text = request.onTextDelta ? new StreamRedactor(secrets, request.onTextDelta) : null;
+  const reasoning = request.onReasoningDelta ? new StreamRedactor(secrets, request.onReasoningDelta) : null;
+  const outcome = await streamChatUnredacted(provider, {
+    ...request,
+    ...(text ? { onTextDelta: (delta: string) => text.push(delta) } : {}),
+    ...(reasoning ? { onReasoningDelta: (delta: string) => reasoning.push(delta) } : {}),
+  });
+  reasoning?.flush();
+  text?.flush();
+  return redactChatOutcome(outcome, secrets);
+}
 
-  /**
-   * Set once the server refused `stream_options` (older Azure api-versions, some local servers): this
-   * provider (one per turn) sends no more of it, and usage is estimated when the stream carries none.
-   */
-  let sendStreamOptions = true;
+const failed = (error: ProviderError, partial?: ChatResult): ChatOutcome =>
+  partial ? { type: 'failed', error, partial } : { type: 'failed', error };
 
-  async function streamChatUnredacted(request: StreamChatRequest): Promise<ChatOutcome> {
-    const timeoutMs = profile.timeoutSeconds * 1000;
-    const startedAt = now();
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
-    const callbacks = {
-      ...(request.onTextDelta ? { onTextDelta: request.onTextDelta } : {}),
-      ...(request.onReasoningDelta ? { onReasoningDelta: request.onReasoningDelta } : {}),
-      ...(request.onToolCallDelta ? { onToolCallDelta: request.onToolCallDelta } : {}),
-    };
-    const failed = (error: ProviderError, partial?: ChatResult): ChatOutcome =>
-      partial ? { type: 'failed', error, partial } : { type: 'failed', error };
+/** Attempts the streamed call until it completes, fails for good, is aborted or runs out of time. */
+async function streamChatUnredacted(provider: Provider, request: StreamChatRequest): Promise<ChatOutcome> {
+  const { profile, now } = provider;
+  const timeoutMs = profile.timeoutSeconds * 1000;
+  const startedAt = now();
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
+  const callbacks = {
+    ...(request.onTextDelta ? { onTextDelta: request.onTextDelta } : {}),
+    ...(request.onReasoningDelta ? { onReasoningDelta: request.onReasoningDelta } : {}),
+    ...(request.onToolCallDelta ? { onToolCallDelta: request.onToolCallDelta } : {}),
+  };
 
-    for (let attempts = 1; ; attempts++) {
-      const assembler = new StreamAssembler(callbacks);
-      let phase: FailureContext['phase'] = 'request';
-      try {
-        const stream = await client.chat.completions.create(
-          {
-            model: profile.model,
-            messages: request.messages,
-            ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
-            stream: true,
-            ...(sendStreamOptions ? { stream_options: { include_usage: true } } : {}),
-          },
-          { signal, timeout: Math.max(1, timeoutMs - (now() - startedAt)) + SDK_TIMEOUT_SLACK_MS, maxRetries: 0 },
-        );
-        phase = 'stream';
-        for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) assembler.push(chunk);
-
-        // The SDK ends a stream silently when its signal aborts: tell the two signals apart here.
-        if (request.signal?.aborted) return { type: 'aborted', partial: assembler.result(false, attempts) };
-        const ctx = context('stream', request.signal, deadline, profile.timeoutSeconds);
-        if (deadline.aborted) return failed(timeoutError(ctx), assembler.result(false, attempts));
-        if (assembler.chunkCount === 0) return failed(malformedError(ctx, 'no chat completion chunks in the stream'));
-        if (assembler.finishReason === null) return failed(streamBrokenError(ctx), assembler.result(false, attempts));
-        const offered = (request.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.function.name] : []));
-        return { type: 'completed', result: withEstimatedUsage(withTextToolCalls(assembler.result(true, attempts), offered), request) };
-      } catch (error) {
-        if (error instanceof CallbackError) throw error.cause;
-        // Refused before any byte: the same request once more without it, not counted as a failure.
-        if (phase === 'request' && sendStreamOptions && rejectedOptionalParameter(error, ['stream_options']) !== null) {
-          sendStreamOptions = false;
-          continue;
-        }
-        const classified = classifyFailure(error, context(phase, request.signal, deadline, profile.timeoutSeconds));
-        const partial = phase === 'stream' ? assembler.result(false, attempts) : undefined;
-        if (classified.type === 'aborted') return { type: 'aborted', partial: partial ?? assembler.result(false, attempts) };
-
-        const wait = retryDelayMs({
-          error: classified.error,
-          responseStarted: phase === 'stream',
-          attempts,
-          remainingMs: timeoutMs - (now() - startedAt),
-          random,
-        });
-        if (wait === null) return failed(classified.error, partial);
-        await sleep(wait, signal);
-        if (request.signal?.aborted) return { type: 'aborted', partial: assembler.result(false, attempts) };
-        if (deadline.aborted) return failed(timeoutError(context('request', request.signal, deadline, profile.timeoutSeconds)));
-      }
-    }
-  }
-
-  async function probe(): Promise<ProbeResult> {
-    const timeoutSeconds = Math.min(profile.timeoutSeconds, PROBE_TIMEOUT_CAP_SECONDS);
-    const deadline = AbortSignal.timeout(timeoutSeconds * 1000);
-    const startedAt = now();
-    const ask = (limit: 'max_tokens' | 'max_completion_tokens') =>
-      client.chat.completions.create(
-        {
-          model: profile.model,
-          messages: [{ role: 'user', content: 'Reply with OK.' }],
-          stream: false,
-          ...(limit === 'max_tokens' ? { max_tokens: 5 } : { max_completion_tokens: 5 }),
-        },
-        { signal: deadline, timeout: timeoutSeconds * 1000 + SDK_TIMEOUT_SLACK_MS, maxRetries: 0 },
-      );
-    const failure = (error: ProviderError): ProbeResult => ({ ok: false, code: error.code, message: error.message, hints: error.hints });
+  for (let attempts = 1; ; attempts++) {
+    const assembler = new StreamAssembler(callbacks);
+    let phase: FailureContext['phase'] = 'request';
     try {
-      let completion: unknown;
-      try {
-        completion = await ask('max_tokens');
-      } catch (error) {
-        if (!rejectsMaxTokens(error)) throw error;
-        completion = await ask('max_completion_tokens');
-      }
-      if (!isChatCompletion(completion)) {
-        return failure(malformedError(context('stream', undefined, deadline, timeoutSeconds), 'not a chat completion'));
-      }
-      return { ok: true, latencyMs: now() - startedAt, model: completion.model || profile.model };
+      const stream = await openStream(provider, request, signal, Math.max(1, timeoutMs - (now() - startedAt)));
+      phase = 'stream';
+      for await (const chunk of stream) assembler.push(chunk);
+      return endOfStream(provider, request, deadline, assembler, attempts);
     } catch (error) {
-      const classified = classifyFailure(error, context('request', undefined, deadline, timeoutSeconds));
-      // Nothing but the deadline can abort a probe.
-      return failure(classified.type === 'error' ? classified.error : timeoutError(context('request', undefined, deadline, timeoutSeconds)));
+      if (error instanceof CallbackError) throw error.cause;
+      // Refused before any byte: the same request once more without it, not counted as a failure.
+      if (phase === 'request' && provider.sendStreamOptions && rejectedOptionalParameter(error, ['stream_options']) !== null) {
+        provider.sendStreamOptions = false;
+        continue;
+      }
+      const classified = classifyFailure(error, failureContext(provider, phase, request.signal, deadline, profile.timeoutSeconds));
+      const partial = phase === 'stream' ? assembler.result(false, attempts) : undefined;
+      if (classified.type === 'aborted') return { type: 'aborted', partial: partial ?? assembler.result(false, attempts) };
+
+      const wait = retryDelayMs({
+        error: classified.error,
+        responseStarted: phase === 'stream',
+        attempts,
+        remainingMs: timeoutMs - (now() - startedAt),
+        random: provider.random,
+      });
+      if (wait === null) return failed(classified.error, partial);
+      await provider.sleep(wait, signal);
+      if (request.signal?.aborted) return { type: 'aborted', partial: assembler.result(false, attempts) };
+      if (deadline.aborted) return failed(timeoutError(failureContext(provider, 'request', request.signal, deadline, profile.timeoutSeconds)));
     }
   }
+}
 
-  return { streamChat, probe };
+/** One streamed request; `remainingMs` is what is left of the turn's deadline. */
+async function openStream(
+  { profile, client, sendStreamOptions }: Provider,
+  request: StreamChatRequest,
+  signal: AbortSignal,
+  remainingMs: number,
+): Promise<AsyncIterable<ChatCompletionChunk>> {
+  return client.chat.completions.create(
+    {
+      model: profile.model,
+      messages: request.messages,
+      ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
+      stream: true,
+      ...(sendStreamOptions ? { stream_options: { include_usage: true } } : {}),
+    },
+    { signal, timeout: remainingMs + SDK_TIMEOUT_SLACK_MS, maxRetries: 0 },
+  );
+}
+
+/**
+ * How a stream that ended without an exception went. The SDK ends a stream silently when its
+ * signal aborts, so the caller's abort and the deadline are told apart here; a stream without a
+ * finish reason was cut off. A completed answer gets the tool calls a model wrote as text, and a
+ * usage estimate when the stream carried none.
+ */
+function endOfStream(
+  provider: Provider,
+  request: StreamChatRequest,
+  deadline: AbortSignal,
+  assembler: StreamAssembler,
+  attempts: number,
+): ChatOutcome {
+  if (request.signal?.aborted) return { type: 'aborted', partial: assembler.result(false, attempts) };
+  const ctx = failureContext(provider, 'stream', request.signal, deadline, provider.profile.timeoutSeconds);
+  if (deadline.aborted) return failed(timeoutError(ctx), assembler.result(false, attempts));
+  if (assembler.chunkCount === 0) return failed(malformedError(ctx, 'no chat completion chunks in the stream'));
+  if (assembler.finishReason === null) return failed(streamBrokenError(ctx), assembler.result(false, attempts));
+  const offered = (request.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.function.name] : []));
+  return { type: 'completed', result: withEstimatedUsage(withTextToolCalls(assembler.result(true, attempts), offered), request) };
+}
+
+/** "Test connection": asks for five tokens, with max_completion_tokens when the model refuses max_tokens. */
+async function probe(provider: Provider): Promise<ProbeResult> {
+  const { profile, client, now } = provider;
+  const timeoutSeconds = Math.min(profile.timeoutSeconds, PROBE_TIMEOUT_CAP_SECONDS);
+  const deadline = AbortSignal.timeout(timeoutSeconds * 1000);
+  const startedAt = now();
+  const ask = (limit: 'max_tokens' | 'max_completion_tokens') =>
+    client.chat.completions.create(
+      {
+        model: profile.model,
+        messages: [{ role: 'user', content: 'Reply with OK.' }],
+        stream: false,
+        ...(limit === 'max_tokens' ? { max_tokens: 5 } : { max_completion_tokens: 5 }),
+      },
+      { signal: deadline, timeout: timeoutSeconds * 1000 + SDK_TIMEOUT_SLACK_MS, maxRetries: 0 },
+    );
+  const failure = (error: ProviderError): ProbeResult => ({ ok: false, code: error.code, message: error.message, hints: error.hints });
+  try {
+    let completion: unknown;
+    try {
+      completion = await ask('max_tokens');
+    } catch (error) {
+      if (!rejectsMaxTokens(error)) throw error;
+      completion = await ask('max_completion_tokens');
+    }
+    if (!isChatCompletion(completion)) {
+      return failure(malformedError(failureContext(provider, 'stream', undefined, deadline, timeoutSeconds), 'not a chat completion'));
+    }
+    return { ok: true, latencyMs: now() - startedAt, model: completion.model || profile.model };
+  } catch (error) {
+    const classified = classifyFailure(error, failureContext(provider, 'request', undefined, deadline, timeoutSeconds));
+    // Nothing but the deadline can abort a probe.
+    return failure(classified.type === 'error' ? classified.error : timeoutError(failureContext(provider, 'request', undefined, deadline, timeoutSeconds)));
+  }
 }

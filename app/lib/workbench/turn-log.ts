@@ -97,131 +97,141 @@ export function foldEvents(log: SessionLog, events: readonly SessionEvent[]): Se
   for (const event of events) {
     if (event.seq <= lastSeq) continue;
     lastSeq = event.seq;
-    const turn = event.turnId === null ? undefined : byId.get(event.turnId);
-    switch (event.type) {
-      case 'turn.accepted': {
-        const fresh: TurnActivity = {
-          turnId: event.turnId ?? `seq-${event.seq}`,
-          content: event.payload.content,
-          suggestOnly: event.payload.suggestOnly,
-          requestedBy: event.actor.kind === 'user' ? event.actor.name : null,
-          acceptedSeq: event.seq,
-          phase: { kind: 'waiting' },
-          text: '',
-          tools: [],
-          context: null,
-          ending: null,
-        };
-        turns.push(fresh);
-        byId.set(fresh.turnId, fresh);
-        break;
-      }
-      case 'turn.context':
-        if (turn) {
-          turn.context = event.payload;
-          turn.phase = { kind: 'preparing' };
-        }
-        break;
-      case 'llm.requested':
-        if (turn) {
-          turn.phase = { kind: 'thinking', iteration: event.payload.iteration };
-          turn.text = '';
-        }
-        break;
-      case 'assistant.delta':
-        if (turn) {
-          turn.text += event.payload.text;
-          turn.phase = { kind: 'writing', iteration: event.payload.iteration };
-        }
-        break;
-      case 'llm.completed':
-        if (turn) turn.phase = { kind: 'thinking', iteration: event.payload.iteration };
-        break;
-      case 'tool.started':
-        if (turn) {
-          turn.tools.push({
-            toolCallId: event.payload.toolCallId,
-            name: event.payload.name,
-            iteration: event.payload.iteration,
-            request: event.payload.summary,
-            result: null,
-            ok: null,
-            code: null,
-            durationMs: null,
-          });
-          turn.phase = { kind: 'tool', name: event.payload.name, request: event.payload.summary };
-        }
-        break;
-      case 'tool.finished':
-        if (turn) {
-          const { toolCallId, name, iteration, summary, ok, code, durationMs } = event.payload;
-          const index = turn.tools.findIndex((t) => t.toolCallId === toolCallId);
-          const line: ToolLine = {
-            toolCallId,
-            name,
-            iteration,
-            request: index >= 0 ? turn.tools[index]!.request : '',
-            result: summary,
-            ok,
-            code,
-            durationMs,
-          };
-          if (index >= 0) turn.tools[index] = line;
-          else turn.tools.push(line);
-          turn.phase = { kind: 'thinking', iteration };
-        }
-        break;
-      case 'turn.validating':
-        if (turn) turn.phase = { kind: 'validating', version: event.payload.version };
-        break;
-      case 'turn.repairing':
-        if (turn) turn.phase = { kind: 'repairing', ...event.payload };
-        break;
-      case 'turn.resumed':
-        if (turn) {
-          turn.phase = { kind: 'resumed', reason: event.payload.reason };
-          if (turn.ending?.type === 'paused') turn.ending = null;
-        }
-        break;
-      case 'turn.finished':
-        if (turn) {
-          const p = event.payload;
-          turn.ending = {
-            type: 'finished',
-            // Beside a staged change set, the system's list of what it staged, not the model's account.
-            summary: p.staged ? p.staged.text : p.summary,
-            responseType: p.responseType,
-            valid: p.valid,
-            needsManualFix: p.needsManualFix,
-            version: p.version,
-            usage: p.usage,
-          };
-        }
-        break;
-      case 'turn.failed':
-        if (turn) turn.ending = { type: 'failed', code: event.payload.code, message: event.payload.message, hints: event.payload.hints, usage: event.payload.usage };
-        break;
-      case 'turn.stopped':
-        if (turn) turn.ending = { type: 'stopped', stoppedBy: event.payload.stoppedBy.name, usage: event.payload.usage };
-        break;
-      case 'turn.paused':
-        if (turn) turn.ending = { type: 'paused', message: event.payload.message, tokenBudget: event.payload.tokenBudget, usage: event.payload.usage };
-        break;
-      case 'session.cancelled':
-        cancelled = true;
-        break;
-      case 'apply.failed':
-        applyFailure = { code: event.payload.code, message: event.payload.message };
-        break;
-      case 'change.applied':
-        applyFailure = null;
-        break;
-      default:
-        // Staging, validation and review events change no turn; the store refreshes its views on them.
-        break;
+    if (event.type === 'turn.accepted') {
+      const fresh = acceptedTurn(event);
+      turns.push(fresh);
+      byId.set(fresh.turnId, fresh);
+      continue;
     }
+    const turn = event.turnId === null ? undefined : byId.get(event.turnId);
+    if (turn) foldTurnEvent(turn, event);
+    // Session-wide flags; staging, validation and review events change nothing here (the store refreshes its views on them).
+    if (event.type === 'session.cancelled') cancelled = true;
+    else if (event.type === 'apply.failed') applyFailure = { code: event.payload.code, message: event.payload.message };
+    else if (event.type === 'change.applied') applyFailure = null;
   }
   return { turns, lastSeq, cancelled, applyFailure };
+}
+
+type EventOf<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>;
+
+/** A new turn from `turn.accepted`: the person's message, nothing done yet. */
+function acceptedTurn(event: EventOf<'turn.accepted'>): TurnActivity {
+  return {
+    turnId: event.turnId ?? `seq-${event.seq}`,
+    content: event.payload.content,
+    suggestOnly: event.payload.suggestOnly,
+    requestedBy: event.actor.kind === 'user' ? event.actor.name : null,
+    acceptedSeq: event.seq,
+    phase: { kind: 'waiting' },
+    text: '',
+    tools: [],
+    context: null,
+    ending: null,
+  };
+}
+
+/** Applies one event of `turn` (a copy `foldEvents` owns) to its phase, text, tools or ending. */
+function foldTurnEvent(turn: TurnActivity, event: SessionEvent): void {
+  switch (event.type) {
+    case 'turn.context':
+      turn.context = event.payload;
+      turn.phase = { kind: 'preparing' };
+      break;
+    case 'llm.requested':
+      turn.phase = { kind: 'thinking', iteration: event.payload.iteration };
+      turn.text = '';
+      break;
+    case 'assistant.delta':
+      turn.text += event.payload.text;
+      turn.phase = { kind: 'writing', iteration: event.payload.iteration };
+      break;
+    case 'llm.completed':
+      turn.phase = { kind: 'thinking', iteration: event.payload.iteration };
+      break;
+    case 'tool.started':
+      recordToolStart(turn, event);
+      break;
+    case 'tool.finished':
+      recordToolFinish(turn, event);
+      break;
+    case 'turn.validating':
+      turn.phase = { kind: 'validating', version: event.payload.version };
+      break;
+    case 'turn.repairing':
+      turn.phase = { kind: 'repairing', ...event.payload };
+      break;
+    case 'turn.resumed':
+      turn.phase = { kind: 'resumed', reason: event.payload.reason };
+      if (turn.ending?.type === 'paused') turn.ending = null;
+      break;
+    case 'turn.finished':
+    case 'turn.failed':
+    case 'turn.stopped':
+    case 'turn.paused':
+      turn.ending = endingOf(event);
+      break;
+    default:
+      break;
+  }
+}
+
+function recordToolStart(turn: TurnActivity, event: EventOf<'tool.started'>): void {
+  turn.tools.push({
+    toolCallId: event.payload.toolCallId,
+    name: event.payload.name,
+    iteration: event.payload.iteration,
+    request: event.payload.summary,
+    result: null,
+    ok: null,
+    code: null,
+    durationMs: null,
+  });
+  turn.phase = { kind: 'tool', name: event.payload.name, request: event.payload.summary };
+}
+
+/** Completes the call's line, or adds one when its start was not seen. */
+function recordToolFinish(turn: TurnActivity, event: EventOf<'tool.finished'>): void {
+  const { toolCallId, name, iteration, summary, ok, code, durationMs } = event.payload;
+  const index = turn.tools.findIndex((t) => t.toolCallId === toolCallId);
+  const line: ToolLine = {
+    toolCallId,
+    name,
+    iteration,
+    request: index >= 0 ? turn.tools[index]!.request : '',
+    result: summary,
+    ok,
+    code,
+    durationMs,
+  };
+  if (index >= 0) turn.tools[index] = line;
+  else turn.tools.push(line);
+  turn.phase = { kind: 'thinking', iteration };
+}
+
+/** How the turn ended (or paused), from one of its four ending events. */
+function endingOf(event: EventOf<'turn.finished' | 'turn.failed' | 'turn.stopped' | 'turn.paused'>): TurnEnding {
+  switch (event.type) {
+    case 'turn.finished': {
+      const p = event.payload;
+      return {
+        type: 'finished',
+        // Beside a staged change set, the system's list of what it staged, not the model's account.
+        summary: p.staged ? p.staged.text : p.summary,
+        responseType: p.responseType,
+        valid: p.valid,
+        needsManualFix: p.needsManualFix,
+        version: p.version,
+        usage: p.usage,
+      };
+    }
+    case 'turn.failed':
+      return { type: 'failed', code: event.payload.code, message: event.payload.message, hints: event.payload.hints, usage: event.payload.usage };
+    case 'turn.stopped':
+      return { type: 'stopped', stoppedBy: event.payload.stoppedBy.name, usage: event.payload.usage };
+    case 'turn.paused':
+      return { type: 'paused', message: event.payload.message, tokenBudget: event.payload.tokenBudget, usage: event.payload.usage };
+  }
 }
 
 /** The status line of a running turn. */
