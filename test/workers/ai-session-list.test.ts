@@ -104,3 +104,24 @@ describe('the sessions list', () => {
     expect(foreign.error?.code).toBe('AI_SESSION_NOT_FOUND');
   });
 });
+
+describe('the baseline under a draft', () => {
+  it('lists the staged files whose baseline moved since staging, and the revisions the diff was read at', async () => {
+    const { owner, base, member } = await supportDeskProject();
+    const editor = await member('editor');
+    const sessionId = await stepSession(owner, base);
+    const path = `${base}/ai/sessions/${sessionId}`;
+    const original = await currentStep(owner, base);
+    expect((await owner.post(`${path}/stage`, { changeSet: stepChangeSet(`${original.markdown}\nMore.\n`) })).status).toBe(200);
+
+    const before = await owner.get(`${path}/changes`);
+    expect(before.data.baseline.moved).toEqual([]);
+    expect(before.data.baseline.revisionBase.workflowRevision).toBe(original.revision);
+
+    // Someone saves the same step in the Builder while the draft is staged.
+    expect((await editor.put(`${base}/workflows/${WF}/steps/${STEP}`, { markdown: `${original.markdown}\nSaved by hand.\n` })).status).toBe(200);
+    const after = await owner.get(`${path}/changes`);
+    expect(after.data.baseline.moved).toEqual([{ key: STEP_KEY, path: original.path, baseRevision: original.revision, currentRevision: original.revision + 1 }]);
+    expect(after.data.baseline.revisionBase.workflowRevision).toBe(original.revision + 1);
+  });
+});
