@@ -79,7 +79,7 @@ export class WorkbenchSession {
   readonly target: AiTarget;
   readonly role: Role;
   readonly userId: string | null;
-  readonly readOnly: boolean;
+  readonly #readOnly: boolean;
   /** The live socket: its status, the folded turns, who is here. */
   readonly feed: LiveFeed;
   readonly #api: SessionsApi;
@@ -111,7 +111,7 @@ export class WorkbenchSession {
     this.feed = new LiveFeed(options.connect);
     this.#pollMs = options.pollMs ?? 5_000;
     this.#fixedSessionId = options.sessionId ?? null;
-    this.readOnly = options.readOnly ?? false;
+    this.#readOnly = options.readOnly ?? false;
   }
 
   // ------------------------------------------------------------------------------- reading
@@ -133,6 +133,10 @@ export class WorkbenchSession {
   }
   get applyResult(): ApplyResultView | null {
     return this.#applyResult;
+  }
+  /** Watch only (a past session opened from the sessions page). */
+  get readOnly(): boolean {
+    return this.#readOnly;
   }
   /** Who applied the session (as which revision) and who ended it, from its events. */
   get lifecycle(): Lifecycle {
