@@ -20,6 +20,7 @@ import { userActor, type EventActor, type NewEvent, type SessionEvent } from '..
 import type { SessionMeta, SessionStatus } from '../../shared/ai/session.ts';
 import type { ChangedFile } from '../../shared/ai/overlay.ts';
 import { applyChanges } from './apply.ts';
+import { baselineDrift } from './baseline-drift.ts';
 import { loadProjectContext, type ProjectContext } from './baseline.ts';
 import { changedFiles, contentOf, createEffectiveView, keyOfPath, overlayHash, pathOf, type EffectiveView } from './effective-view.ts';
 import { EventLog } from './event-log.ts';
@@ -601,6 +602,13 @@ export class SessionCore {
     }));
     const contentHash = await overlayHash(this.overlay.entries());
     const current = latest && latest.contentHash === contentHash && latest.status !== 'applied' ? latest : null;
-    return { changeSetId: current?.id ?? null, version: current?.version ?? null, contentHash, files, impact: this.#impactOf(view) };
+    return {
+      changeSetId: current?.id ?? null,
+      version: current?.version ?? null,
+      contentHash,
+      files,
+      impact: this.#impactOf(view),
+      baseline: baselineDrift(view, files, this.#requireMeta()),
+    };
   }
 }

@@ -132,6 +132,13 @@ export interface FileDiff {
   after: string | null;
 }
 
+/** Staged files whose baseline moved since they were staged, and the revisions the diff was read at. */
+export interface BaselineDriftView {
+  moved: Array<{ key: string; path?: string; baseRevision: number; currentRevision: number }>;
+  /** What Apply sends as `revisionBase`: the revisions the shown diff was computed against. */
+  revisionBase: { workflowRevision?: number; agentsRevision: number; assetsRevision: number };
+}
+
 /** `GET …/sessions/:sid/changes`: `changeSetId` is null when the overlay is ahead of every version. */
 export interface ChangesView {
   changeSetId: string | null;
@@ -140,4 +147,6 @@ export interface ChangesView {
   files: FileDiff[];
   /** Derived from the files (never from a model's claim): counts, objects, references, risk flags. */
   impact: ChangeImpactView;
+  /** Absent from servers before it existed. */
+  baseline?: BaselineDriftView;
 }

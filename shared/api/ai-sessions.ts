@@ -26,8 +26,17 @@ export const CreateSessionInput = z.strictObject({
 });
 export type CreateSessionInput = z.input<typeof CreateSessionInput>;
 
+/** How a session ended up, as the sessions page shows it: `applied` once any version was applied. */
+export const SessionState = z.enum(['active', 'applied', 'cancelled', 'failed']);
+export type SessionState = z.infer<typeof SessionState>;
+
 export const SessionListQuery = z.object({
+  /** The stored status (the workbench asks for `active` sessions to join). */
   status: SessionStatus.optional(),
+  /** The sessions page's filters: outcome, target type and the person who started it. */
+  state: SessionState.optional(),
+  targetType: TargetType.optional(),
+  createdBy: z.string().trim().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 
@@ -41,6 +50,20 @@ export interface SessionSummaryView {
   createdBy: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** One row of the sessions page: the summary, who started it, what it changed and how it ended. */
+export interface SessionListItemView extends SessionSummaryView {
+  state: SessionState;
+  /** The starter's name; null when the account is gone. */
+  createdByName: string | null;
+  /** Files of the applied version (once applied), else of the latest staged version. */
+  filesChanged: number;
+  /** The latest apply: its change set, the revision it made, who and when. */
+  applied: { changeSetId: string; revision: number | null; objectKey: string | null; by: string | null; at: string } | null;
+  /** When and by whom a cancelled session was ended. */
+  endedAt: string | null;
+  endedBy: string | null;
 }
 
 export const StageInput = z.strictObject({ changeSet: z.unknown() });

@@ -5,7 +5,7 @@
  * session belongs to the project; the session's Durable Object does the rest.
  */
 import { Hono, type Context } from 'hono';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { getServerByName } from 'partyserver';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -17,6 +17,7 @@ import { loginSessionId } from '../auth/login-session-id.ts';
 import { aiAuditEvents, aiSessions, projects, workflowSteps, workflows, assets } from '../db/schema.ts';
 import { newId, nowIso } from '../ids.ts';
 import { parseAgentsDocument } from '../store/agents.ts';
+import { appliedFiles, listSessions } from '../store/ai-session-list.ts';
 import { IDENTITY_HEADERS } from '../../shared/protocol.ts';
 import {
   ApplyInput,
@@ -32,7 +33,6 @@ import {
   StageInput,
   ValidateInput,
   type MessageStillRunning,
-  type SessionSummaryView,
 } from '../../shared/api/ai-sessions.ts';
 import { SessionMode, TargetType, type SessionMeta } from '../../shared/ai/session.ts';
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
@@ -235,27 +235,7 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     ]);
     return ok(c, { sessionId, status: 'active', ...target, contextEnvelope, latestSuggestion: null }, 201);
   })
-  .get('/', queryWith(SessionListQuery), async (c) => {
-    const query = c.req.valid('query');
-    const rows = await c.var.db
-      .select()
-      .from(aiSessions)
-      .where(and(eq(aiSessions.projectId, c.var.projectId), query.status ? eq(aiSessions.status, query.status) : undefined))
-      .orderBy(desc(aiSessions.createdAt), desc(aiSessions.id))
-      .limit(query.limit);
-    const sessions: SessionSummaryView[] = rows.map((r) => ({
-      sessionId: r.id,
-      workflowId: r.workflowId,
-      targetType: r.targetType,
-      targetId: r.targetId,
-      mode: r.mode,
-      status: r.status,
-      createdBy: r.userId,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-    }));
-    return ok(c, { sessions });
-  })
+  .get('/', queryWith(SessionListQuery), async (c) => ok(c, { sessions: await listSessions(c.var.db, c.var.projectId, c.req.valid('query')) }))
   .get('/:sessionId', queryWith(SessionStateQuery), async (c) => {
     const stub = await sessionStub(c);
     const q = c.req.valid('query');
@@ -301,6 +281,11 @@ export const aiSessionRoutes = new Hono<AppEnv>()
   .post('/:sessionId/resume', async (c) => {
     const stub = await sessionStub(c);
     return ok(c, unwrap(await stub.resumeTurn(c.var.projectId, actorOf(c))));
+  })
+  // The final diff of the session's newest apply (its overlay is empty afterwards), for the read-only view.
+  .get('/:sessionId/applied', async (c) => {
+    await sessionStub(c);
+    return ok(c, { files: await appliedFiles(c.var.db, c.var.projectId, param(c, 'sessionId')) });
   })
   .get('/:sessionId/changes', async (c) => {
     const stub = await sessionStub(c);

@@ -13,6 +13,7 @@ import type { PresenceEntry } from '../../../shared/protocol.ts';
 import type { AiTarget } from '../ai-target.ts';
 import { buildConversation, type AwaitingTurn, type ConversationItem } from './conversation.ts';
 import { LiveFeed, type Connect } from './live-feed.svelte.ts';
+import { foldLifecycle, NO_LIFECYCLE, type Lifecycle } from './lifecycle.ts';
 import { sessionsApi, type SessionsApi } from './sessions-api.ts';
 import { isOpen, isRunning, type TurnActivity } from './turn-log.ts';
 import type { ApplyResultView, ChangesView, SessionStateView, SessionSummaryView } from './types.ts';
@@ -32,6 +33,10 @@ export interface WorkbenchOptions {
   connect?: Connect;
   /** How often to look again for a session while there is none (someone else may start it). */
   pollMs?: number;
+  /** Open this session (from the sessions page) instead of finding the target's active one. */
+  sessionId?: string;
+  /** Watch only: no composer, no apply, no end (a past session). */
+  readOnly?: boolean;
 }
 
 /** Events after which the stored view (messages, suggestion, validation, usage) is read again. */
@@ -74,6 +79,7 @@ export class WorkbenchSession {
   readonly target: AiTarget;
   readonly role: Role;
   readonly userId: string | null;
+  readonly #readOnly: boolean;
   /** The live socket: its status, the folded turns, who is here. */
   readonly feed: LiveFeed;
   readonly #api: SessionsApi;
@@ -87,6 +93,8 @@ export class WorkbenchSession {
   #pending = $state<WorkbenchAction | null>(null);
   #awaiting = $state.raw<AwaitingTurn | null>(null);
   #applyResult = $state.raw<ApplyResultView | null>(null);
+  #lifecycle = $state.raw<Lifecycle>(NO_LIFECYCLE);
+  readonly #fixedSessionId: string | null;
 
   #pollTimer: ReturnType<typeof setTimeout> | null = null;
   #disposed = false;
@@ -102,6 +110,8 @@ export class WorkbenchSession {
     this.#api = options.api ?? sessionsApi;
     this.feed = new LiveFeed(options.connect);
     this.#pollMs = options.pollMs ?? 5_000;
+    this.#fixedSessionId = options.sessionId ?? null;
+    this.#readOnly = options.readOnly ?? false;
   }
 
   // ------------------------------------------------------------------------------- reading
@@ -124,6 +134,14 @@ export class WorkbenchSession {
   get applyResult(): ApplyResultView | null {
     return this.#applyResult;
   }
+  /** Watch only (a past session opened from the sessions page). */
+  get readOnly(): boolean {
+    return this.#readOnly;
+  }
+  /** Who applied the session (as which revision) and who ended it, from its events. */
+  get lifecycle(): Lifecycle {
+    return this.#lifecycle;
+  }
   get applyFailure(): { code: string; message: string } | null {
     return this.feed.log.applyFailure;
   }
@@ -138,7 +156,7 @@ export class WorkbenchSession {
 
   /** Editors and owners send, stop, apply and discard; viewers watch. */
   get canEdit(): boolean {
-    return atLeast(this.liveRole, 'editor');
+    return !this.readOnly && atLeast(this.liveRole, 'editor');
   }
 
   /** The session's creator may stop its turns whatever their role now. */
@@ -163,7 +181,7 @@ export class WorkbenchSession {
   readonly turnRunning = $derived.by(() => this.#awaiting !== null || (this.feed.replayed ? isRunning(this.latestTurn) : this.#view?.turn?.status === 'running'));
 
   readonly canSend = $derived(this.canEdit && this.active && !this.turnOpen && this.#pending === null && (this.#phase === 'ready' || this.#phase === 'none'));
-  readonly canStop = $derived(this.turnOpen && this.#awaiting === null && (this.canEdit || this.isCreator));
+  readonly canStop = $derived(!this.readOnly && this.turnOpen && this.#awaiting === null && (this.canEdit || this.isCreator));
 
   readonly conversation = $derived.by<ConversationItem[]>(() => buildConversation(this.#view?.messages.items ?? [], this.feed.log.turns, this.#awaiting));
 
@@ -198,6 +216,7 @@ export class WorkbenchSession {
   /** Find the active session for this target and mode; attach to it, or wait for one. */
   async open(): Promise<void> {
     this.#clearPoll();
+    if (this.#fixedSessionId !== null) return this.#attach(this.#fixedSessionId);
     const result = await this.#api.list(this.projectId, 'active');
     // Meanwhile the page was left, or a first message started (or is starting) a session.
     if (this.#disposed || this.#sessionId !== null || this.#pending === 'send') return;
@@ -278,7 +297,9 @@ export class WorkbenchSession {
     this.#setError('apply', null);
     this.#applyResult = null;
     try {
-      const result = await this.#api.apply(this.projectId, sessionId, { changeSetId: version.changeSetId, contentHash: version.contentHash });
+      // The revisions the shown diff was read at: a save after that still warns (AI_REVISION_BASE_MISMATCH).
+      const revisionBase = this.#changes?.baseline?.revisionBase;
+      const result = await this.#api.apply(this.projectId, sessionId, { changeSetId: version.changeSetId, contentHash: version.contentHash, revisionBase });
       if (result.ok) this.#applyResult = result.data;
       else this.#setError('apply', result.error);
     } finally {
@@ -376,6 +397,7 @@ export class WorkbenchSession {
     this.#changes = null;
     this.#awaiting = null;
     this.#applyResult = null;
+    this.#lifecycle = NO_LIFECYCLE;
   }
 
   async #load(): Promise<void> {
@@ -400,6 +422,7 @@ export class WorkbenchSession {
     const awaiting = this.#awaiting;
     if (awaiting && this.feed.log.turns.some((t) => t.turnId === awaiting.turnId)) this.#awaiting = null;
     if (fresh.some((e) => e.type === 'change.staged')) this.#applyResult = null;
+    this.#lifecycle = fresh.reduce((state, e) => foldLifecycle(state, e, this.target.targetType), this.#lifecycle);
     // A resume replay mostly repeats what the stored view already reflects.
     const known = replay ? (this.#view?.lastSeq ?? 0) : 0;
     if (fresh.some((e) => e.seq > known && REFRESH_ON.has(e.type))) void this.refresh();

@@ -8,7 +8,11 @@ import { CONFIRM_SOURCE } from '../../../shared/api/ai-sessions.ts';
 import type { AiUsageByPerson } from '../../../shared/api/ai-audit.ts';
 import type { AiTarget } from '../ai-target.ts';
 import { request, type FetchLike, type Method } from '../api.ts';
-import type { ApplyResultView, ChangesView, MessageAccepted, SessionStateView, SessionSummaryView } from './types.ts';
+import type { SessionListItemView } from '../../../shared/api/ai-sessions.ts';
+import type { BaselineDriftView } from '../../../shared/api/ai-session-views.ts';
+import type { ApplyResultView, ChangesView, FileDiffView, MessageAccepted, SessionStateView, SessionSummaryView } from './types.ts';
+
+type RevisionBaseView = BaselineDriftView['revisionBase'];
 
 const seg = encodeURIComponent;
 
@@ -25,6 +29,11 @@ export function createSessionsApi(fetchFn: FetchLike = (input, init) => globalTh
     /** The project's sessions, newest first. */
     list: (projectId: string, status?: 'active') =>
       call<{ sessions: SessionSummaryView[] }>(fetchFn, 'GET', `${sessions(projectId)}${status ? `?status=${status}` : ''}`),
+    /** The sessions page: every session with how it ended up, filtered (`search` from `sessionFiltersSearch`). */
+    history: (projectId: string, search: string) =>
+      call<{ sessions: SessionListItemView[] }>(fetchFn, 'GET', `${sessions(projectId)}${search ? `?${search}` : ''}`),
+    /** The final diff of the session's newest apply. */
+    applied: (projectId: string, sessionId: string) => call<{ files: FileDiffView[] }>(fetchFn, 'GET', `${session(projectId, sessionId)}/applied`),
     create: (projectId: string, target: AiTarget) =>
       call<{ sessionId: string }>(fetchFn, 'POST', sessions(projectId), {
         targetType: target.targetType,
@@ -40,11 +49,12 @@ export function createSessionsApi(fetchFn: FetchLike = (input, init) => globalTh
     stop: (projectId: string, sessionId: string) =>
       call<{ turnId: string; status: 'stopped' }>(fetchFn, 'POST', `${session(projectId, sessionId)}/stop`, {}),
     /** Only a person applies, from this button: `confirmSource` says so. */
-    apply: (projectId: string, sessionId: string, version: { changeSetId: string; contentHash: string }) =>
+    apply: (projectId: string, sessionId: string, version: { changeSetId: string; contentHash: string; revisionBase?: RevisionBaseView | undefined }) =>
       call<ApplyResultView>(fetchFn, 'POST', `${session(projectId, sessionId)}/apply`, {
         changeSetId: version.changeSetId,
         contentHash: version.contentHash,
         confirmSource: CONFIRM_SOURCE,
+        ...(version.revisionBase ? { revisionBase: version.revisionBase } : {}),
       }),
     discard: (projectId: string, sessionId: string) => call<unknown>(fetchFn, 'POST', `${session(projectId, sessionId)}/discard`, {}),
     cancel: (projectId: string, sessionId: string) =>
