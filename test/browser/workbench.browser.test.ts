@@ -184,6 +184,8 @@ describeBrowser('AI workbench (browser)', () => {
     for (const page of [owner, viewer]) {
       await page.locator('[data-testid="turn-ending"][data-type="finished"]').waitFor({ timeout: 20_000 });
       expect(await page.getByTestId('message-assistant').textContent()).toContain(SUMMARY);
+      // Beside the staged version, what the system staged (not the model's account of it).
+      expect(await page.getByTestId('turn-staged').textContent()).toBe(`Staged 1 file: step:${WF}/${STEP} (modified).`);
       expect(await page.getByTestId('turn-usage').textContent()).toMatch(/^[\d,]+ tokens \(/);
       expect(await page.getByTestId('turn-status').getAttribute('data-running')).toBe('false');
       // The finished turn keeps its tool lines.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accepted, CONTEXT, event, finished, OWNER, usage } from './events.fixture.ts';
 import { EMPTY_LOG, foldEvents, formatDuration, formatPersonUsage, formatUsage, isOpen, isRunning, readableStream, statusText, type SessionLog } from './turn-log.ts';
+import type { SessionEvent } from '../../../shared/ai/events.ts';
 
 const fold = (...events: Parameters<typeof foldEvents>[1]) => foldEvents(EMPTY_LOG, events);
 const only = (log: SessionLog) => {
@@ -107,6 +108,7 @@ describe('foldEvents: a turn from accepted to its ending', () => {
     expect(turn.ending).toEqual({
       type: 'finished',
       summary: 'Step one now names its inputs.',
+      staged: null,
       responseType: 'chat',
       valid: null,
       needsManualFix: false,
@@ -114,6 +116,13 @@ describe('foldEvents: a turn from accepted to its ending', () => {
       usage: usage(100, 20),
     });
     expect(isOpen(turn) || isRunning(turn)).toBe(false);
+  });
+
+  it("keeps the model's words and, beside them, the system's list of what it staged", () => {
+    const claim = finished(2, 'Updated three steps and the graph.');
+    const staged = { ...claim, payload: { ...claim.payload, responseType: 'change', version: 1, valid: true, staged: { files: [{ key: 'step:wf/n1', action: 'M' }], text: 'Staged 1 file: step:wf/n1 (modified).' } } } as SessionEvent;
+    const ending = only(fold(accepted(1, 'x'), staged)).ending;
+    expect(ending).toMatchObject({ type: 'finished', summary: 'Updated three steps and the graph.', staged: 'Staged 1 file: step:wf/n1 (modified).' });
   });
 
   it('ends with turn.failed, keeping the code, message and hints', () => {

@@ -37,7 +37,10 @@ export type TurnPhase =
 export type TurnEnding =
   | {
       type: 'finished';
+      /** The model's own words. */
       summary: string;
+      /** What the system staged in this turn (from the version, never from the model's words); null when nothing was. */
+      staged: string | null;
       responseType: 'chat' | 'change';
       valid: boolean | null;
       needsManualFix: boolean;
@@ -216,8 +219,9 @@ function endingOf(event: EventOf<'turn.finished' | 'turn.failed' | 'turn.stopped
       const p = event.payload;
       return {
         type: 'finished',
-        // Beside a staged change set, the system's list of what it staged, not the model's account.
-        summary: p.staged ? p.staged.text : p.summary,
+        summary: p.summary,
+        // Shown beside the staged change set: the system's list of what it staged, not the model's account.
+        staged: p.staged?.text ?? null,
         responseType: p.responseType,
         valid: p.valid,
         needsManualFix: p.needsManualFix,
