@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import type { ErrorDetail } from '../../shared/errors.ts';
 
 /** JSON bodies above this are refused before they are parsed (asset files cap at 512 KiB). */

@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { getServerByName } from 'partyserver';
 import type { Db } from '../db/client.ts';
 import { aiSessions, projectMembers } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import type { ProjectChannelMessage } from '../../shared/ai/project-channel.ts';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 

@@ -22,7 +22,7 @@ import { allowPrivateBaseUrls, checkBaseUrl } from './base-url.ts';
 import { loadKeyring, openApiKey, type KekEnv, type KeyProblem } from './crypto.ts';
 import { checkAiAllowed, checkOrgPolicy } from './policy.ts';
 import { findProfileRow, sealedKeyOf, type LlmProfileRow } from './profile-store.ts';
-import type { ProviderProfile } from './types.ts';
+import type { ProviderProfile } from '../../shared/llm/types.ts';
 
 /** Where a person fixes their own model: the AI settings page (app/routes/settings/ai). */
 const OPEN_SETTINGS = 'Open Settings → AI (/settings/ai)';

@@ -8,14 +8,14 @@ import { Hono, type Context } from 'hono';
 import { and, desc, eq } from 'drizzle-orm';
 import { getServerByName } from 'partyserver';
 import type { AppEnv } from '../app-env.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { param } from '../http/context.ts';
 import { ok } from '../http/respond.ts';
 import { jsonBody, optionalJsonBody, queryWith } from '../http/validate.ts';
 import { memberRole, projectAccess } from '../middleware/project-access.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
 import { aiAuditEvents, aiSessions, projects, workflowSteps, workflows, assets } from '../db/schema.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../../shared/ids.ts';
 import { parseAgentsDocument } from '../store/agents.ts';
 import { IDENTITY_HEADERS } from '../../shared/protocol.ts';
 import {
@@ -37,7 +37,7 @@ import {
 import { SessionMode, TargetType, type SessionMeta } from '../../shared/ai/session.ts';
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { ID_PATTERN } from '../../shared/bmad/formats.ts';
-import type { Outcome } from '../../durable-objects/ai-session/outcome.ts';
+import type { Outcome } from '../../shared/ai/outcome.ts';
 import type { Actor } from '../../durable-objects/ai-session/session.ts';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 

@@ -13,8 +13,8 @@ import type { ToolEnvelope, ToolMeta } from '../../../shared/ai/tool-envelope.ts
 import type { SessionMeta } from '../../../shared/ai/session.ts';
 import type { DomainProfile } from '../../../shared/api/projects.ts';
 import { formatObjectKey } from '../../../shared/object-keys.ts';
-import { revisionOf, scopeOf } from '../effective-view.ts';
-import type { EffectiveView } from '../effective-view.ts';
+import { revisionOf, scopeOf } from '../overlay/effective-view.ts';
+import type { EffectiveView } from '../overlay/effective-view.ts';
 import {
   agentIds,
   assetPaths,
@@ -27,8 +27,8 @@ import {
   readGraph,
   stepsOf,
   workflowIds,
-} from '../package-lookups.ts';
-import type { GraphInfo, JsonObject } from '../package-lookups.ts';
+} from '../overlay/package-lookups.ts';
+import type { GraphInfo, JsonObject } from '../overlay/package-lookups.ts';
 import { buildContextEnvelope, targetKey, windowFields } from './context-envelope.ts';
 import { refsOfAgent, refsOfAsset, refsOfStep, refsOfWorkflow } from './refs.ts';
 import type { Refs } from './refs.ts';

@@ -2,8 +2,7 @@
  * What the session object takes over RPC (worker/routes/ai-sessions.ts calls it): the acting
  * person and the apply request. What it answers lives in shared/api/ai-session-views.ts.
  */
-import type { Role } from '../../shared/api/common.ts';
-import type { RevisionBase } from './apply.ts';
+import type { Role } from '../api/common.ts';
 
 export type {
   ApplyResult,
@@ -12,12 +11,19 @@ export type {
   StageResult,
   TurnView,
   VersionView,
-} from '../../shared/api/ai-session-views.ts';
+} from '../api/ai-session-views.ts';
 
 export interface Actor {
   userId: string;
   name: string;
   role: Role;
+}
+
+/** The revisions the client reviewed against (seed §5.2 `revisionBase`). */
+export interface RevisionBase {
+  workflowRevision?: number | undefined;
+  agentsRevision?: number | undefined;
+  assetsRevision?: number | undefined;
 }
 
 export interface ApplyRequest {
