@@ -19,7 +19,8 @@ import { TurnRunner } from './loop/turn-runner.ts';
 import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
-import { SessionCore, type Actor, type ApplyRequest } from './session.ts';
+import { SessionCore } from './session.ts';
+import type { Actor, AiSessionRpc, ApplyRequest } from '../../shared/ai/session-rpc.ts';
 import { migrate } from './storage.ts';
 import { Members } from './sockets/members.ts';
 import { REPLAY_PAGE_SIZE } from './events/replay.ts';
@@ -34,7 +35,7 @@ import type { ToolEnvelope } from '../../shared/ai/tool-envelope.ts';
  */
 export const TURN_WATCHDOG_MS = 15_000;
 
-export class AiSessionDurableObject extends Server<Cloudflare.Env> {
+export class AiSessionDurableObject extends Server<Cloudflare.Env> implements AiSessionRpc {
   static override options = { hibernate: true };
 
   #core: SessionCore | undefined;

@@ -15,7 +15,7 @@
  * The decrypted key lives only in the returned object: never store it, log it or send it.
  */
 import type { Db } from '../db/client.ts';
-import type { Env } from '../env.ts';
+import type { LlmVars } from './llm-vars.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import { LLM_TIMEOUT_SECONDS } from '../../shared/api/llm-profile.ts';
 import { allowPrivateBaseUrls, checkBaseUrl } from './base-url.ts';
@@ -32,7 +32,7 @@ const SET_UP_OWN_MODEL = `${OPEN_SETTINGS}, pick a provider (OpenAI, DeepSeek, O
 /** The slice of the Worker's env that LLM settings read. */
 export type LlmEnv = KekEnv &
   Pick<
-    Env,
+    LlmVars,
     | 'LLM_ORG_POLICY_MODE'
     | 'LLM_ALLOW_PRIVATE_BASE_URLS'
     | 'LLM_SYSTEM_DEFAULT_BASE_URL'

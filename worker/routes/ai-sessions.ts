@@ -6,7 +6,6 @@
  */
 import { Hono, type Context } from 'hono';
 import { and, desc, eq } from 'drizzle-orm';
-import { getServerByName } from 'partyserver';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { param } from '../http/context.ts';
@@ -38,38 +37,11 @@ import { SessionMode, TargetType, type SessionMeta } from '../../shared/ai/sessi
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { ID_PATTERN } from '../../shared/bmad/formats.ts';
 import type { Outcome } from '../../shared/ai/outcome.ts';
-import type { Actor } from '../../durable-objects/ai-session/session.ts';
-import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
+import type { Actor, AiSessionStub } from '../../shared/ai/session-rpc.ts';
+import { sessionObject as sessionByName } from '../live/session-stub.ts';
 
-/**
- * The session object's RPC surface as the routes call it. The generated stub type cannot carry
- * the open-ended error body through its serialisation types, so the methods are named here.
- */
-type SessionRpc = Pick<
-  AiSessionDurableObject,
-  | 'createSession'
-  | 'getState'
-  | 'getChanges'
-  | 'stage'
-  | 'validate'
-  | 'discard'
-  | 'apply'
-  | 'cancel'
-  | 'comment'
-  | 'setThreadStatus'
-  | 'approve'
-  | 'withdrawApproval'
-  | 'tool'
-  | 'sendMessage'
-  | 'waitForTurn'
-  | 'stopTurn'
-  | 'resumeTurn'
-  | 'setTokenBudget'
-  | 'fetch'
->;
-
-async function sessionObject(c: Ctx, sessionId: string): Promise<SessionRpc> {
-  return (await getServerByName(c.env.AI_SESSION, sessionId)) as unknown as SessionRpc;
+async function sessionObject(c: Ctx, sessionId: string): Promise<AiSessionStub> {
+  return sessionByName(c.env.AI_SESSION, sessionId);
 }
 
 type Ctx = Context<AppEnv>;
