@@ -32,7 +32,7 @@ import {
   workflowIds,
 } from '../overlay/package-lookups.ts';
 import type { GraphInfo, JsonObject, StepInfo } from '../overlay/package-lookups.ts';
-import type { ReadToolContext } from './read-tools.ts';
+import type { ReadToolContext } from './read-context.ts';
 import { agentIdsOfStep, assetPathsOfStep, refCoversAsset, refsOfAgent, refsOfAsset } from './refs.ts';
 import { windowText } from './window.ts';
 import type { TextWindow } from './window.ts';
