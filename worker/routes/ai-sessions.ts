@@ -5,7 +5,6 @@
  * session belongs to the project; the session's Durable Object does the rest.
  */
 import { Hono, type Context } from 'hono';
-import { and, desc, eq } from 'drizzle-orm';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { param } from '../http/context.ts';
@@ -13,9 +12,8 @@ import { ok } from '../http/respond.ts';
 import { jsonBody, optionalJsonBody, queryWith } from '../http/validate.ts';
 import { memberRole, projectAccess } from '../middleware/project-access.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
-import { aiAuditEvents, aiSessions, projects, workflowSteps, workflows, assets } from '../db/schema.ts';
+import { agentExists, assetExists, insertSession, listSessions, sessionInProject, stepExists, workflowExists } from '../store/ai-sessions.ts';
 import { newId, nowIso } from '../../shared/ids.ts';
-import { parseAgentsDocument } from '../store/agents.ts';
 import { IDENTITY_HEADERS } from '../../shared/protocol.ts';
 import {
   ApplyInput,
@@ -31,7 +29,6 @@ import {
   StageInput,
   ValidateInput,
   type MessageStillRunning,
-  type SessionSummaryView,
 } from '../../shared/api/ai-sessions.ts';
 import { SessionMode, TargetType, type SessionMeta } from '../../shared/ai/session.ts';
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
@@ -65,12 +62,7 @@ function actorOf(c: Ctx): Actor {
 /** The session's object, after checking the session belongs to the project in the URL. */
 async function sessionStub(c: Ctx) {
   const sessionId = param(c, 'sessionId');
-  const row = await c.var.db
-    .select({ id: aiSessions.id })
-    .from(aiSessions)
-    .where(and(eq(aiSessions.id, sessionId), eq(aiSessions.projectId, c.var.projectId)))
-    .get();
-  if (!row) throw new ApiError('AI_SESSION_NOT_FOUND');
+  if (!(await sessionInProject(c.var.db, c.var.projectId, sessionId))) throw new ApiError('AI_SESSION_NOT_FOUND');
   return sessionObject(c, sessionId);
 }
 
@@ -104,8 +96,6 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
   const checkId = (id: string, what: string) => {
     if (!ID_PATTERN.test(id)) throw new ApiError('VALIDATION_FAILED', { message: `"${id}" is not a valid ${what} id.` });
   };
-  const workflowExists = async (id: string) =>
-    (await db.select({ id: workflows.id }).from(workflows).where(and(eq(workflows.projectId, projectId), eq(workflows.id, id))).get()) !== undefined;
 
   switch (type) {
     case 'workflow': {
@@ -117,7 +107,7 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
       if (optimize && !workflowId) requireContext('the workflow to optimize (workflowId)');
       if (workflowId) {
         checkId(workflowId, 'workflow');
-        const exists = await workflowExists(workflowId);
+        const exists = await workflowExists(db, projectId, workflowId);
         if (optimize && !exists) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
         if (!optimize && exists) throw new ApiError('WORKFLOW_EXISTS', { hints: ['Optimize the existing workflow, or choose a new id.'] });
       }
@@ -126,14 +116,10 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
     case 'step': {
       if (!workflowId) requireContext('the workflow the step belongs to (workflowId)');
       if (optimize && !targetId) requireContext('the step to optimize (targetId)');
-      if (!(await workflowExists(workflowId!))) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
+      if (!(await workflowExists(db, projectId, workflowId!))) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
       if (targetId) {
         checkId(targetId, 'step');
-        const step = await db
-          .select({ nodeId: workflowSteps.nodeId })
-          .from(workflowSteps)
-          .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, workflowId!), eq(workflowSteps.nodeId, targetId)))
-          .get();
+        const step = await stepExists(db, projectId, workflowId!, targetId);
         if (optimize && !step) throw new ApiError('STEP_NOT_FOUND', { message: `There is no step "${targetId}" in workflow "${workflowId}".` });
         if (!optimize && step) throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: `Step "${targetId}" already exists; optimize it instead.` });
       }
@@ -143,8 +129,7 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
       if (optimize && !targetId) requireContext('the agent to optimize (targetId)');
       if (targetId) {
         checkId(targetId, 'agent');
-        const project = await db.select({ agentsJson: projects.agentsJson }).from(projects).where(eq(projects.id, projectId)).get();
-        const exists = parseAgentsDocument(project?.agentsJson ?? '').agents.some((a) => a.id === targetId);
+        const exists = await agentExists(db, projectId, targetId);
         if (optimize && !exists) throw new ApiError('AGENT_NOT_FOUND', { message: `There is no agent "${targetId}" in this project.` });
         if (!optimize && exists) throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: `Agent "${targetId}" already exists; optimize it instead.` });
       }
@@ -155,7 +140,7 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
       if (targetId) {
         const check = checkAssetPath(targetId);
         if (!check.ok) throw new ApiError('ASSET_INVALID_PATH', { message: check.message, ...(check.hint ? { hints: [check.hint] } : {}) });
-        const asset = await db.select({ path: assets.path }).from(assets).where(and(eq(assets.projectId, projectId), eq(assets.path, targetId))).get();
+        const asset = await assetExists(db, projectId, targetId);
         if (optimize && !asset) throw new ApiError('ASSET_NOT_FOUND', { message: `There is no asset ${targetId} in this project.` });
         if (!optimize && asset) throw new ApiError('ASSET_EXISTS', { hints: ['Optimize the existing asset, or choose a new path.'] });
       }
@@ -181,51 +166,12 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     unwrap(await stub.createSession(meta, c.var.user.name, input.userPrompt?.trim() || null, { tokenBudget: input.tokenBudget ?? null }));
     const envelope = await stub.tool(c.var.projectId, actorOf(c), 'builder.context.get', {});
     const contextEnvelope = envelope.ok ? envelope.data : {};
-    await c.var.db.batch([
-      c.var.db.insert(aiSessions).values({
-        id: sessionId,
-        projectId: c.var.projectId,
-        workflowId: target.workflowId,
-        userId: c.var.user.id,
-        targetType: target.targetType,
-        targetId: target.targetId,
-        mode: target.mode,
-        status: 'active',
-        contextEnvelopeJson: JSON.stringify(contextEnvelope),
-        createdAt: meta.createdAt,
-        updatedAt: meta.createdAt,
-      }),
-      c.var.db.insert(aiAuditEvents).values({
-        id: newId('aud'),
-        projectId: c.var.projectId,
-        sessionId,
-        userId: c.var.user.id,
-        eventType: 'ai.session.created',
-        payloadJson: JSON.stringify(target),
-        createdAt: meta.createdAt,
-      }),
-    ]);
+    await insertSession(c.var.db, { sessionId, projectId: c.var.projectId, userId: c.var.user.id, target, contextEnvelope, createdAt: meta.createdAt });
     return ok(c, { sessionId, status: 'active', ...target, contextEnvelope, latestSuggestion: null }, 201);
   })
   .get('/', queryWith(SessionListQuery), async (c) => {
     const query = c.req.valid('query');
-    const rows = await c.var.db
-      .select()
-      .from(aiSessions)
-      .where(and(eq(aiSessions.projectId, c.var.projectId), query.status ? eq(aiSessions.status, query.status) : undefined))
-      .orderBy(desc(aiSessions.createdAt), desc(aiSessions.id))
-      .limit(query.limit);
-    const sessions: SessionSummaryView[] = rows.map((r) => ({
-      sessionId: r.id,
-      workflowId: r.workflowId,
-      targetType: r.targetType,
-      targetId: r.targetId,
-      mode: r.mode,
-      status: r.status,
-      createdBy: r.userId,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-    }));
+    const sessions = await listSessions(c.var.db, c.var.projectId, query);
     return ok(c, { sessions });
   })
   .get('/:sessionId', queryWith(SessionStateQuery), async (c) => {
