@@ -1,6 +1,6 @@
 /**
  * One Durable Object per AI session (addressed by `idFromName(sessionId)`), a thin class over
- * SessionCore (session.ts): it owns the hibernatable sockets (their protocol is socket-hub.ts and
+ * SessionCore (session.ts): it owns the hibernatable sockets (their protocol is sockets/socket-hub.ts and
  * PROTOCOL.md beside this file), the alarm, and the RPC surface the Worker's routes call after
  * they have checked the user's role, including the project channel's `projectMessage`.
  */
@@ -140,7 +140,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     await this.#armAlarm();
   }
 
-  // ---------------------------------------------------------------- sockets (socket-hub.ts)
+  // ---------------------------------------------------------------- sockets (sockets/socket-hub.ts)
 
   override onConnect(connection: SessionConnection, ctx: ConnectionContext): void {
     this.hub.connect(connection, ctx.request.headers);

@@ -295,7 +295,7 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     if (origin !== undefined && origin !== new URL(c.req.url).origin) throw new ApiError('FORBIDDEN_ORIGIN');
     const stub = await sessionStub(c);
     // The role is read again here, with the time taken before the read: a membership change the
-    // project channel delivers with a later time wins over it in the object (members.ts).
+    // project channel delivers with a later time wins over it in the object (durable-objects/ai-session/sockets/members.ts).
     const readAt = Date.now();
     const role = await memberRole(c.var.db, c.var.projectId, c.var.user.id);
     if (!role) throw new ApiError('PROJECT_NOT_FOUND');
