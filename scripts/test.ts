@@ -1,6 +1,6 @@
 /**
  * `npm test`: every check, in order — type checks (tsc for Worker/DO/shared and Node code,
- * svelte-check for the app), the pure unit tests, the app's unit tests, the Workers-pool integration tests (real
+ * svelte-check for the app), the import graph (no cycle, arrows one way: scripts/check-boundaries.ts), the pure unit tests, the app's unit tests, the Workers-pool integration tests (real
  * D1, DO, WebSockets in workerd) and the browser tests (Debian Chromium via playwright-core
  * against the built SPA and `wrangler dev`). Ends with one line: `tests: N passed, N failed`.
  */
@@ -73,6 +73,7 @@ const checks: Array<[string, string, string[]]> = [
   ['type check: Worker, Durable Object, shared', bin('tsc'), ['-p', 'worker/tsconfig.json', '--noEmit']],
   ['type check: Node scripts and test support', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']],
   ['type check: app (svelte-check)', bin('svelte-check'), ['--tsconfig', './tsconfig.json', '--fail-on-warnings', '--output', 'human']],
+  ['imports: no cycle, arrows one way (madge)', process.execPath, ['scripts/check-boundaries.ts']],
   ['build the web app', bin('vite'), ['build', '--logLevel', 'warn']],
 ];
 for (const [name, command, args] of checks) {

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './app-env.ts';
 import { createDb } from './db/client.ts';
-import { ApiError } from './http/api-error.ts';
+import { ApiError } from '../shared/api-error.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
 import { requireUser } from './middleware/require-user.ts';
 import { securityHeaders } from './middleware/security-headers.ts';

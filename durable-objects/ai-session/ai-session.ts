@@ -1,6 +1,6 @@
 /**
  * One Durable Object per AI session (addressed by `idFromName(sessionId)`), a thin class over
- * SessionCore (session.ts): it owns the hibernatable sockets (their protocol is socket-hub.ts and
+ * SessionCore (session.ts): it owns the hibernatable sockets (their protocol is sockets/socket-hub.ts and
  * PROTOCOL.md beside this file), the alarm, and the RPC surface the Worker's routes call after
  * they have checked the user's role, including the project channel's `projectMessage`.
  */
@@ -17,14 +17,15 @@ import { pricesFromEnv } from '../../worker/llm/prices.ts';
 import type { MessageInput } from '../../shared/api/ai-sessions.ts';
 import { TurnRunner } from './loop/turn-runner.ts';
 import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
-import { ApiError } from '../../worker/http/api-error.ts';
-import { fail, outcomeOf, type Outcome } from './outcome.ts';
-import { SessionCore, type Actor, type ApplyRequest } from './session.ts';
+import { ApiError } from '../../shared/api-error.ts';
+import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
+import { SessionCore } from './session.ts';
+import type { Actor, AiSessionRpc, ApplyRequest } from '../../shared/ai/session-rpc.ts';
 import { migrate } from './storage.ts';
-import { Members } from './members.ts';
-import { REPLAY_PAGE_SIZE } from './replay.ts';
-import { SocketHub } from './socket-hub.ts';
-import { sendBinary, syncUpdateFrame, type SessionConnection, type SocketState } from './socket-state.ts';
+import { Members } from './sockets/members.ts';
+import { REPLAY_PAGE_SIZE } from './events/replay.ts';
+import { SocketHub } from './sockets/socket-hub.ts';
+import { sendBinary, syncUpdateFrame, type SessionConnection, type SocketState } from './sockets/socket-state.ts';
 import { runTool } from './tools/registry.ts';
 import type { ToolEnvelope } from '../../shared/ai/tool-envelope.ts';
 
@@ -34,7 +35,7 @@ import type { ToolEnvelope } from '../../shared/ai/tool-envelope.ts';
  */
 export const TURN_WATCHDOG_MS = 15_000;
 
-export class AiSessionDurableObject extends Server<Cloudflare.Env> {
+export class AiSessionDurableObject extends Server<Cloudflare.Env> implements AiSessionRpc {
   static override options = { hibernate: true };
 
   #core: SessionCore | undefined;
@@ -139,7 +140,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
     await this.#armAlarm();
   }
 
-  // ---------------------------------------------------------------- sockets (socket-hub.ts)
+  // ---------------------------------------------------------------- sockets (sockets/socket-hub.ts)
 
   override onConnect(connection: SessionConnection, ctx: ConnectionContext): void {
     this.hub.connect(connection, ctx.request.headers);

@@ -5,8 +5,8 @@
  * chain), so two stages or a stage and an apply never interleave at an await.
  */
 import type { Db } from '../../worker/db/client.ts';
-import { ApiError } from '../../worker/http/api-error.ts';
-import { newId } from '../../worker/ids.ts';
+import { ApiError } from '../../shared/api-error.ts';
+import { newId } from '../../shared/ids.ts';
 import { atLeast } from '../../shared/api/common.ts';
 import { ERROR_CODES } from '../../shared/errors.ts';
 import { logError } from '../../shared/errors-report.ts';
@@ -19,19 +19,19 @@ import { summarizeValidation, toChangeValidation, type ChangeValidation } from '
 import { userActor, type EventActor, type NewEvent, type SessionEvent } from '../../shared/ai/events.ts';
 import type { SessionMeta, SessionStatus } from '../../shared/ai/session.ts';
 import type { ChangedFile } from '../../shared/ai/overlay.ts';
-import { applyChanges } from './apply.ts';
-import { baselineDrift } from './baseline-drift.ts';
-import { loadProjectContext, type ProjectContext } from './baseline.ts';
-import { changedFiles, contentOf, createEffectiveView, keyOfPath, overlayHash, pathOf, type EffectiveView } from './effective-view.ts';
-import { EventLog } from './event-log.ts';
-import { OverlayDoc } from './overlay-doc.ts';
-import { ReviewStore } from './review.ts';
-import { auditApplyFailed, mirrorVersion, recordCancel } from './d1-records.ts';
-import { contractError, stagedWrites } from './staging.ts';
+import { applyChanges } from './apply/apply.ts';
+import { loadProjectContext, type ProjectContext } from './overlay/baseline.ts';
+import { changedFiles, contentOf, createEffectiveView, keyOfPath, overlayHash, pathOf, type EffectiveView } from './overlay/effective-view.ts';
+import { EventLog } from './events/event-log.ts';
+import { OverlayDoc } from './overlay/overlay-doc.ts';
+import { ReviewStore } from './review/review.ts';
+import { auditApplyFailed, mirrorVersion, recordCancel } from './apply/d1-records.ts';
+import { contractError, stagedWrites } from './overlay/staging.ts';
+import { baselineDrift } from './overlay/baseline-drift.ts';
 import { readKv, writeKv } from './storage.ts';
-import { VersionStore, type ChangeVersion, type VersionSource } from './versions.ts';
+import { VersionStore, type ChangeVersion, type VersionSource } from './overlay/versions.ts';
 import { TurnStore, type TurnRecord } from './loop/turn-store.ts';
-import type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView } from './contracts.ts';
+import type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView } from '../../shared/ai/session-rpc.ts';
 import type { ChangesView } from '../../shared/api/ai-session-views.ts';
 
 export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView };

@@ -7,10 +7,9 @@
  */
 import { z } from 'zod';
 import type { DataPath } from '../bmad/json-pointer.ts';
-import type { ContractViolation } from './change-set.ts';
 import { AssetPath, ChangeRevisions, CHANGE_SET_SCHEMA_VERSION, Extensions, ObjectKeyText, Reason, checkJson, id, payloadText } from './change-set-fields.ts';
 import { issueViolations, renderPath, violation } from './change-set-messages.ts';
-import type { RenderPath } from './change-set-messages.ts';
+import type { ContractViolation, RenderPath } from './change-set-messages.ts';
 import { SessionMode, TargetType } from './session.ts';
 
 /** Warning code for a change set sent in the original product's older shape (not an API error code). */

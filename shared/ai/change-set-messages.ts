@@ -9,8 +9,16 @@ import { describePath, lookup } from '../bmad/json-pointer.ts';
 import type { DataPath } from '../bmad/json-pointer.ts';
 import { preview } from '../bmad/schema-issues.ts';
 import type { ErrorCode } from '../errors.ts';
-import type { ContractViolation } from './change-set.ts';
 import { TargetType } from './session.ts';
+
+/** One thing wrong with a change set, as the model and the person reviewing it are told. */
+export interface ContractViolation {
+  code: ErrorCode | string;
+  message: string;
+  /** Where in the change set, e.g. `operations[2].target.path`; '' for the whole change set. */
+  path: string;
+  hints: string[];
+}
 
 export const CONTRACT: ErrorCode = 'AI_CHANGESET_CONTRACT_VIOLATION';
 const ID_HINT = "Ids start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (no spaces).";

@@ -26,20 +26,14 @@ import {
 } from './change-set-fields.ts';
 import { convertLegacy, isLegacyShape, legacyShapeWarning } from './change-set-legacy.ts';
 import { CONTRACT, isRecord, issueViolations, kindOf, renderPath, violation, withArticle } from './change-set-messages.ts';
-import type { RenderPath } from './change-set-messages.ts';
+import type { ContractViolation, RenderPath } from './change-set-messages.ts';
 import { SessionMode, TargetType } from './session.ts';
 
 
 /** The code of a note about the model's declared impact (information only; staging goes ahead). */
 export const IMPACT_NOTE: ErrorCode = 'AI_IMPACT_DISAGREES';
 
-export interface ContractViolation {
-  code: ErrorCode | string;
-  message: string;
-  /** Where in the change set, e.g. `operations[2].target.path`; '' for the whole change set. */
-  path: string;
-  hints: string[];
-}
+export type { ContractViolation };
 
 // ---- targets and payloads -------------------------------------------------------------------
 

@@ -5,8 +5,9 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { authSessions, users } from '../db/schema.ts';
-import { newId, randomToken } from '../ids.ts';
-import { hashPassword, sha256Hex, verifyPassword } from './password.ts';
+import { newId, randomToken } from '../../shared/ids.ts';
+import { hashPassword, verifyPassword } from './password.ts';
+import { sha256Hex } from '../../shared/hash.ts';
 import { SESSION_TTL_SECONDS } from './cookies.ts';
 import type { UserView } from '../../shared/api/auth.ts';
 import { isUniqueViolation } from '../../shared/errors-report.ts';

@@ -68,8 +68,3 @@ export async function verifyPassword(password: string, stored: PasswordHash | nu
   for (let i = 0; i < actual.byteLength; i++) diff |= actual[i]! ^ expected[i]!;
   return diff === 0;
 }
-
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}

@@ -1,7 +1,7 @@
 /**
  * The D1 data model, designed once for the whole product.
  * drizzle-kit generates the SQL in migrations/ from this file; never edit those by hand.
- * Times are ISO-8601 strings; ids are prefixed random strings minted by worker/ids.ts.
+ * Times are ISO-8601 strings; ids are prefixed random strings minted by shared/ids.ts.
  */
 import { sql } from 'drizzle-orm';
 import { foreignKey, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';

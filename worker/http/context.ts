@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import type { CommitContext } from '../store/commit.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 
 export function commitContext(c: Context<AppEnv>): CommitContext {
   return { projectId: c.var.projectId, actorId: c.var.user.id };

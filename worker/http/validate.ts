@@ -12,7 +12,7 @@ import { zValidator } from '@hono/zod-validator';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { $ZodError } from 'zod/v4/core';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import type { ErrorDetail } from '../../shared/errors.ts';
 
 /** JSON bodies above this are refused before they are parsed (asset files cap at 512 KiB). */

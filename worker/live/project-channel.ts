@@ -5,15 +5,13 @@
  * and sign-outs use it now; later messages join the union in shared/ai/project-channel.ts.
  */
 import { and, eq } from 'drizzle-orm';
-import { getServerByName } from 'partyserver';
 import type { Db } from '../db/client.ts';
 import { aiSessions, projectMembers } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import type { ProjectChannelMessage } from '../../shared/ai/project-channel.ts';
-import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
+import { sessionObject, type AiSessionNamespace } from './session-stub.ts';
 
-type ChannelEnv = Pick<Cloudflare.Env, 'AI_SESSION'>;
-type SessionChannel = Pick<AiSessionDurableObject, 'projectMessage'>;
+type ChannelEnv = { AI_SESSION: AiSessionNamespace };
 
 /**
  * Only active sessions are told: sockets on a cancelled session can no longer change anything
@@ -22,7 +20,7 @@ type SessionChannel = Pick<AiSessionDurableObject, 'projectMessage'>;
 async function deliver(env: ChannelEnv, sessions: Array<{ id: string; projectId: string }>, message: ProjectChannelMessage): Promise<number> {
   const results = await Promise.allSettled(
     sessions.map(async ({ id, projectId }) => {
-      const stub = (await getServerByName(env.AI_SESSION, id)) as unknown as SessionChannel;
+      const stub = await sessionObject(env.AI_SESSION, id);
       return (await stub.projectMessage(projectId, message)).sockets;
     }),
   );

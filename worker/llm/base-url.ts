@@ -15,14 +15,14 @@
  * the metadata service or an internal host by name or literal address.
  */
 import ipaddr from 'ipaddr.js';
-import type { Env } from '../env.ts';
+import type { LlmVars } from './llm-vars.ts';
 
 export type BaseUrlCheck =
   | { type: 'ok'; url: string }
   | { type: 'invalid'; message: string; hint: string }
   | { type: 'private_not_allowed'; host: string; message: string; hint: string };
 
-export function allowPrivateBaseUrls(env: Pick<Env, 'LLM_ALLOW_PRIVATE_BASE_URLS'>): boolean {
+export function allowPrivateBaseUrls(env: Pick<LlmVars, 'LLM_ALLOW_PRIVATE_BASE_URLS'>): boolean {
   return env.LLM_ALLOW_PRIVATE_BASE_URLS?.trim().toLowerCase() === 'true';
 }
 

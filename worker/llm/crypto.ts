@@ -14,9 +14,9 @@
  *   `SELECT count(*) FROM user_llm_profiles WHERE api_key_version < <current>` is 0, remove
  *   the previous key.
  */
-import type { Env } from '../env.ts';
+import type { LlmVars } from './llm-vars.ts';
 
-export type KekEnv = Pick<Env, 'LLM_KEY_ENCRYPTION_KEY' | 'LLM_KEY_ENCRYPTION_KEY_VERSION' | 'LLM_KEY_ENCRYPTION_KEY_PREVIOUS'>;
+export type KekEnv = Pick<LlmVars, 'LLM_KEY_ENCRYPTION_KEY' | 'LLM_KEY_ENCRYPTION_KEY_VERSION' | 'LLM_KEY_ENCRYPTION_KEY_PREVIOUS'>;
 
 /** What is stored beside a profile: base64 ciphertext (with the GCM tag), base64 nonce, KEK version. */
 export interface SealedApiKey {

@@ -15,14 +15,14 @@
  * The decrypted key lives only in the returned object: never store it, log it or send it.
  */
 import type { Db } from '../db/client.ts';
-import type { Env } from '../env.ts';
+import type { LlmVars } from './llm-vars.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import { LLM_TIMEOUT_SECONDS } from '../../shared/api/llm-profile.ts';
 import { allowPrivateBaseUrls, checkBaseUrl } from './base-url.ts';
 import { loadKeyring, openApiKey, type KekEnv, type KeyProblem } from './crypto.ts';
 import { checkAiAllowed, checkOrgPolicy } from './policy.ts';
 import { findProfileRow, sealedKeyOf, type LlmProfileRow } from './profile-store.ts';
-import type { ProviderProfile } from './types.ts';
+import type { ProviderProfile } from '../../shared/llm/types.ts';
 
 /** Where a person fixes their own model: the AI settings page (app/routes/settings/ai). */
 const OPEN_SETTINGS = 'Open Settings → AI (/settings/ai)';
@@ -32,7 +32,7 @@ const SET_UP_OWN_MODEL = `${OPEN_SETTINGS}, pick a provider (OpenAI, DeepSeek, O
 /** The slice of the Worker's env that LLM settings read. */
 export type LlmEnv = KekEnv &
   Pick<
-    Env,
+    LlmVars,
     | 'LLM_ORG_POLICY_MODE'
     | 'LLM_ALLOW_PRIVATE_BASE_URLS'
     | 'LLM_SYSTEM_DEFAULT_BASE_URL'

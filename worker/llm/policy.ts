@@ -14,7 +14,7 @@
  * An unrecognised mode fails closed (treated as blocking), so a typo never opens AI up.
  * Turning AI off (`provider: 'disabled'`) is never blocked.
  */
-import type { Env } from '../env.ts';
+import type { LlmVars } from './llm-vars.ts';
 import type { LlmProvider } from '../../shared/api/llm-profile.ts';
 
 export const ORG_POLICY_MODES = ['allow-all', 'disable-all', 'allow-openai-compatible-only'] as const;
@@ -33,7 +33,7 @@ export type PolicyDecision = { type: 'allowed' } | { type: 'blocked'; message: s
 
 export type OrgPolicyReading = { type: 'mode'; mode: OrgPolicyMode } | { type: 'misconfigured'; value: string };
 
-export function readOrgPolicy(env: Pick<Env, 'LLM_ORG_POLICY_MODE'>): OrgPolicyReading {
+export function readOrgPolicy(env: Pick<LlmVars, 'LLM_ORG_POLICY_MODE'>): OrgPolicyReading {
   const value = env.LLM_ORG_POLICY_MODE?.trim() ?? '';
   if (value === '') return { type: 'mode', mode: 'allow-all' };
   return (ORG_POLICY_MODES as readonly string[]).includes(value)
@@ -42,7 +42,7 @@ export function readOrgPolicy(env: Pick<Env, 'LLM_ORG_POLICY_MODE'>): OrgPolicyR
 }
 
 /** May `provider` be saved, tested or used under the organisation's policy? */
-export function checkOrgPolicy(env: Pick<Env, 'LLM_ORG_POLICY_MODE'>, provider: CallingProvider): PolicyDecision {
+export function checkOrgPolicy(env: Pick<LlmVars, 'LLM_ORG_POLICY_MODE'>, provider: CallingProvider): PolicyDecision {
   const policy = readOrgPolicy(env);
   switch (policy.type) {
     case 'misconfigured':
@@ -75,7 +75,7 @@ export function checkOrgPolicy(env: Pick<Env, 'LLM_ORG_POLICY_MODE'>, provider: 
 }
 
 /** Is any LLM call allowed at all? `disable-all` and an unrecognised mode say no before any profile is read. */
-export function checkAiAllowed(env: Pick<Env, 'LLM_ORG_POLICY_MODE'>): PolicyDecision {
+export function checkAiAllowed(env: Pick<LlmVars, 'LLM_ORG_POLICY_MODE'>): PolicyDecision {
   const policy = readOrgPolicy(env);
   if (policy.type === 'mode' && ALLOWED_PROVIDERS[policy.mode].size > 0) return { type: 'allowed' };
   return checkOrgPolicy(env, 'openai-compatible');

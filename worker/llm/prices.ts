@@ -4,11 +4,11 @@
  * once per distinct value, and a value that is not a valid table is reported once, for operators.
  */
 import { readPriceTable, type PriceTable } from '../../shared/ai/pricing.ts';
-import type { Env } from '../env.ts';
+import type { LlmVars } from './llm-vars.ts';
 
 let cached: { json: string | undefined; table: PriceTable } | undefined;
 
-export function pricesFromEnv(env: Pick<Env, 'LLM_PRICES_JSON'>): PriceTable {
+export function pricesFromEnv(env: Pick<LlmVars, 'LLM_PRICES_JSON'>): PriceTable {
   if (cached && cached.json === env.LLM_PRICES_JSON) return cached.table;
   const reading = readPriceTable(env.LLM_PRICES_JSON);
   if (reading.type === 'invalid') console.warn('llm prices ignored', { problem: reading.problem });

@@ -2,7 +2,7 @@
  * The connection test of /api/users/me/llm-profile/test: the provider adapter's probe() (a tiny
  * completion), its text redacted once more here because it is about to leave the Worker.
  */
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { fetchWithoutRedirects } from './base-url.ts';
 import { toProviderProfile } from './effective-profile.ts';
 import type { ProbeFn } from './profile-service.ts';

@@ -9,8 +9,8 @@
  * the Worker hand them the key that the API otherwise never reveals.
  */
 import type { Db } from '../db/client.ts';
-import { ApiError } from '../http/api-error.ts';
-import { nowIso } from '../ids.ts';
+import { ApiError } from '../../shared/api-error.ts';
+import { nowIso } from '../../shared/ids.ts';
 import {
   checkLlmProfileInput,
   type CheckedLlmProfile,

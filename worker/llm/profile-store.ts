@@ -2,7 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { userLlmProfiles } from '../db/schema.ts';
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../../shared/ids.ts';
 import type { CheckedLlmProfile, LlmHealthStatus } from '../../shared/api/llm-profile.ts';
 import type { SealedApiKey } from './crypto.ts';
 

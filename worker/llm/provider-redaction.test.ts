@@ -6,7 +6,8 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedOpenAI, type ScriptedOpenAI } from '../../test/support/scripted-openai/index.ts';
 import { createChatProvider } from './provider.ts';
 import { REDACTED } from './redact.ts';
-import type { ChatOutcome, ChatResult } from './types.ts';
+import type { ChatResult } from '../../shared/llm/types.ts';
+import type { ChatOutcome } from './chat-outcome.ts';
 
 const KEY = 'sk-canary-echo-5e1f9a7c3b2d8e4f6a0b';
 const bytes = new TextEncoder().encode(KEY);

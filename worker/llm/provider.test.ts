@@ -3,7 +3,8 @@
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startScriptedOpenAI, type FaultReply, type ScriptedOpenAI } from '../../test/support/scripted-openai/index.ts';
 import { createChatProvider, type ProviderOptions } from './provider.ts';
-import type { ChatMessage, ChatOutcome, ChatTool, ProviderProfile } from './types.ts';
+import type { ChatMessage, ChatTool, ProviderProfile } from '../../shared/llm/types.ts';
+import type { ChatOutcome } from './chat-outcome.ts';
 
 const KEY = 'sk-canary-7f3a9c2e1b5d4f60aa11';
 const server: ScriptedOpenAI = await startScriptedOpenAI();

@@ -15,7 +15,8 @@ import { StreamRedactor } from './stream-redactor.ts';
 import { CallbackError, StreamAssembler } from './stream-assembler.ts';
 import { withEstimatedUsage } from './usage-estimate.ts';
 import { withTextToolCalls } from './text-tool-calls.ts';
-import type { ChatOutcome, ChatResult, ProbeResult, ProviderProfile, StreamChatRequest } from './types.ts';
+import type { ChatResult, ProviderProfile, StreamChatRequest } from '../../shared/llm/types.ts';
+import type { ChatOutcome, ProbeResult } from './chat-outcome.ts';
 
 export interface ProviderOptions {
   /** Replaces the global fetch (tests, or a Workers service binding). */

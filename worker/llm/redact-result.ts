@@ -3,7 +3,8 @@
 // stored history, summaries, audit rows, tool runs — ever holds the key the model repeated.
 
 import { redactKnownSecrets } from './redact.ts';
-import type { AssistantMessage, ChatOutcome, ChatResult } from './types.ts';
+import type { AssistantMessage, ChatResult } from '../../shared/llm/types.ts';
+import type { ChatOutcome } from './chat-outcome.ts';
 
 function deep(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return redactKnownSecrets(value, secrets);

@@ -2,7 +2,7 @@
 // index, finish reason, usage and provider extras (DeepSeek's reasoning_content must be sent back).
 
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { AssembledToolCall, AssistantMessage, ChatResult, FinishReason, StreamChatRequest, TokenUsage } from './types.ts';
+import type { AssembledToolCall, AssistantMessage, ChatResult, FinishReason, StreamChatRequest, TokenUsage } from '../../shared/llm/types.ts';
 
 /** Delta fields of the OpenAI wire format; anything else is a provider extra. */
 const STANDARD_DELTA_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'tool_calls', 'refusal', 'function_call', 'audio']);

@@ -3,7 +3,7 @@
 // object back as plain content. They become real tool calls only when tools were offered and every name
 // is an offered tool; anything else stays text, so a final answer that happens to be JSON is never eaten.
 
-import type { AssembledToolCall, ChatResult } from './types.ts';
+import type { AssembledToolCall, ChatResult } from '../../shared/llm/types.ts';
 
 export interface TextToolCall {
   /** The offered (wire) name the text named. */

@@ -1,7 +1,7 @@
 // Token usage when the provider reports none (it refused or ignores stream_options.include_usage): an
 // estimate at about four characters per token, marked as such, so budgets and audit still count it.
 
-import type { ChatResult, StreamChatRequest, TokenUsage } from './types.ts';
+import type { ChatResult, StreamChatRequest, TokenUsage } from '../../shared/llm/types.ts';
 
 /** Roughly four characters per token, the rule of thumb OpenAI documents for English text. */
 const CHARS_PER_TOKEN = 4;

@@ -6,7 +6,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { and, eq } from 'drizzle-orm';
 import type { AppEnv } from '../app-env.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { projectMembers } from '../db/schema.ts';
 import { atLeast, type Role } from '../../shared/api/common.ts';
 

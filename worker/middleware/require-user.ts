@@ -1,7 +1,7 @@
 /** Resolve the session cookie to a user, or answer 401 with the reason. Sets `user`. */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies.ts';
 import { lookupSession } from '../auth/accounts.ts';
 

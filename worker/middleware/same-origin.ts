@@ -4,7 +4,7 @@
  * either header (curl, server-to-server) carry no ambient cookie risk and pass.
  */
 import type { MiddlewareHandler } from 'hono';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

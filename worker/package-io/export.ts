@@ -4,7 +4,7 @@
  */
 import { strToU8, zipSync } from 'fflate';
 import type { Db } from '../db/client.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { loadStoredPackage, packageNameFrom } from './stored-package.ts';
 import { packageToFiles, toErrorDetail, validatePackage, type ValidationIssue } from '../../shared/bmad/index.ts';
 

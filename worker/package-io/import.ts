@@ -9,8 +9,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { projectMembers, projects, workflowSteps, workflows } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
-import { newId } from '../ids.ts';
+import { ApiError } from '../../shared/api-error.ts';
+import { newId } from '../../shared/ids.ts';
 import { runBatch, type Statement } from '../store/commit.ts';
 import { assetRow, upsertAssetStatement } from '../store/assets.ts';
 import { getProject } from '../store/projects.ts';

@@ -5,7 +5,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { deriveManifest, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
 
 interface StoredManifest {

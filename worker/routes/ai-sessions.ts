@@ -5,19 +5,16 @@
  * session belongs to the project; the session's Durable Object does the rest.
  */
 import { Hono, type Context } from 'hono';
-import { and, eq } from 'drizzle-orm';
-import { getServerByName } from 'partyserver';
 import type { AppEnv } from '../app-env.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { param } from '../http/context.ts';
 import { ok } from '../http/respond.ts';
 import { jsonBody, optionalJsonBody, queryWith } from '../http/validate.ts';
 import { memberRole, projectAccess } from '../middleware/project-access.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
-import { aiAuditEvents, aiSessions, projects, workflowSteps, workflows, assets } from '../db/schema.ts';
-import { newId, nowIso } from '../ids.ts';
-import { parseAgentsDocument } from '../store/agents.ts';
+import { agentExists, assetExists, insertSession, sessionInProject, stepExists, workflowExists } from '../store/ai-sessions.ts';
 import { appliedFiles, listSessions } from '../store/ai-session-list.ts';
+import { newId, nowIso } from '../../shared/ids.ts';
 import { IDENTITY_HEADERS } from '../../shared/protocol.ts';
 import {
   ApplyInput,
@@ -37,39 +34,12 @@ import {
 import { SessionMode, TargetType, type SessionMeta } from '../../shared/ai/session.ts';
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { ID_PATTERN } from '../../shared/bmad/formats.ts';
-import type { Outcome } from '../../durable-objects/ai-session/outcome.ts';
-import type { Actor } from '../../durable-objects/ai-session/session.ts';
-import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
+import type { Outcome } from '../../shared/ai/outcome.ts';
+import type { Actor, AiSessionStub } from '../../shared/ai/session-rpc.ts';
+import { sessionObject as sessionByName } from '../live/session-stub.ts';
 
-/**
- * The session object's RPC surface as the routes call it. The generated stub type cannot carry
- * the open-ended error body through its serialisation types, so the methods are named here.
- */
-type SessionRpc = Pick<
-  AiSessionDurableObject,
-  | 'createSession'
-  | 'getState'
-  | 'getChanges'
-  | 'stage'
-  | 'validate'
-  | 'discard'
-  | 'apply'
-  | 'cancel'
-  | 'comment'
-  | 'setThreadStatus'
-  | 'approve'
-  | 'withdrawApproval'
-  | 'tool'
-  | 'sendMessage'
-  | 'waitForTurn'
-  | 'stopTurn'
-  | 'resumeTurn'
-  | 'setTokenBudget'
-  | 'fetch'
->;
-
-async function sessionObject(c: Ctx, sessionId: string): Promise<SessionRpc> {
-  return (await getServerByName(c.env.AI_SESSION, sessionId)) as unknown as SessionRpc;
+async function sessionObject(c: Ctx, sessionId: string): Promise<AiSessionStub> {
+  return sessionByName(c.env.AI_SESSION, sessionId);
 }
 
 type Ctx = Context<AppEnv>;
@@ -93,12 +63,7 @@ function actorOf(c: Ctx): Actor {
 /** The session's object, after checking the session belongs to the project in the URL. */
 async function sessionStub(c: Ctx) {
   const sessionId = param(c, 'sessionId');
-  const row = await c.var.db
-    .select({ id: aiSessions.id })
-    .from(aiSessions)
-    .where(and(eq(aiSessions.id, sessionId), eq(aiSessions.projectId, c.var.projectId)))
-    .get();
-  if (!row) throw new ApiError('AI_SESSION_NOT_FOUND');
+  if (!(await sessionInProject(c.var.db, c.var.projectId, sessionId))) throw new ApiError('AI_SESSION_NOT_FOUND');
   return sessionObject(c, sessionId);
 }
 
@@ -132,8 +97,6 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
   const checkId = (id: string, what: string) => {
     if (!ID_PATTERN.test(id)) throw new ApiError('VALIDATION_FAILED', { message: `"${id}" is not a valid ${what} id.` });
   };
-  const workflowExists = async (id: string) =>
-    (await db.select({ id: workflows.id }).from(workflows).where(and(eq(workflows.projectId, projectId), eq(workflows.id, id))).get()) !== undefined;
 
   switch (type) {
     case 'workflow': {
@@ -145,7 +108,7 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
       if (optimize && !workflowId) requireContext('the workflow to optimize (workflowId)');
       if (workflowId) {
         checkId(workflowId, 'workflow');
-        const exists = await workflowExists(workflowId);
+        const exists = await workflowExists(db, projectId, workflowId);
         if (optimize && !exists) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
         if (!optimize && exists) throw new ApiError('WORKFLOW_EXISTS', { hints: ['Optimize the existing workflow, or choose a new id.'] });
       }
@@ -154,14 +117,10 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
     case 'step': {
       if (!workflowId) requireContext('the workflow the step belongs to (workflowId)');
       if (optimize && !targetId) requireContext('the step to optimize (targetId)');
-      if (!(await workflowExists(workflowId!))) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
+      if (!(await workflowExists(db, projectId, workflowId!))) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
       if (targetId) {
         checkId(targetId, 'step');
-        const step = await db
-          .select({ nodeId: workflowSteps.nodeId })
-          .from(workflowSteps)
-          .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, workflowId!), eq(workflowSteps.nodeId, targetId)))
-          .get();
+        const step = await stepExists(db, projectId, workflowId!, targetId);
         if (optimize && !step) throw new ApiError('STEP_NOT_FOUND', { message: `There is no step "${targetId}" in workflow "${workflowId}".` });
         if (!optimize && step) throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: `Step "${targetId}" already exists; optimize it instead.` });
       }
@@ -171,8 +130,7 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
       if (optimize && !targetId) requireContext('the agent to optimize (targetId)');
       if (targetId) {
         checkId(targetId, 'agent');
-        const project = await db.select({ agentsJson: projects.agentsJson }).from(projects).where(eq(projects.id, projectId)).get();
-        const exists = parseAgentsDocument(project?.agentsJson ?? '').agents.some((a) => a.id === targetId);
+        const exists = await agentExists(db, projectId, targetId);
         if (optimize && !exists) throw new ApiError('AGENT_NOT_FOUND', { message: `There is no agent "${targetId}" in this project.` });
         if (!optimize && exists) throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: `Agent "${targetId}" already exists; optimize it instead.` });
       }
@@ -183,7 +141,7 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
       if (targetId) {
         const check = checkAssetPath(targetId);
         if (!check.ok) throw new ApiError('ASSET_INVALID_PATH', { message: check.message, ...(check.hint ? { hints: [check.hint] } : {}) });
-        const asset = await db.select({ path: assets.path }).from(assets).where(and(eq(assets.projectId, projectId), eq(assets.path, targetId))).get();
+        const asset = await assetExists(db, projectId, targetId);
         if (optimize && !asset) throw new ApiError('ASSET_NOT_FOUND', { message: `There is no asset ${targetId} in this project.` });
         if (!optimize && asset) throw new ApiError('ASSET_EXISTS', { hints: ['Optimize the existing asset, or choose a new path.'] });
       }
@@ -209,30 +167,7 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     unwrap(await stub.createSession(meta, c.var.user.name, input.userPrompt?.trim() || null, { tokenBudget: input.tokenBudget ?? null }));
     const envelope = await stub.tool(c.var.projectId, actorOf(c), 'builder.context.get', {});
     const contextEnvelope = envelope.ok ? envelope.data : {};
-    await c.var.db.batch([
-      c.var.db.insert(aiSessions).values({
-        id: sessionId,
-        projectId: c.var.projectId,
-        workflowId: target.workflowId,
-        userId: c.var.user.id,
-        targetType: target.targetType,
-        targetId: target.targetId,
-        mode: target.mode,
-        status: 'active',
-        contextEnvelopeJson: JSON.stringify(contextEnvelope),
-        createdAt: meta.createdAt,
-        updatedAt: meta.createdAt,
-      }),
-      c.var.db.insert(aiAuditEvents).values({
-        id: newId('aud'),
-        projectId: c.var.projectId,
-        sessionId,
-        userId: c.var.user.id,
-        eventType: 'ai.session.created',
-        payloadJson: JSON.stringify(target),
-        createdAt: meta.createdAt,
-      }),
-    ]);
+    await insertSession(c.var.db, { sessionId, projectId: c.var.projectId, userId: c.var.user.id, target, contextEnvelope, createdAt: meta.createdAt });
     return ok(c, { sessionId, status: 'active', ...target, contextEnvelope, latestSuggestion: null }, 201);
   })
   .get('/', queryWith(SessionListQuery), async (c) => ok(c, { sessions: await listSessions(c.var.db, c.var.projectId, c.req.valid('query')) }))
@@ -362,7 +297,7 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     if (origin !== undefined && origin !== new URL(c.req.url).origin) throw new ApiError('FORBIDDEN_ORIGIN');
     const stub = await sessionStub(c);
     // The role is read again here, with the time taken before the read: a membership change the
-    // project channel delivers with a later time wins over it in the object (members.ts).
+    // project channel delivers with a later time wins over it in the object (durable-objects/ai-session/sockets/members.ts).
     const readAt = Date.now();
     const role = await memberRole(c.var.db, c.var.projectId, c.var.user.id);
     if (!role) throw new ApiError('PROJECT_NOT_FOUND');

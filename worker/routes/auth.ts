@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { jsonBody } from '../http/validate.ts';
 import { ok } from '../http/respond.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { LoginInput, RegisterInput } from '../../shared/api/auth.ts';
 import { login, logout, logoutAll, register } from '../auth/accounts.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';

@@ -7,7 +7,7 @@ import type { AppEnv } from '../app-env.ts';
 import { jsonBody } from '../http/validate.ts';
 import { ok } from '../http/respond.ts';
 import { param } from '../http/context.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { projectAccess, requireRole } from '../middleware/project-access.ts';
 import { atLeast } from '../../shared/api/common.ts';
 import { AddMemberInput, UpdateMemberInput } from '../../shared/api/projects.ts';

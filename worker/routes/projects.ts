@@ -6,7 +6,7 @@ import { ok } from '../http/respond.ts';
 import { projectAccess, requireRole } from '../middleware/project-access.ts';
 import { CreateProjectInput, DomainProfile, UpdateProjectInput } from '../../shared/api/projects.ts';
 import { createProject, deleteProject, getProject, listProjects, updateProject } from '../store/projects.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { importPackage } from '../package-io/import.ts';
 import { exportPackage } from '../package-io/export.ts';
 import { IMPORT_LIMITS } from '../package-io/limits.ts';

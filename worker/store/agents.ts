@@ -6,8 +6,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { projects } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
-import { nowIso } from '../ids.ts';
+import { ApiError } from '../../shared/api-error.ts';
+import { nowIso } from '../../shared/ids.ts';
 import { commitChanges, expectRevision, type CommitContext } from './commit.ts';
 import { formatObjectKey } from '../../shared/object-keys.ts';
 import { PackageId } from '../../shared/api/common.ts';

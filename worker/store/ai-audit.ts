@@ -41,7 +41,7 @@ import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, or, sql, type C
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client.ts';
 import { aiAuditEvents } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import type { AuditEventType } from '../../shared/ai/audit.ts';
 import type { AiMetrics, AuditEventsPage, AuditEventsQuery, AuditEventView, MetricsQuery } from '../../shared/api/ai-audit.ts';
 

@@ -2,9 +2,9 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { assets, projects } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
-import { nowIso } from '../ids.ts';
-import { sha256Hex } from '../auth/password.ts';
+import { ApiError } from '../../shared/api-error.ts';
+import { nowIso } from '../../shared/ids.ts';
+import { sha256Hex } from '../../shared/hash.ts';
 import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, type Statement } from './commit.ts';
 import { formatObjectKey } from '../../shared/object-keys.ts';
 import { checkAssetPath, checkAssetQuota, checkAssetSize, type AssetCheck } from '../../shared/bmad/asset-path.ts';

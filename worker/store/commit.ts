@@ -9,8 +9,8 @@
 import { SQL, sql } from 'drizzle-orm';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client.ts';
-import { newId, nowIso } from '../ids.ts';
-import { ApiError } from '../http/api-error.ts';
+import { newId, nowIso } from '../../shared/ids.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import type { HistoryAction } from '../../shared/api/store.ts';
 import { isConstraintViolation } from '../../shared/errors-report.ts';
 

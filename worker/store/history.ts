@@ -5,7 +5,7 @@
 import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { revisionHistory, users, workflowSteps, workflows } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { commitChanges, readRevision, type CommitContext, type ObjectWrite } from './commit.ts';
 import { parseObjectKey } from '../../shared/object-keys.ts';
 import { deleteAsset, putAsset } from './assets.ts';

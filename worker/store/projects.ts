@@ -2,8 +2,8 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { projectMembers, projects, users, workflows } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
-import { newId, nowIso } from '../ids.ts';
+import { ApiError } from '../../shared/api-error.ts';
+import { newId, nowIso } from '../../shared/ids.ts';
 import { EMPTY_AGENTS_JSON } from './templates.ts';
 import { DomainProfile, ProjectSettings, type MemberView, type ProjectView } from '../../shared/api/projects.ts';
 import type { Role } from '../../shared/api/common.ts';

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../../worker/db/client.ts';
 import { aiAuditEvents } from '../../../worker/db/schema.ts';
-import { newId } from '../../../worker/ids.ts';
+import { newId } from '../../../shared/ids.ts';
 import { redactSecrets } from '../../../worker/llm/redact.ts';
 import type { AuditEventType } from '../../../shared/ai/audit.ts';
 import { logError } from '../../../shared/errors-report.ts';

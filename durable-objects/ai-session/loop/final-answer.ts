@@ -7,7 +7,7 @@
  */
 import { parseJsonLenient, parseLenient } from '../../../shared/ai/lenient-input.ts';
 import { FinalAnswer } from '../../../shared/ai/turn.ts';
-import type { FinishReason } from '../../../worker/llm/types.ts';
+import type { FinishReason } from '../../../shared/llm/types.ts';
 
 /** The chat shows at most this much of a summary. */
 export const MAX_SUMMARY_CHARS = 2000;

@@ -7,7 +7,7 @@
 import type { ToolEnvelope, ToolError } from '../../../shared/ai/tool-envelope.ts';
 import type { SessionMeta } from '../../../shared/ai/session.ts';
 import type { FinalAnswer } from '../../../shared/ai/turn.ts';
-import type { ChatMessage } from '../../../worker/llm/types.ts';
+import type { ChatMessage } from '../../../shared/llm/types.ts';
 import { exampleChangeSet } from '../prompt/output-contract.ts';
 import { fromWireName } from '../tools/registry.ts';
 import type { TurnRecord } from './turn-store.ts';

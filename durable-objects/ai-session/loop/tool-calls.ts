@@ -6,7 +6,7 @@
 import { toolError, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
 import { CHANGE_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
 import type { NewEvent, SessionEvent } from '../../../shared/ai/events.ts';
-import type { AssembledToolCall, AssistantMessage } from '../../../worker/llm/types.ts';
+import type { AssembledToolCall, AssistantMessage } from '../../../shared/llm/types.ts';
 import type { Actor, SessionCore } from '../session.ts';
 import { fromWireName, runTool } from '../tools/registry.ts';
 import { failedBefore, teach } from '../tools/teaching.ts';

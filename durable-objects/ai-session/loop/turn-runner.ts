@@ -7,12 +7,12 @@
  * the turn from the alarm (watchdog) without repeating a finished tool call, or ends it with an
  * explicit event. Stop aborts the provider request at once.
  */
-import { ApiError } from '../../../worker/http/api-error.ts';
-import { newId } from '../../../worker/ids.ts';
+import { ApiError } from '../../../shared/api-error.ts';
+import { newId } from '../../../shared/ids.ts';
 import type { Db } from '../../../worker/db/client.ts';
 import type { EffectiveLlmProfile, EffectiveProfileResult } from '../../../worker/llm/effective-profile.ts';
 import type { ChatProvider } from '../../../worker/llm/provider.ts';
-import type { AssembledToolCall, AssistantMessage, ChatMessage, ProviderProfile } from '../../../worker/llm/types.ts';
+import type { AssembledToolCall, AssistantMessage, ChatMessage, ProviderProfile } from '../../../shared/llm/types.ts';
 import { atLeast } from '../../../shared/api/common.ts';
 import type { MessageAccepted, MessageInput } from '../../../shared/api/ai-sessions.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';

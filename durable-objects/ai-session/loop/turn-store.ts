@@ -8,7 +8,7 @@ import type { Role } from '../../../shared/api/common.ts';
 import type { ContextSummary, TurnStatus, Usage } from '../../../shared/ai/turn.ts';
 import { ZERO_USAGE, addUsage } from '../../../shared/ai/turn.ts';
 import type { ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
-import type { AssistantMessage, ChatMessage } from '../../../worker/llm/types.ts';
+import type { AssistantMessage, ChatMessage } from '../../../shared/llm/types.ts';
 import { readKv, writeKv } from '../storage.ts';
 
 /**

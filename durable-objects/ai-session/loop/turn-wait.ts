@@ -3,7 +3,7 @@
  * the bound passes, then describe how it ended. If the object restarts meanwhile, the Worker's RPC
  * call fails and the route answers AI_TURN_WAIT_INTERRUPTED, so the client reads the session instead.
  */
-import { ApiError } from '../../../worker/http/api-error.ts';
+import { ApiError } from '../../../shared/api-error.ts';
 import type { MessageWaited } from '../../../shared/api/ai-sessions.ts';
 import { TURN_END_EVENTS, type SessionEvent } from '../../../shared/ai/events.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';

@@ -1,7 +1,7 @@
 /** The context budget: the 70/30 split, the envelope trimmer's order, and the loop's tool-result trimmer. */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../worker/http/api-error.ts';
-import type { ChatMessage } from '../../../worker/llm/types.ts';
+import { ApiError } from '../../../shared/api-error.ts';
+import type { ChatMessage } from '../../../shared/llm/types.ts';
 import type { ContextEnvelope } from '../tools/context-envelope.ts';
 import {
   DEFAULT_CONTEXT_WINDOW,

@@ -5,12 +5,12 @@
  * and the loop's trimmer for old tool results. Errors are AI_CONTEXT_BUDGET_EXCEEDED, worded for the
  * person who picked the model. Token counts are estimates (tokens.ts).
  */
-import { ApiError } from '../../../worker/http/api-error.ts';
+import { ApiError } from '../../../shared/api-error.ts';
 import type { TrimEntry } from '../../../shared/ai/turn.ts';
-import type { ChatMessage } from '../../../worker/llm/types.ts';
+import type { ChatMessage } from '../../../shared/llm/types.ts';
 import type { ContextEnvelope } from '../tools/context-envelope.ts';
-import { isJsonObject } from '../package-lookups.ts';
-import type { JsonObject } from '../package-lookups.ts';
+import { isJsonObject } from '../overlay/package-lookups.ts';
+import type { JsonObject } from '../overlay/package-lookups.ts';
 import { clip } from './history.ts';
 import { contextDigestJson } from './layers.ts';
 import { estimateMessageTokens, estimateTokens } from './tokens.ts';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROMPT_LAYER_IDS } from '../../../shared/ai/turn.ts';
 import type { PromptLayerId } from '../../../shared/ai/turn.ts';
-import { ApiError } from '../../../worker/http/api-error.ts';
+import { ApiError } from '../../../shared/api-error.ts';
 import { composeMessages, composeSystemInstruction, composeWith, layerHeader, renderSystemPrompt } from './composer.ts';
 import type { ComposeInput, LayerBuilders } from './composer.ts';
 import { ALL_TOOLS, EMPTY_PROFILE, envelopeFor, supportDesk, session } from './support-desk.fixture.ts';

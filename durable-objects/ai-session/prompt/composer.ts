@@ -4,10 +4,10 @@
  * or empty; then turns the layers, the history window and the user's message into the OpenAI
  * messages of a turn: one system message (each layer under a stable header), the history, the user.
  */
-import { ApiError } from '../../../worker/http/api-error.ts';
+import { ApiError } from '../../../shared/api-error.ts';
 import { PROMPT_LAYER_IDS, PROMPT_LAYER_TITLES } from '../../../shared/ai/turn.ts';
 import type { PromptLayer, PromptLayerId } from '../../../shared/ai/turn.ts';
-import type { ChatMessage } from '../../../worker/llm/types.ts';
+import type { ChatMessage } from '../../../shared/llm/types.ts';
 import { LAYER_BUILDERS } from './layers.ts';
 import type { ComposeInput, LayerBuilder } from './layers.ts';
 

@@ -6,8 +6,8 @@
  */
 import type { BudgetSummary, ContextSummary, PersonaSummary, PromptLayer } from '../../../shared/ai/turn.ts';
 import type { ContextEnvelope } from '../tools/context-envelope.ts';
-import { isJsonObject } from '../package-lookups.ts';
-import type { JsonObject } from '../package-lookups.ts';
+import { isJsonObject } from '../overlay/package-lookups.ts';
+import type { JsonObject } from '../overlay/package-lookups.ts';
 
 export interface ContextSummaryInput {
   layers: readonly PromptLayer[];

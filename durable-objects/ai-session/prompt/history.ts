@@ -5,7 +5,7 @@
  * all. Keeps long sessions inside the context budget. The caller passes the history without the
  * current user message.
  */
-import type { ChatMessage } from '../../../worker/llm/types.ts';
+import type { ChatMessage } from '../../../shared/llm/types.ts';
 
 export interface HistoryMessage {
   role: 'user' | 'assistant';

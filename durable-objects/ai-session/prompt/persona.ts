@@ -11,7 +11,7 @@ import type { BmadPackage, BmadWorkflow } from '../../../shared/bmad/index.ts';
 import type { PersonaSource, PersonaSummary } from '../../../shared/ai/turn.ts';
 import type { DomainProfile } from '../../../shared/api/projects.ts';
 import { markdownSections } from '../../../shared/bmad/markdown-sections.ts';
-import { agentsOf, findWorkflow, isJsonObject, parseJsonLoose, readGraph, stepsOf } from '../package-lookups.ts';
+import { agentsOf, findWorkflow, isJsonObject, parseJsonLoose, readGraph, stepsOf } from '../overlay/package-lookups.ts';
 import { agentIdsOfStep, assetPathsOfStep } from '../tools/refs.ts';
 import { matchHints } from './domain-hints.ts';
 

@@ -1,7 +1,7 @@
 /** preparePrompt end to end over the support-desk test package, and the context summary it reports. */
 import { describe, expect, it } from 'vitest';
 import { ContextSummary, PROMPT_LAYER_IDS } from '../../../shared/ai/turn.ts';
-import { ApiError } from '../../../worker/http/api-error.ts';
+import { ApiError } from '../../../shared/api-error.ts';
 import { estimateMessagesTokens } from './budget.ts';
 import { renderSystemPrompt } from './composer.ts';
 import { ALL_TOOLS, EC, EMPTY_PROFILE, POLICY, READ_TOOLS_ONLY, envelopeFor, supportDesk, session } from './support-desk.fixture.ts';

@@ -11,7 +11,7 @@ import type { Baseline } from '../../../shared/ai/overlay.ts';
 import type { SessionMeta, SessionMode, TargetType } from '../../../shared/ai/session.ts';
 import type { DomainProfile } from '../../../shared/api/projects.ts';
 import { MODEL_TOOL_NAMES, READ_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
-import { createEffectiveView } from '../effective-view.ts';
+import { createEffectiveView } from '../overlay/effective-view.ts';
 import { buildContextEnvelope } from '../tools/context-envelope.ts';
 import type { ContextEnvelope } from '../tools/context-envelope.ts';
 

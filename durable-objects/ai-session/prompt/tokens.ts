@@ -5,7 +5,7 @@
  * (CJK runs near 1 per character, often less), and a character outside the BMP (emoji) as 2. The
  * provider's reported usage remains the truth; this only decides what to trim before a call.
  */
-import type { ChatMessage } from '../../../worker/llm/types.ts';
+import type { ChatMessage } from '../../../shared/llm/types.ts';
 
 /** ASCII characters per token. */
 export const ASCII_CHARS_PER_TOKEN = 3.5;

@@ -17,8 +17,8 @@ import type { BmadPackage } from '../../../shared/bmad/index.ts';
 import type { SessionMeta, TargetType } from '../../../shared/ai/session.ts';
 import type { DomainProfile } from '../../../shared/api/projects.ts';
 import { formatObjectKey } from '../../../shared/object-keys.ts';
-import { revisionOf, scopeOf } from '../effective-view.ts';
-import type { EffectiveView } from '../effective-view.ts';
+import { revisionOf, scopeOf } from '../overlay/effective-view.ts';
+import type { EffectiveView } from '../overlay/effective-view.ts';
 import {
   agentIds,
   agentsOf,
@@ -30,9 +30,9 @@ import {
   readGraph,
   stepsOf,
   workflowIds,
-} from '../package-lookups.ts';
-import type { GraphInfo, JsonObject, StepInfo } from '../package-lookups.ts';
-import type { ReadToolContext } from './read-tools.ts';
+} from '../overlay/package-lookups.ts';
+import type { GraphInfo, JsonObject, StepInfo } from '../overlay/package-lookups.ts';
+import type { ReadToolContext } from './read-context.ts';
 import { agentIdsOfStep, assetPathsOfStep, refCoversAsset, refsOfAgent, refsOfAsset } from './refs.ts';
 import { windowText } from './window.ts';
 import type { TextWindow } from './window.ts';

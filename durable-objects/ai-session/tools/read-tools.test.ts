@@ -5,7 +5,7 @@ import { packageFromFiles, toMultiWorkflowLayout } from '../../../shared/bmad/in
 import type { Baseline, OverlayEntry } from '../../../shared/ai/overlay.ts';
 import type { SessionMeta } from '../../../shared/ai/session.ts';
 import type { ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
-import { contentOf, createEffectiveView } from '../effective-view.ts';
+import { contentOf, createEffectiveView } from '../overlay/effective-view.ts';
 import { READ_TOOLS, type ReadToolContext, type ReadToolName } from './read-tools.ts';
 import { windowText } from './window.ts';
 

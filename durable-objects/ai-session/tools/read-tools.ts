@@ -9,11 +9,9 @@ import { checkAssetPath } from '../../../shared/bmad/index.ts';
 import type { BmadPackage, BmadWorkflow } from '../../../shared/bmad/index.ts';
 import { toolError, toolOk } from '../../../shared/ai/tool-envelope.ts';
 import type { ToolEnvelope, ToolMeta } from '../../../shared/ai/tool-envelope.ts';
-import type { SessionMeta } from '../../../shared/ai/session.ts';
-import type { DomainProfile } from '../../../shared/api/projects.ts';
 import { formatObjectKey } from '../../../shared/object-keys.ts';
-import { revisionOf, scopeOf } from '../effective-view.ts';
-import type { EffectiveView } from '../effective-view.ts';
+import { revisionOf, scopeOf } from '../overlay/effective-view.ts';
+import type { EffectiveView } from '../overlay/effective-view.ts';
 import {
   agentIds,
   assetPaths,
@@ -26,18 +24,15 @@ import {
   readGraph,
   stepsOf,
   workflowIds,
-} from '../package-lookups.ts';
-import type { GraphInfo, JsonObject } from '../package-lookups.ts';
+} from '../overlay/package-lookups.ts';
+import type { GraphInfo, JsonObject } from '../overlay/package-lookups.ts';
 import { buildContextEnvelope, targetKey, windowFields } from './context-envelope.ts';
+import type { ReadToolContext } from './read-context.ts';
 import { refsOfAgent, refsOfAsset, refsOfStep, refsOfWorkflow } from './refs.ts';
 import type { Refs } from './refs.ts';
 import { DEFAULT_WINDOW_CHARS, MAX_WINDOW_CHARS, readMoreHint, windowText } from './window.ts';
 
-export interface ReadToolContext {
-  view: EffectiveView;
-  session: SessionMeta;
-  domainProfile: DomainProfile | Record<string, unknown>;
-}
+export type { ReadToolContext };
 
 export interface ToolDefinition<S extends z.ZodType> {
   name: string;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../../../test/fixtures/packages.ts';
 import { packageFromFiles, toMultiWorkflowLayout } from '../../../shared/bmad/index.ts';
 import type { OverlayEntry } from '../../../shared/ai/overlay.ts';
-import { contentOf, effectivePackage } from '../effective-view.ts';
+import { contentOf, effectivePackage } from '../overlay/effective-view.ts';
 import { assetPathsOfStep, refCoversAsset, refsOfAgent, refsOfAsset, refsOfStep, refsOfWorkflow, sortRefs } from './refs.ts';
 import type { Ref } from './refs.ts';
 

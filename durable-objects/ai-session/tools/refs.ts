@@ -7,8 +7,8 @@
 import { assetRefsInFrontmatter, assetRefsInText } from '../../../shared/bmad/asset-refs.ts';
 import { parseFrontmatter } from '../../../shared/bmad/index.ts';
 import type { BmadPackage, BmadWorkflow } from '../../../shared/bmad/index.ts';
-import { findWorkflow, frontmatterOf, readGraph, stepsOf } from '../package-lookups.ts';
-import type { GraphInfo, StepInfo } from '../package-lookups.ts';
+import { findWorkflow, frontmatterOf, readGraph, stepsOf } from '../overlay/package-lookups.ts';
+import type { GraphInfo, StepInfo } from '../overlay/package-lookups.ts';
 
 export type Ref =
   | { type: 'workflow'; workflowId: string }

@@ -5,11 +5,11 @@
  * through the REST apply. Arguments are parsed with the same zod schemas that describe them.
  */
 import { z } from 'zod';
-import { ApiError } from '../../../worker/http/api-error.ts';
+import { ApiError } from '../../../shared/api-error.ts';
 import { logError } from '../../../shared/errors-report.ts';
 import { toolError, toolOk, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
 import type { Actor, SessionCore } from '../session.ts';
-import type { VersionSource } from '../versions.ts';
+import type { VersionSource } from '../overlay/versions.ts';
 import { READ_TOOLS, type ReadToolContext } from './read-tools.ts';
 import { FORBIDDEN_TOOL_NAMES, MODEL_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
 import { parseLenient } from '../../../shared/ai/lenient-input.ts';

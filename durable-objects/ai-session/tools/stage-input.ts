@@ -11,8 +11,8 @@ import { parseJsonLenient, parseLenient, readObjectKey } from '../../../shared/a
 import { toolError, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
 import type { BmadPackage } from '../../../shared/bmad/index.ts';
 import { formatObjectKey } from '../../../shared/object-keys.ts';
-import { keyOfPath } from '../effective-view.ts';
-import { agentIds } from '../package-lookups.ts';
+import { keyOfPath } from '../overlay/effective-view.ts';
+import { agentIds } from '../overlay/package-lookups.ts';
 
 export type PreparedChangeSet = { ok: true; changeSet: unknown; notes: string[] } | { ok: false; error: ToolEnvelope };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolError, toolOk } from '../../../shared/ai/tool-envelope.ts';
 import type { SessionMeta } from '../../../shared/ai/session.ts';
-import type { ChatMessage } from '../../../worker/llm/types.ts';
+import type { ChatMessage } from '../../../shared/llm/types.ts';
 import { lastStageFailure } from '../loop/honest-ending.ts';
 import { exampleCall, failedBefore, teach } from './teaching.ts';
 

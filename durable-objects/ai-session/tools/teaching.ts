@@ -3,7 +3,7 @@
  * a corrected example call for this session's target; the same failing call sent a second time
  * gets a blunter hint, so a model that repeats itself is told plainly to change course.
  */
-import type { ChatMessage } from '../../../worker/llm/types.ts';
+import type { ChatMessage } from '../../../shared/llm/types.ts';
 import type { ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
 import type { SessionMeta } from '../../../shared/ai/session.ts';
 import { MODEL_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';

@@ -13,7 +13,7 @@ import {
   MAX_AWARENESS_ENTRIES,
   MAX_AWARENESS_STATE_BYTES,
   YJS_MESSAGE,
-} from '../../shared/protocol.ts';
+} from '../../../shared/protocol.ts';
 
 export type AwarenessCheck =
   | { ok: true; clientId: number; clock: number }

@@ -3,8 +3,8 @@
  * and the reference finder: the graph's nodes and edges, a workflow, a step by node id, an agent
  * by id. They never throw on a broken file: validation reports those.
  */
-import { parseFrontmatter, DEFAULT_AGENTS_PATH } from '../../shared/bmad/index.ts';
-import type { BmadPackage, BmadStepFile, BmadWorkflow } from '../../shared/bmad/index.ts';
+import { parseFrontmatter, DEFAULT_AGENTS_PATH } from '../../../shared/bmad/index.ts';
+import type { BmadPackage, BmadStepFile, BmadWorkflow } from '../../../shared/bmad/index.ts';
 
 export type JsonObject = Record<string, unknown>;
 

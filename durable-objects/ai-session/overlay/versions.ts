@@ -3,10 +3,10 @@
  * new version with the content hash of the whole overlay; validation, approvals and apply all name
  * a version and its hash, so what is applied is exactly what was reviewed.
  */
-import type { ChangeSet } from '../../shared/ai/change-set.ts';
-import type { ChangedFile } from '../../shared/ai/overlay.ts';
-import type { ChangeValidation } from '../../shared/ai/validation-result.ts';
-import type { VersionSource, VersionStatus } from '../../shared/api/ai-session-views.ts';
+import type { ChangeSet } from '../../../shared/ai/change-set.ts';
+import type { ChangedFile } from '../../../shared/ai/overlay.ts';
+import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
+import type { VersionSource, VersionStatus } from '../../../shared/api/ai-session-views.ts';
 
 export type { VersionSource, VersionStatus };
 

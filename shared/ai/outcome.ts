@@ -3,8 +3,8 @@
  * keep their class across the RPC boundary, so they travel as plain data and the Worker turns
  * them back into ApiErrors (worker/routes/ai-sessions.ts).
  */
-import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../../shared/errors.ts';
-import { ApiError } from '../../worker/http/api-error.ts';
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../errors.ts';
+import { ApiError } from '../api-error.ts';
 
 export type Outcome<T> = { ok: true; data: T } | { ok: false; status: number; error: ErrorBody };
 

@@ -1,5 +1,5 @@
 /** The one error type of the API: a code from shared/errors.ts, rendered by app.onError. */
-import { ERROR_CODES, type ErrorBody, type ErrorCode, type ErrorDetail } from '../../shared/errors.ts';
+import { ERROR_CODES, type ErrorBody, type ErrorCode, type ErrorDetail } from './errors.ts';
 
 export interface ApiErrorOptions {
   message?: string;

@@ -10,8 +10,8 @@
  * grows a text past the size cap. A refused update leaves the document untouched.
  */
 import * as Y from 'yjs';
-import type { OverlayEntry } from '../../shared/ai/overlay.ts';
-import { toArrayBuffer } from './storage.ts';
+import type { OverlayEntry } from '../../../shared/ai/overlay.ts';
+import { toArrayBuffer } from '../storage.ts';
 
 const FILES = 'files';
 /** Staged text larger than this is refused (the changeSet contract uses the same cap). */

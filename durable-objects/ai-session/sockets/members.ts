@@ -5,7 +5,7 @@
  * entry carries the time its role was read or written in D1, and an older word never overwrites a
  * newer one: an upgrade that read "editor" just before a demotion cannot bring the editor back.
  */
-import { Role } from '../../shared/api/common.ts';
+import { Role } from '../../../shared/api/common.ts';
 
 interface MemberRow extends Record<string, SqlStorageValue> {
   role: string | null;

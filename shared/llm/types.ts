@@ -1,11 +1,11 @@
-// Types of the LLM provider adapter: what the session engine passes in and gets back.
+// Types of a chat with an OpenAI-compatible model: the messages, tools and results the session engine
+// and the Worker's provider adapter (worker/llm/) both speak. Pure types; the adapter's outcome is worker/llm/chat-outcome.ts.
 
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { ProviderError, ProviderErrorCode } from './provider-error.ts';
 
 /** The effective model settings for one call; resolving org policy and the user's profile happens elsewhere. */
 export interface ProviderProfile {
@@ -83,13 +83,3 @@ export interface ChatResult {
   /** HTTP attempts made (1 + retries). */
   attempts: number;
 }
-
-export type ChatOutcome =
-  | { type: 'completed'; result: ChatResult }
-  /** The caller's signal aborted the call; `partial` holds what streamed before. Not an error. */
-  | { type: 'aborted'; partial: ChatResult }
-  | { type: 'failed'; error: ProviderError; partial?: ChatResult };
-
-export type ProbeResult =
-  | { ok: true; latencyMs: number; model: string }
-  | { ok: false; code: ProviderErrorCode; message: string; hints: string[] };

@@ -5,13 +5,13 @@
  * stale "content before".
  */
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../worker/db/client.ts';
-import { projects, workflows } from '../../worker/db/schema.ts';
-import { ApiError } from '../../worker/http/api-error.ts';
-import { loadStoredPackage } from '../../worker/package-io/stored-package.ts';
-import { parseDomainProfile, parseProjectSettings } from '../../worker/store/projects.ts';
-import type { DomainProfile } from '../../shared/api/projects.ts';
-import type { Baseline, BaselineRevisions } from '../../shared/ai/overlay.ts';
+import type { Db } from '../../../worker/db/client.ts';
+import { projects, workflows } from '../../../worker/db/schema.ts';
+import { ApiError } from '../../../shared/api-error.ts';
+import { loadStoredPackage } from '../../../worker/package-io/stored-package.ts';
+import { parseDomainProfile, parseProjectSettings } from '../../../worker/store/projects.ts';
+import type { DomainProfile } from '../../../shared/api/projects.ts';
+import type { Baseline, BaselineRevisions } from '../../../shared/ai/overlay.ts';
 
 export interface ProjectContext {
   baseline: Baseline;

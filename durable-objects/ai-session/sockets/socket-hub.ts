@@ -10,9 +10,9 @@ import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { atLeast, type Role } from '../../shared/api/common.ts';
-import type { MembershipChanged, ProjectChannelMessage, SignedOut } from '../../shared/ai/project-channel.ts';
-import { ERROR_CODES } from '../../shared/errors.ts';
+import { atLeast, type Role } from '../../../shared/api/common.ts';
+import type { MembershipChanged, ProjectChannelMessage, SignedOut } from '../../../shared/ai/project-channel.ts';
+import { ERROR_CODES } from '../../../shared/errors.ts';
 import {
   CLOSE_CODES,
   ClientMessage,
@@ -26,13 +26,13 @@ import {
   type CloseCode,
   type PresenceEntry,
   type ServerMessage,
-} from '../../shared/protocol.ts';
-import { ApiError } from '../../worker/http/api-error.ts';
+} from '../../../shared/protocol.ts';
+import { ApiError } from '../../../shared/api-error.ts';
 import { AwarenessRate, awarenessRemovalFrame, checkAwareness } from './awareness.ts';
-import type { TurnRunner } from './loop/turn-runner.ts';
+import type { TurnRunner } from '../loop/turn-runner.ts';
 import type { Members } from './members.ts';
-import { replayFrames } from './replay.ts';
-import type { SessionCore } from './session.ts';
+import { replayFrames } from '../events/replay.ts';
+import type { SessionCore } from '../session.ts';
 import { send, sendBinary, type SessionConnection, type SocketState } from './socket-state.ts';
 
 export interface SocketHubDeps {

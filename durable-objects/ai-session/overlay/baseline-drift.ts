@@ -4,9 +4,9 @@
  * in the Builder or applied another session — and the `revisionBase` the reviewer's Apply sends
  * back, so a save between review and Apply still answers AI_REVISION_BASE_MISMATCH.
  */
-import type { BaselineDriftView } from '../../shared/api/ai-session-views.ts';
-import type { ChangedFile } from '../../shared/ai/overlay.ts';
-import type { SessionMeta } from '../../shared/ai/session.ts';
+import type { BaselineDriftView } from '../../../shared/api/ai-session-views.ts';
+import type { ChangedFile } from '../../../shared/ai/overlay.ts';
+import type { SessionMeta } from '../../../shared/ai/session.ts';
 import { scopeOf, type EffectiveView } from './effective-view.ts';
 
 export function baselineDrift(view: EffectiveView, files: readonly ChangedFile[], meta: SessionMeta): BaselineDriftView {

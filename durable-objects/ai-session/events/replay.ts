@@ -4,8 +4,8 @@
  * frame cap measured in UTF-8 bytes. The caller sends each frame as it comes and subscribes the
  * socket in the same synchronous step, so nothing falls between the replay and live events.
  */
-import type { SessionEvent } from '../../shared/ai/events.ts';
-import { MAX_SERVER_FRAME_BYTES, utf8Bytes, type EventsMessage } from '../../shared/protocol.ts';
+import type { SessionEvent } from '../../../shared/ai/events.ts';
+import { MAX_SERVER_FRAME_BYTES, utf8Bytes, type EventsMessage } from '../../../shared/protocol.ts';
 import type { EventLog } from './event-log.ts';
 
 /** Events read from SQLite per page; the object may lower it (tests do, to stay small). */

@@ -4,13 +4,13 @@
  * is the truth), the audit row of a failed apply, and a cancel (session status + audit, one batch).
  */
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../worker/db/client.ts';
-import { aiAuditEvents, aiChangeSets, aiSessions } from '../../worker/db/schema.ts';
-import { newId, nowIso } from '../../worker/ids.ts';
-import type { SessionMeta } from '../../shared/ai/session.ts';
-import type { ChangeValidation } from '../../shared/ai/validation-result.ts';
-import type { ChangeVersion } from './versions.ts';
-import { logError } from '../../shared/errors-report.ts';
+import type { Db } from '../../../worker/db/client.ts';
+import { aiAuditEvents, aiChangeSets, aiSessions } from '../../../worker/db/schema.ts';
+import { newId, nowIso } from '../../../shared/ids.ts';
+import type { SessionMeta } from '../../../shared/ai/session.ts';
+import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
+import type { ChangeVersion } from '../overlay/versions.ts';
+import { logError } from '../../../shared/errors-report.ts';
 
 export async function mirrorVersion(
   db: Db,

@@ -4,7 +4,7 @@
  * right after; the caller broadcasts only what was stored. `after(seq)` is what a reconnecting
  * client receives, a page at a time.
  */
-import type { NewEvent, SessionEvent } from '../../shared/ai/events.ts';
+import type { NewEvent, SessionEvent } from '../../../shared/ai/events.ts';
 
 interface EventRow extends Record<string, SqlStorageValue> {
   seq: number;

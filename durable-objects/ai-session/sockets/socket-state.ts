@@ -5,7 +5,7 @@
 import type { Connection } from 'partyserver';
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
-import { YJS_MESSAGE, type ServerMessage, type SocketIdentity } from '../../shared/protocol.ts';
+import { YJS_MESSAGE, type ServerMessage, type SocketIdentity } from '../../../shared/protocol.ts';
 
 export interface SocketState extends SocketIdentity {
   /** Set once the client has sent `hello {lastSeq}`; live events go only to subscribed sockets. */

@@ -4,12 +4,12 @@
  * exists nowhere, an unsafe asset path or an oversize text is a problem; every problem is
  * reported, and when there is one nothing is staged.
  */
-import { ApiError } from '../../worker/http/api-error.ts';
-import { parseObjectKey } from '../../shared/object-keys.ts';
-import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
-import { operationKeys, type ChangeOperation, type ChangeSet } from '../../shared/ai/change-set.ts';
-import type { Baseline } from '../../shared/ai/overlay.ts';
-import { sha256Hex } from '../../worker/auth/password.ts';
+import { ApiError } from '../../../shared/api-error.ts';
+import { parseObjectKey } from '../../../shared/object-keys.ts';
+import { checkAssetPath } from '../../../shared/bmad/asset-path.ts';
+import { operationKeys, type ChangeOperation, type ChangeSet } from '../../../shared/ai/change-set.ts';
+import type { Baseline } from '../../../shared/ai/overlay.ts';
+import { sha256Hex } from '../../../shared/hash.ts';
 import { contentOf, revisionOf, type EffectiveView } from './effective-view.ts';
 import { MAX_ENTRY_CHARS, type StagedWrite } from './overlay-doc.ts';
 

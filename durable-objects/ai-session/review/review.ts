@@ -4,8 +4,8 @@
  * anchor still exists (the file is there and has that line); otherwise it shows as outdated. An
  * approval is revoked as soon as the content it approved changes.
  */
-import { newId } from '../../worker/ids.ts';
-import type { Approval, ReviewComment, ReviewThread } from '../../shared/api/ai-session-views.ts';
+import { newId } from '../../../shared/ids.ts';
+import type { Approval, ReviewComment, ReviewThread } from '../../../shared/api/ai-session-views.ts';
 
 export type { Approval, ReviewComment, ReviewThread };
 

@@ -9,25 +9,19 @@
  * batch is then guarded on the revision just read, and history keeps what was overwritten.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../worker/db/client.ts';
-import { aiAuditEvents, aiSessions, workflows, workflowSteps } from '../../worker/db/schema.ts';
-import { commitChanges, type ObjectWrite, type ScopeChange, type Statement } from '../../worker/store/commit.ts';
-import { assetRow, deleteAssetStatement, upsertAssetStatement } from '../../worker/store/assets.ts';
-import { newId, nowIso } from '../../worker/ids.ts';
-import { parseObjectKey } from '../../shared/object-keys.ts';
-import { parseFrontmatter } from '../../shared/bmad/index.ts';
-import type { Baseline, ChangedFile } from '../../shared/ai/overlay.ts';
-import type { RevisionSet, RevisionWarning } from '../../shared/ai/events.ts';
-import type { SessionMeta } from '../../shared/ai/session.ts';
-import { contentOf, pathOf, type EffectiveView } from './effective-view.ts';
-import { projects } from '../../worker/db/schema.ts';
-
-/** The revisions the client reviewed against (the apply body's `revisionBase`). */
-export interface RevisionBase {
-  workflowRevision?: number | undefined;
-  agentsRevision?: number | undefined;
-  assetsRevision?: number | undefined;
-}
+import type { Db } from '../../../worker/db/client.ts';
+import { aiAuditEvents, aiSessions, workflows, workflowSteps } from '../../../worker/db/schema.ts';
+import { commitChanges, type ObjectWrite, type ScopeChange, type Statement } from '../../../worker/store/commit.ts';
+import { assetRow, deleteAssetStatement, upsertAssetStatement } from '../../../worker/store/assets.ts';
+import { newId, nowIso } from '../../../shared/ids.ts';
+import { parseObjectKey } from '../../../shared/object-keys.ts';
+import { parseFrontmatter } from '../../../shared/bmad/index.ts';
+import type { Baseline, ChangedFile } from '../../../shared/ai/overlay.ts';
+import type { RevisionSet, RevisionWarning } from '../../../shared/ai/events.ts';
+import type { SessionMeta } from '../../../shared/ai/session.ts';
+import type { RevisionBase } from '../../../shared/ai/session-rpc.ts';
+import { contentOf, pathOf, type EffectiveView } from '../overlay/effective-view.ts';
+import { projects } from '../../../worker/db/schema.ts';
 
 export interface ApplyInput {
   db: Db;

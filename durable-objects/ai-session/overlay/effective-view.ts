@@ -4,12 +4,12 @@
  * tools, validation, the diff and the UI all read objects through it by object key. The lenient
  * lookups it is built on live in package-lookups.ts.
  */
-import { sha256Hex } from '../../worker/auth/password.ts';
-import { deriveManifest } from '../../shared/bmad/index.ts';
-import type { BmadPackage, BmadStepFile, BmadWorkflow } from '../../shared/bmad/index.ts';
-import { isSafeRelativePath } from '../../shared/bmad/paths.ts';
-import { formatObjectKey, parseObjectKey } from '../../shared/object-keys.ts';
-import type { Baseline, ChangedFile, FileAction, KeyScope, OverlayEntry } from '../../shared/ai/overlay.ts';
+import { sha256Hex } from '../../../shared/hash.ts';
+import { deriveManifest } from '../../../shared/bmad/index.ts';
+import type { BmadPackage, BmadStepFile, BmadWorkflow } from '../../../shared/bmad/index.ts';
+import { isSafeRelativePath } from '../../../shared/bmad/paths.ts';
+import { formatObjectKey, parseObjectKey } from '../../../shared/object-keys.ts';
+import type { Baseline, ChangedFile, FileAction, KeyScope, OverlayEntry } from '../../../shared/ai/overlay.ts';
 import {
   agentIdOf,
   agentsPathOf,

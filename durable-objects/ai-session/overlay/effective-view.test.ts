@@ -1,12 +1,12 @@
 /** The effective view: baseline + overlay, the diff, revisions and the overlay hash. */
-import { sha256Hex } from '../../worker/auth/password.ts';
+import { sha256Hex } from '../../../shared/hash.ts';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadFixture } from '../../test/fixtures/packages.ts';
-import type { FixtureName } from '../../test/fixtures/packages.ts';
-import { packageFromFiles, toMultiWorkflowLayout, validatePackage } from '../../shared/bmad/index.ts';
-import type { BmadPackage } from '../../shared/bmad/index.ts';
-import type { Baseline, OverlayEntry } from '../../shared/ai/overlay.ts';
+import { loadFixture } from '../../../test/fixtures/packages.ts';
+import type { FixtureName } from '../../../test/fixtures/packages.ts';
+import { packageFromFiles, toMultiWorkflowLayout, validatePackage } from '../../../shared/bmad/index.ts';
+import type { BmadPackage } from '../../../shared/bmad/index.ts';
+import type { Baseline, OverlayEntry } from '../../../shared/ai/overlay.ts';
 import {
   changedFiles,
   contentOf,

@@ -1,0 +1,93 @@
+/**
+ * The session object's RPC contract: what the Worker (its routes and the project channel) may call
+ * on a session's Durable Object, with what it takes and answers. The class implements this
+ * interface, so a drift breaks the build; the Worker reaches the object only through its binding,
+ * typed by this file, and never imports the class (only worker/index.ts names it, to export it).
+ */
+import type { Role } from '../api/common.ts';
+import type {
+  Approval,
+  ApplyResult,
+  ChangesView,
+  SessionView,
+  StageResult,
+} from '../api/ai-session-views.ts';
+import type { MessageAccepted, MessageInput, MessageWaited } from '../api/ai-sessions.ts';
+import type { ChangeValidation } from './validation-result.ts';
+import type { Outcome } from './outcome.ts';
+import type { ProjectChannelMessage } from './project-channel.ts';
+import type { SessionMeta, SessionStatus } from './session.ts';
+import type { ToolEnvelope } from './tool-envelope.ts';
+import type { Usage } from './turn.ts';
+
+export type {
+  ApplyResult,
+  FileDiff,
+  SessionView,
+  StageResult,
+  TurnView,
+  VersionView,
+} from '../api/ai-session-views.ts';
+
+export interface Actor {
+  userId: string;
+  name: string;
+  role: Role;
+}
+
+/** The revisions the client reviewed against (seed §5.2 `revisionBase`). */
+export interface RevisionBase {
+  workflowRevision?: number | undefined;
+  agentsRevision?: number | undefined;
+  assetsRevision?: number | undefined;
+}
+
+export interface ApplyRequest {
+  changeSetId: string;
+  /** The content hash the client reviewed; must equal the version's. */
+  contentHash?: string | undefined;
+  revisionBase?: RevisionBase | undefined;
+}
+
+export interface CommentRequest {
+  objectKey: string;
+  line: number | null;
+  body: string;
+  threadId?: string;
+}
+
+/** How a turn the caller waits for ended, or `ended: false` when the wait ran out first. */
+export type TurnWait = { ended: false; outcome?: undefined } | { ended: true; outcome: MessageWaited };
+
+/**
+ * The RPC methods. Each one first checks that the object holds a session of `projectId` (else
+ * AI_SESSION_NOT_FOUND); errors travel as data (Outcome), since classes do not cross RPC.
+ */
+export interface AiSessionRpc {
+  createSession(meta: SessionMeta, creatorName: string, userPrompt: string | null, options?: { tokenBudget?: number | null }): Promise<Outcome<{ lastSeq: number }>>;
+  getState(projectId: string, options?: { messagesBefore?: number; messagesLimit?: number }): Promise<Outcome<SessionView>>;
+  getChanges(projectId: string): Promise<Outcome<ChangesView>>;
+  stage(projectId: string, actor: Actor, changeSet: unknown): Promise<Outcome<StageResult>>;
+  validate(projectId: string, changeSetId: string | undefined): Promise<Outcome<ChangeValidation & { changeSetId: string; version: number }>>;
+  discard(projectId: string, actor: Actor): Promise<Outcome<{ discarded: true }>>;
+  apply(projectId: string, actor: Actor, request: ApplyRequest): Promise<Outcome<ApplyResult>>;
+  cancel(projectId: string, actor: Actor): Promise<Outcome<{ status: SessionStatus }>>;
+  sendMessage(projectId: string, actor: Actor, input: MessageInput): Promise<Outcome<MessageAccepted>>;
+  waitForTurn(projectId: string, turnId: string, timeoutMs: number): Promise<Outcome<TurnWait>>;
+  stopTurn(projectId: string, actor: Actor): Promise<Outcome<{ turnId: string; status: 'stopped' }>>;
+  resumeTurn(projectId: string, actor: Actor): Promise<Outcome<{ turnId: string; status: 'running' }>>;
+  setTokenBudget(projectId: string, tokenBudget: number | null): Promise<Outcome<{ tokenBudget: number | null; sessionUsage: Usage }>>;
+  comment(projectId: string, actor: Actor, input: CommentRequest): Promise<Outcome<{ threadId: string; commentId: string }>>;
+  setThreadStatus(projectId: string, actor: Actor, threadId: string, status: 'open' | 'resolved'): Promise<Outcome<{ threadId: string; status: 'open' | 'resolved' }>>;
+  approve(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string }): Promise<Outcome<{ changeSetId: string; approvals: Approval[] }>>;
+  withdrawApproval(projectId: string, actor: Actor): Promise<Outcome<{ withdrawn: boolean }>>;
+  /** A `builder.*` tool as the model calls it (the loop calls it in-process; tests call this). */
+  tool(projectId: string, actor: Actor, name: string, args: unknown): Promise<ToolEnvelope>;
+  /** The project channel (worker/live/project-channel.ts): a membership change or a sign-out; answers with the sockets told. */
+  projectMessage(projectId: string, message: ProjectChannelMessage): Promise<{ sockets: number }>;
+}
+
+/** A stub of the object as the Worker holds it: the RPC methods plus `fetch`, which carries the socket upgrade. */
+export interface AiSessionStub extends AiSessionRpc {
+  fetch(request: Request): Promise<Response>;
+}
