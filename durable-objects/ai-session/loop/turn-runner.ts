@@ -26,6 +26,7 @@ import { buildContextEnvelope } from '../tools/context-envelope.ts';
 import { preparePrompt } from '../prompt/prepare.ts';
 import { estimateTokens, fitToolMessages } from '../prompt/budget.ts';
 import { AuditBuffer } from './audit-buffer.ts';
+import type { AuditOutbox } from './audit-outbox.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
 import { parseFinalAnswer } from './final-answer.ts';
 import { nothingStaged } from './honest-ending.ts';
@@ -45,6 +46,8 @@ const STOP_WAIT_MS = 5_000;
 export interface TurnDeps {
   core: SessionCore;
   db: Db;
+  /** The session's durable audit outbox (audit-outbox.ts). */
+  audit: AuditOutbox;
   emit: (event: NewEvent) => SessionEvent;
   resolveProfile: (userId: string) => Promise<EffectiveProfileResult>;
   createProvider: (profile: ProviderProfile) => ChatProvider;
@@ -226,7 +229,7 @@ export class TurnRunner {
 
   #audit(profile: EffectiveLlmProfile | null): AuditBuffer {
     const meta = this.#deps.core.meta!;
-    return new AuditBuffer(this.#deps.db, meta, profile?.apiKey ? [profile.apiKey] : []);
+    return new AuditBuffer(this.#deps.audit, meta, profile?.apiKey ? [profile.apiKey] : []);
   }
 
   #start(turnId: string, profile: EffectiveLlmProfile, audit: AuditBuffer): void {
