@@ -16,6 +16,7 @@ import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
 import type { MessageInput } from '../../shared/api/ai-sessions.ts';
 import { TurnRunner } from './loop/turn-runner.ts';
+import { AuditOutbox } from './loop/audit-outbox.ts';
 import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
@@ -41,6 +42,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #core: SessionCore | undefined;
   #turns: TurnRunner | undefined;
   #hub: SocketHub | undefined;
+  #audit: AuditOutbox | undefined;
   /** Events read per replay page (tests lower it to replay across pages with few events). */
   replayPageSize = REPLAY_PAGE_SIZE;
 
@@ -53,6 +55,11 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   get core(): SessionCore {
     if (!this.#core) this.onStart();
     return this.#core!;
+  }
+
+  get audit(): AuditOutbox {
+    if (!this.#audit) this.onStart();
+    return this.#audit!;
   }
 
   get hub(): SocketHub {
@@ -71,9 +78,15 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       schedule: (name, dueAt) => this.#schedule(name, dueAt),
     });
     const db = createDb(this.env.DB);
+    this.#audit = new AuditOutbox({
+      sql,
+      db,
+      scheduleFlush: (dueAt) => (dueAt === null ? this.#unschedule('audit') : this.#schedule('audit', dueAt)),
+    });
     this.#turns = new TurnRunner({
       core: this.#core,
       db,
+      audit: this.#audit,
       emit: (event) => this.#emit(event),
       resolveProfile: (userId) => resolveEffectiveProfile(this.env, db, userId),
       createProvider: (profile) => createChatProvider(profile),
@@ -134,6 +147,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       sql.exec('DELETE FROM tasks WHERE name = ?', name);
       if (name === 'revalidate') await this.core.revalidate();
     }
+    // Any alarm flushes audit rows still waiting for D1 (written before a restart, or a failed flush's retry).
+    if (this.audit.pending() > 0) await this.audit.flush();
     // Any alarm checks for a turn left without a runner (not only when the watchdog is due): an
     // object that restarted resumes its turn at the first alarm.
     await this.turns.watchdog();

@@ -106,106 +106,135 @@ function workflowName(workflowMd: string, fallback: string): string {
   return typeof name === 'string' && name.trim() ? name.trim().slice(0, 200) : fallback;
 }
 
-/** Writes and statements per revision scope. */
-async function scopeChanges(db: Db, view: EffectiveView, files: ChangedFile[]): Promise<Map<ScopeKey, ScopeChange>> {
-  const { baseline, pkg } = view;
-  const projectId = baseline.projectId;
-  const now = nowIso();
-  const scopes = new Map<ScopeKey, ScopeChange>();
-  const scope = (key: ScopeKey): ScopeChange => {
-    let change = scopes.get(key);
-    if (!change) {
-      const workflowId = key.startsWith('workflow:') ? key.slice('workflow:'.length) : null;
-      change = workflowId !== null
-        ? { scope: { kind: 'workflow', workflowId }, expectedRevision: baseline.revisions.workflows[workflowId] ?? 0, writes: [], statements: [] }
-        : key === 'agents'
-          ? { scope: { kind: 'agents' }, expectedRevision: baseline.revisions.agents, writes: [], statements: [] }
-          : { scope: { kind: 'assets' }, expectedRevision: baseline.revisions.assets, writes: [], statements: [] };
-      scopes.set(key, change);
-    }
-    return change;
-  };
-  const write = (change: ScopeChange, file: ChangedFile, extraMeta: Record<string, unknown> = {}): void => {
-    const before = contentOf(baseline.pkg, file.key);
-    const after = file.action === 'D' ? null : contentOf(pkg, file.key);
-    const entry: ObjectWrite = {
-      objectKey: file.key,
-      action: 'ai_apply',
-      contentBefore: before,
-      contentAfter: after,
-      meta: { op: file.action === 'A' ? 'create' : file.action === 'D' ? 'delete' : 'update', ...extraMeta },
-    };
-    change.writes.push(entry);
-  };
+/** What building the scope changes needs: the view being applied, the batch's statements' db, one timestamp. */
+interface ScopeBuild {
+  db: Db;
+  view: EffectiveView;
+  projectId: string;
+  now: string;
+  scopes: Map<ScopeKey, ScopeChange>;
+}
 
-  for (const file of files) {
-    const key = parseObjectKey(file.key);
-    if (!key) continue;
-    switch (key.kind) {
-      case 'workflow':
-      case 'graph': {
-        const change = scope(`workflow:${key.workflowId}`);
-        write(change, file, key.kind === 'workflow' ? { path: pathOf(pkg, file.key) } : {});
-        const exists = baseline.revisions.workflows[key.workflowId] !== undefined;
-        if (exists) {
-          const content = contentOf(pkg, file.key) ?? '';
-          change.statements.push(
-            db
-              .update(workflows)
-              .set(key.kind === 'workflow' ? { workflowMd: content, updatedAt: now } : { graphJson: content, updatedAt: now })
-              .where(and(eq(workflows.projectId, projectId), eq(workflows.id, key.workflowId))),
-          );
-        }
-        break;
-      }
-      case 'step': {
-        const change = scope(`workflow:${key.workflowId}`);
-        const path = pathOf(pkg, file.key) ?? pathOf(baseline.pkg, file.key);
-        write(change, file, { path });
-        const where = and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, key.workflowId), eq(workflowSteps.nodeId, key.nodeId));
-        if (file.action === 'D') {
-          change.statements.push(db.delete(workflowSteps).where(where));
-        } else {
-          const markdown = contentOf(pkg, file.key) ?? '';
-          change.statements.push(
-            db
-              .insert(workflowSteps)
-              .values({ projectId, workflowId: key.workflowId, nodeId: key.nodeId, path: path!, markdown, updatedAt: now })
-              .onConflictDoUpdate({
-                target: [workflowSteps.projectId, workflowSteps.workflowId, workflowSteps.nodeId],
-                set: { path: path!, markdown, updatedAt: now },
-              }),
-          );
-        }
-        break;
-      }
-      case 'agent':
-        write(scope('agents'), file);
-        break;
-      case 'asset': {
-        const change = scope('assets');
-        write(change, file, { path: key.path });
-        change.statements.push(
-          file.action === 'D'
-            ? deleteAssetStatement(db, projectId, key.path)
-            : upsertAssetStatement(db, await assetRow(projectId, key.path, contentOf(pkg, file.key) ?? '')),
-        );
-        break;
-      }
-      case 'workflow-name':
-        break;
-      default: {
-        const never: never = key;
-        throw new Error(`unknown key ${String(never)}`);
-      }
+/**
+ * Writes and statements per revision scope, in steps: each changed file adds its history entry
+ * and its statement to its scope; then new workflows get their row first; then agents.json, one
+ * column, is written once.
+ */
+async function scopeChanges(db: Db, view: EffectiveView, files: ChangedFile[]): Promise<Map<ScopeKey, ScopeChange>> {
+  const build: ScopeBuild = { db, view, projectId: view.baseline.projectId, now: nowIso(), scopes: new Map() };
+  for (const file of files) await addFileChange(build, file);
+  createNewWorkflows(build);
+  writeAgentsDocument(build);
+  return build.scopes;
+}
+
+/** The scope of `key`, opened at the baseline's revision on first use. */
+function scopeOf(build: ScopeBuild, key: ScopeKey): ScopeChange {
+  const existing = build.scopes.get(key);
+  if (existing) return existing;
+  const revisions = build.view.baseline.revisions;
+  const workflowId = key.startsWith('workflow:') ? key.slice('workflow:'.length) : null;
+  const change: ScopeChange =
+    workflowId !== null
+      ? { scope: { kind: 'workflow', workflowId }, expectedRevision: revisions.workflows[workflowId] ?? 0, writes: [], statements: [] }
+      : key === 'agents'
+        ? { scope: { kind: 'agents' }, expectedRevision: revisions.agents, writes: [], statements: [] }
+        : { scope: { kind: 'assets' }, expectedRevision: revisions.assets, writes: [], statements: [] };
+  build.scopes.set(key, change);
+  return change;
+}
+
+/** The history entry of one file: its content before and after. */
+function recordWrite(build: ScopeBuild, change: ScopeChange, file: ChangedFile, extraMeta: Record<string, unknown> = {}): void {
+  const { baseline, pkg } = build.view;
+  const entry: ObjectWrite = {
+    objectKey: file.key,
+    action: 'ai_apply',
+    contentBefore: contentOf(baseline.pkg, file.key),
+    contentAfter: file.action === 'D' ? null : contentOf(pkg, file.key),
+    meta: { op: file.action === 'A' ? 'create' : file.action === 'D' ? 'delete' : 'update', ...extraMeta },
+  };
+  change.writes.push(entry);
+}
+
+async function addFileChange(build: ScopeBuild, file: ChangedFile): Promise<void> {
+  const key = parseObjectKey(file.key);
+  if (!key) return;
+  switch (key.kind) {
+    case 'workflow':
+    case 'graph':
+      return addWorkflowFile(build, file, key);
+    case 'step':
+      return addStepFile(build, file, key);
+    case 'agent':
+      // The document itself is written once for all agents (writeAgentsDocument).
+      return recordWrite(build, scopeOf(build, 'agents'), file);
+    case 'asset':
+      return addAssetFile(build, file, key.path);
+    case 'workflow-name':
+      return;
+    default: {
+      const never: never = key;
+      throw new Error(`unknown key ${String(never)}`);
     }
   }
+}
 
-  // A new workflow: its row comes first in its scope (steps reference it), created at revision 1.
-  for (const [scopeKey, change] of scopes) {
+/** workflow.md or the graph of a workflow: updated in place when the workflow exists (a new one is created whole). */
+function addWorkflowFile(build: ScopeBuild, file: ChangedFile, key: { kind: 'workflow' | 'graph'; workflowId: string }): void {
+  const { db, view, projectId, now } = build;
+  const change = scopeOf(build, `workflow:${key.workflowId}`);
+  recordWrite(build, change, file, key.kind === 'workflow' ? { path: pathOf(view.pkg, file.key) } : {});
+  if (view.baseline.revisions.workflows[key.workflowId] === undefined) return;
+  const content = contentOf(view.pkg, file.key) ?? '';
+  change.statements.push(
+    db
+      .update(workflows)
+      .set(key.kind === 'workflow' ? { workflowMd: content, updatedAt: now } : { graphJson: content, updatedAt: now })
+      .where(and(eq(workflows.projectId, projectId), eq(workflows.id, key.workflowId))),
+  );
+}
+
+function addStepFile(build: ScopeBuild, file: ChangedFile, key: { workflowId: string; nodeId: string }): void {
+  const { db, view, projectId, now } = build;
+  const change = scopeOf(build, `workflow:${key.workflowId}`);
+  const path = pathOf(view.pkg, file.key) ?? pathOf(view.baseline.pkg, file.key);
+  recordWrite(build, change, file, { path });
+  const where = and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, key.workflowId), eq(workflowSteps.nodeId, key.nodeId));
+  if (file.action === 'D') {
+    change.statements.push(db.delete(workflowSteps).where(where));
+    return;
+  }
+  const markdown = contentOf(view.pkg, file.key) ?? '';
+  change.statements.push(
+    db
+      .insert(workflowSteps)
+      .values({ projectId, workflowId: key.workflowId, nodeId: key.nodeId, path: path!, markdown, updatedAt: now })
+      .onConflictDoUpdate({
+        target: [workflowSteps.projectId, workflowSteps.workflowId, workflowSteps.nodeId],
+        set: { path: path!, markdown, updatedAt: now },
+      }),
+  );
+}
+
+async function addAssetFile(build: ScopeBuild, file: ChangedFile, path: string): Promise<void> {
+  const { db, view, projectId } = build;
+  const change = scopeOf(build, 'assets');
+  recordWrite(build, change, file, { path });
+  change.statements.push(
+    file.action === 'D'
+      ? deleteAssetStatement(db, projectId, path)
+      : upsertAssetStatement(db, await assetRow(projectId, path, contentOf(view.pkg, file.key) ?? '')),
+  );
+}
+
+/** A new workflow: its row comes first in its scope (steps reference it), created at revision 1. */
+function createNewWorkflows(build: ScopeBuild): void {
+  const { db, view, projectId, now } = build;
+  for (const change of build.scopes.values()) {
     if (change.scope.kind !== 'workflow' || change.expectedRevision !== 0) continue;
     const workflowId = change.scope.workflowId;
-    const workflow = pkg.workflows.find((w) => w.id === workflowId);
+    const workflow = view.pkg.workflows.find((w) => w.id === workflowId);
     const workflowMd = workflow?.workflowMd ?? '';
     change.bump = false;
     change.statements.unshift(
@@ -219,14 +248,14 @@ async function scopeChanges(db: Db, view: EffectiveView, files: ChangedFile[]): 
         updatedAt: now,
       }),
     );
-    scopes.set(scopeKey, change);
   }
-  // agents.json is one column: write the effective document once.
-  const agents = scopes.get('agents');
-  if (agents) {
-    agents.statements.push(db.update(projects).set({ agentsJson: pkg.agentsJson ?? '', updatedAt: now }).where(eq(projects.id, projectId)));
-  }
-  return scopes;
+}
+
+/** agents.json is one column: write the effective document once. */
+function writeAgentsDocument(build: ScopeBuild): void {
+  const agents = build.scopes.get('agents');
+  if (!agents) return;
+  agents.statements.push(build.db.update(projects).set({ agentsJson: build.view.pkg.agentsJson ?? '', updatedAt: build.now }).where(eq(projects.id, build.projectId)));
 }
 
 export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {

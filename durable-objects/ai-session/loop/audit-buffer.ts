@@ -1,14 +1,13 @@
 /**
- * Audit rows of a turn (shared/ai/audit.ts), redacted and written to D1 in batches: the loop adds
- * rows as things happen and flushes at each checkpoint and at the end, so a tool call costs no
- * extra D1 round trip. Best effort: an audit failure is logged, it never fails the turn.
+ * Audit rows of a turn (shared/ai/audit.ts), redacted with the turn's secrets and written at once
+ * to the session's durable outbox (audit-outbox.ts); the loop flushes the outbox to D1 at each
+ * checkpoint and at the end, so a tool call costs no extra D1 round trip. Best effort for the
+ * turn: an audit failure is logged and retried later, it never fails the turn.
  */
-import type { Db } from '../../../worker/db/client.ts';
-import { aiAuditEvents } from '../../../worker/db/schema.ts';
 import { newId } from '../../../shared/ids.ts';
 import { redactSecrets } from '../../../worker/llm/redact.ts';
 import type { AuditEventType } from '../../../shared/ai/audit.ts';
-import { logError } from '../../../shared/errors-report.ts';
+import type { AuditOutbox } from './audit-outbox.ts';
 
 export interface AuditRow {
   type: AuditEventType;
@@ -19,21 +18,21 @@ export interface AuditRow {
 }
 
 export class AuditBuffer {
-  readonly #db: Db;
+  readonly #outbox: AuditOutbox;
   readonly #projectId: string;
   readonly #sessionId: string;
   readonly #secrets: string[];
-  #rows: Array<typeof aiAuditEvents.$inferInsert> = [];
 
-  constructor(db: Db, scope: { projectId: string; sessionId: string }, secrets: readonly string[] = []) {
-    this.#db = db;
+  constructor(outbox: AuditOutbox, scope: { projectId: string; sessionId: string }, secrets: readonly string[] = []) {
+    this.#outbox = outbox;
     this.#projectId = scope.projectId;
     this.#sessionId = scope.sessionId;
     this.#secrets = [...secrets];
   }
 
   add(row: AuditRow): void {
-    this.#rows.push({
+    // The id is fixed here, before any write: a retried flush sends the same id, never a second row.
+    this.#outbox.write({
       id: newId('aud'),
       projectId: this.#projectId,
       sessionId: this.#sessionId,
@@ -46,17 +45,8 @@ export class AuditBuffer {
     });
   }
 
-  async flush(): Promise<void> {
-    if (this.#rows.length === 0) return;
-    const rows = this.#rows;
-    this.#rows = [];
-    try {
-      // D1 limits bound parameters per statement; 10 rows × 9 columns stays well under it.
-      const statements = [];
-      for (let i = 0; i < rows.length; i += 10) statements.push(this.#db.insert(aiAuditEvents).values(rows.slice(i, i + 10)));
-      await this.#db.batch(statements as [(typeof statements)[0], ...typeof statements]);
-    } catch (error) {
-      logError('ai session: could not write audit rows', error, { sessionId: this.#sessionId, rows: rows.length });
-    }
+  /** Copy the outbox to D1 (every waiting row, this turn's and any left from before). */
+  flush(): Promise<void> {
+    return this.#outbox.flush();
   }
 }

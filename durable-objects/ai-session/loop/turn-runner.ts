@@ -5,88 +5,28 @@
  * is then validated, with at most two repairs. Every step is an event; the state is checkpointed
  * (turn-store.ts) after every model response and every tool run, so a restarted object resumes
  * the turn from the alarm (watchdog) without repeating a finished tool call, or ends it with an
- * explicit event. Stop aborts the provider request at once.
+ * explicit event. Stop aborts the provider request at once. This file holds the commands (accept,
+ * stop, resume, watchdog) and the run around the loop; the loop and its steps are turn-loop.ts.
  */
 import { ApiError } from '../../../shared/api-error.ts';
 import { newId } from '../../../shared/ids.ts';
-import type { Db } from '../../../worker/db/client.ts';
-import type { EffectiveLlmProfile, EffectiveProfileResult } from '../../../worker/llm/effective-profile.ts';
-import type { ChatProvider } from '../../../worker/llm/provider.ts';
-import type { AssembledToolCall, AssistantMessage, ChatMessage, ProviderProfile } from '../../../shared/llm/types.ts';
+import type { EffectiveLlmProfile } from '../../../worker/llm/effective-profile.ts';
 import { atLeast } from '../../../shared/api/common.ts';
 import type { MessageAccepted, MessageInput } from '../../../shared/api/ai-sessions.ts';
-import type { ErrorCode } from '../../../shared/errors.ts';
-import { userActor, type NewEvent, type SessionEvent } from '../../../shared/ai/events.ts';
-import { MAX_LOOP_ITERATIONS, MAX_REPAIRS, type Usage } from '../../../shared/ai/turn.ts';
-import { estimateCostUsd, type PriceTable } from '../../../shared/ai/pricing.ts';
-import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
-import type { ToolError } from '../../../shared/ai/tool-envelope.ts';
-import type { Actor, SessionCore } from '../session.ts';
-import { buildContextEnvelope } from '../tools/context-envelope.ts';
-import { preparePrompt } from '../prompt/prepare.ts';
-import { estimateTokens, fitToolMessages } from '../prompt/budget.ts';
+import { userActor } from '../../../shared/ai/events.ts';
+import type { Actor } from '../session.ts';
 import { AuditBuffer } from './audit-buffer.ts';
-import { DeltaCoalescer } from './delta-coalescer.ts';
-import { parseFinalAnswer } from './final-answer.ts';
-import { nothingStaged } from './honest-ending.ts';
-import { readToolCall, runToolCall, storedAssistantMessage } from './tool-calls.ts';
+import { TurnEnded, budgetReached, type ActiveTurn, type TurnDeps } from './loop-context.ts';
+import { runLoop } from './turn-loop.ts';
 import { endTurn, type Ending } from './turn-endings.ts';
-import { offeredToolNames, offeredTools } from './offered-tools.ts';
-import type { TurnRecord } from './turn-store.ts';
 import { logError } from '../../../shared/errors-report.ts';
+
+export type { TurnDeps } from './loop-context.ts';
 
 /** A turn resumed this many times after restarts and still interrupted ends as failed. */
 export const MAX_RESUMES = 3;
-/** One corrective request when the final answer cannot be used, then AI_BAD_RESPONSE. */
-const MAX_FORMAT_RETRIES = 1;
 /** How long stop waits for the loop to wind down before answering (the abort itself is immediate). */
 const STOP_WAIT_MS = 5_000;
-
-export interface TurnDeps {
-  core: SessionCore;
-  db: Db;
-  emit: (event: NewEvent) => SessionEvent;
-  resolveProfile: (userId: string) => Promise<EffectiveProfileResult>;
-  createProvider: (profile: ProviderProfile) => ChatProvider;
-  /** Model prices for the cost estimate of each call (LLM_PRICES_JSON over the defaults). */
-  prices: () => PriceTable;
-  /** Arm the watchdog alarm (keeps the object awake; resumes an orphaned turn after a restart). */
-  armWatchdog: () => void;
-  disarmWatchdog: () => void;
-}
-
-interface ActiveTurn {
-  turnId: string;
-  controller: AbortController;
-  stoppedBy: Actor | null;
-  done: Promise<void>;
-}
-
-class TurnEnded extends Error {
-  readonly ending: Ending;
-  constructor(ending: Ending) {
-    super(ending.kind);
-    this.ending = ending;
-  }
-}
-
-function fail(code: ErrorCode, message: string, hints: string[] = []): never {
-  throw new TurnEnded({ kind: 'failed', code, message, hints });
-}
-
-function providerProfile(profile: EffectiveLlmProfile): ProviderProfile {
-  return {
-    baseUrl: profile.baseUrl,
-    model: profile.model,
-    apiKey: profile.apiKey,
-    timeoutSeconds: profile.timeoutSeconds,
-    ...(profile.contextWindow ? { contextWindow: profile.contextWindow } : {}),
-  };
-}
-
-function repairRequest(title: string, lines: string[]): ChatMessage {
-  return { role: 'user', content: [`REPAIR_REQUEST: ${title}`, ...lines].join('\n') };
-}
 
 export class TurnRunner {
   readonly #deps: TurnDeps;
@@ -179,7 +119,10 @@ export class TurnRunner {
     const turn = core.turns.open();
     if (!turn || turn.status !== 'paused') throw new ApiError('AI_TURN_NOT_RUNNING', { message: 'There is no paused turn to resume.' });
     if (!atLeast(actor.role, 'editor')) throw new ApiError('FORBIDDEN', { message: 'Resuming the AI needs the editor role.' });
-    this.#checkBudget(turn, true);
+    const budget = budgetReached(core);
+    if (budget !== null) {
+      throw new ApiError('AI_TOKEN_BUDGET_EXCEEDED', { hints: ['Raise the session token budget, then resume.'], extra: { tokenBudget: budget, turnId: turn.id } });
+    }
     const profile = await this.#deps.resolveProfile(turn.userId);
     if (profile.type === 'unavailable') throw new ApiError(profile.code, { message: profile.message, hints: profile.hints });
     // Checked again after the await: a second resume (or a stop) may have come in meanwhile.
@@ -222,11 +165,11 @@ export class TurnRunner {
     this.#start(turn.id, profile.profile, this.#audit(profile.profile));
   }
 
-  // ---------------------------------------------------------------- the loop
+  // ---------------------------------------------------------------- running a turn (the loop itself: turn-loop.ts)
 
   #audit(profile: EffectiveLlmProfile | null): AuditBuffer {
     const meta = this.#deps.core.meta!;
-    return new AuditBuffer(this.#deps.db, meta, profile?.apiKey ? [profile.apiKey] : []);
+    return new AuditBuffer(this.#deps.audit, meta, profile?.apiKey ? [profile.apiKey] : []);
   }
 
   #start(turnId: string, profile: EffectiveLlmProfile, audit: AuditBuffer): void {
@@ -247,7 +190,7 @@ export class TurnRunner {
     await new Promise((resolve) => setTimeout(resolve, 0));
     let ending: Ending;
     try {
-      ending = await this.#loop(active, profile, audit);
+      ending = await runLoop(this.#deps, active, profile, audit);
     } catch (error) {
       if (error instanceof TurnEnded) ending = error.ending;
       else if (error instanceof ApiError) ending = { kind: 'failed', code: error.code, message: error.message, hints: error.hints ?? [] };
@@ -261,208 +204,4 @@ export class TurnRunner {
     if (turn && (turn.status === 'running' || turn.status === 'paused')) endTurn(this.#deps, turn, ending, audit);
     await audit.flush();
   }
-
-  #checkBudget(turn: TurnRecord, throwApiError = false): void {
-    const budget = this.#deps.core.turns.tokenBudget();
-    if (budget === null) return;
-    if (this.#deps.core.turns.sessionUsage().totalTokens < budget) return;
-    if (throwApiError) {
-      throw new ApiError('AI_TOKEN_BUDGET_EXCEEDED', { hints: ['Raise the session token budget, then resume.'], extra: { tokenBudget: budget, turnId: turn.id } });
-    }
-    throw new TurnEnded({ kind: 'paused', tokenBudget: budget });
-  }
-
-  async #loop(active: ActiveTurn, profile: EffectiveLlmProfile, audit: AuditBuffer): Promise<Ending> {
-    const { core } = this.#deps;
-    const meta = core.meta!;
-    const turnId = active.turnId;
-    let turn = core.turns.get(turnId)!;
-    const provider = this.#deps.createProvider(providerProfile(profile));
-    const tools = offeredTools(turn.suggestOnly);
-    const offered = new Set<string>(offeredToolNames(turn.suggestOnly));
-    // The tool definitions travel with every request: their tokens come out of the context budget.
-    const toolTokens = estimateTokens(JSON.stringify(tools));
-
-    if (!turn.prefix) {
-      const { ctx, view } = await core.view();
-      const envelope = buildContextEnvelope({ view, session: meta, domainProfile: ctx.domainProfile });
-      const history = core.turns
-        .conversation()
-        .filter((m) => m.turnId !== turnId && (m.role === 'user' || m.role === 'assistant'))
-        .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
-      const prepared = preparePrompt({
-        session: meta,
-        envelope,
-        domainProfile: ctx.domainProfile,
-        pkg: view.pkg,
-        history,
-        userMessage: turn.content,
-        tools: [...offered],
-        suggestOnly: turn.suggestOnly,
-        contextWindow: profile.contextWindow ?? undefined,
-        reservedTokens: toolTokens,
-      });
-      core.turns.setPrompt(turnId, prepared.messages, prepared.summary);
-      this.#deps.emit({ type: 'turn.context', actor: { kind: 'system' }, turnId, payload: prepared.summary });
-      audit.add({
-        type: 'ai.prompt.composed',
-        userId: turn.userId,
-        payload: {
-          turnId,
-          layers: prepared.layers.map((l) => l.id),
-          persona: { source: prepared.summary.persona.source, confidence: prepared.summary.persona.confidence },
-          estimatedTokens: prepared.summary.budget.estimatedTokens,
-          trimmed: prepared.summary.budget.trimmed.length,
-        },
-      });
-      turn = core.turns.get(turnId)!;
-    }
-    const contextBudget = (turn.context?.budget.contextBudget ?? Number.MAX_SAFE_INTEGER) - toolTokens;
-
-    for (;;) {
-      if (active.stoppedBy) return { kind: 'stopped', by: active.stoppedBy };
-      turn = core.turns.get(turnId)!;
-      const loopMessages = core.turns.loopMessages(turnId);
-
-      // A checkpointed response whose tool calls were not all answered (a restart mid-tools).
-      const last = loopMessages.at(-1);
-      if (last?.role === 'assistant' && (last as AssistantMessage).tool_calls?.length) {
-        await this.#runToolCalls(active, turn, last as AssistantMessage, offered, audit);
-        await audit.flush();
-        continue;
-      }
-
-      this.#checkBudget(turn);
-      if (turn.iteration >= MAX_LOOP_ITERATIONS) {
-        fail('AI_TOOL_LOOP_LIMIT_EXCEEDED', `The AI used all ${MAX_LOOP_ITERATIONS} steps of a turn without finishing.`, [
-          'Ask for a smaller change, or send your message again to continue from what is staged.',
-        ]);
-      }
-      const fitted = fitToolMessages([...turn.prefix!, ...loopMessages], contextBudget);
-      const iteration = turn.iteration + 1;
-      this.#deps.emit({ type: 'llm.requested', actor: { kind: 'ai' }, turnId, payload: { iteration, messages: fitted.messages.length, tools: tools.length } });
-      const coalescer = new DeltaCoalescer((text) => this.#deps.emit({ type: 'assistant.delta', actor: { kind: 'ai' }, turnId, payload: { iteration, text } }));
-      const startedAt = Date.now();
-      const outcome = await provider.streamChat({
-        messages: fitted.messages,
-        tools,
-        signal: active.controller.signal,
-        onTextDelta: (text) => coalescer.push(text),
-      });
-      coalescer.flush();
-      if (outcome.type === 'aborted') return { kind: 'stopped', by: active.stoppedBy ?? { userId: turn.userId, name: turn.userName, role: turn.userRole } };
-      if (outcome.type === 'failed') fail(outcome.error.code, outcome.error.message, outcome.error.hints);
-      const result = outcome.result;
-
-      const tokens = {
-        promptTokens: result.usage?.promptTokens ?? 0,
-        completionTokens: result.usage?.completionTokens ?? 0,
-        totalTokens: result.usage?.totalTokens ?? 0,
-      };
-      // Priced by the model this turn asked for (the profile's), the id operators list prices under.
-      const usage: Usage = { ...tokens, calls: 1, estimatedCostUsd: estimateCostUsd(this.#deps.prices(), profile.model, tokens) };
-      const message = storedAssistantMessage(result.assistantMessage);
-      core.turns.recordResponse(turnId, iteration, message, usage);
-      this.#deps.emit({
-        type: 'llm.completed',
-        actor: { kind: 'ai' },
-        turnId,
-        payload: {
-          iteration,
-          finishReason: result.finishReason,
-          toolCalls: result.toolCalls.length,
-          usage,
-          durationMs: Date.now() - startedAt,
-          attempts: result.attempts,
-          ...(result.usageEstimated ? { usageEstimated: true } : {}),
-          ...(result.toolCallsFromText ? { toolCallsFromText: true } : {}),
-        },
-      });
-
-      if (result.toolCalls.length > 0) {
-        await this.#runToolCalls(active, core.turns.get(turnId)!, message, offered, audit, result.toolCalls);
-        await audit.flush();
-        continue;
-      }
-
-      // ---- the final answer
-      const parsed = parseFinalAnswer(result.content, result.finishReason);
-      if (!parsed.ok) {
-        if (turn.formatRetries >= MAX_FORMAT_RETRIES) fail('AI_BAD_RESPONSE', parsed.problem, ['Send your message again; if it keeps happening, try another model.']);
-        core.turns.update(turnId, { formatRetries: turn.formatRetries + 1 });
-        core.turns.addMessage(
-          repairRequest('your last answer could not be used', [
-            `- problem: ${parsed.problem}`,
-            '- End the turn with one JSON object: {"responseType": "chat" | "change", "assistantSummary": "<summary for the chat>"}.',
-          ]),
-          turnId,
-          'repair',
-        );
-        continue;
-      }
-      const answer = parsed.answer;
-      let answerError: ToolError | null = null;
-      if (answer.changeSet !== undefined && !turn.suggestOnly) {
-        const staged = await runToolCall(this.#deps, core.turns.get(turnId)!, { toolCallId: `final-${iteration}`, name: 'builder.change.stage', args: { changeSet: answer.changeSet }, iteration, refusal: null }, audit);
-        if (!staged.ok && this.#repairOrGiveUp(turnId, 'the changeSet in your answer could not be staged', [`- error: ${JSON.stringify(staged.error)}`], Math.max(1, staged.error.details?.length ?? 1))) continue;
-        if (!staged.ok) answerError = staged.error;
-      }
-      turn = core.turns.get(turnId)!;
-      // A claim of changes with nothing staged is never a success (honest-ending.ts).
-      const unstaged = nothingStaged(turn, answer, answerError, core.turns.loopMessages(turnId), meta);
-      if (unstaged) {
-        if (this.#repairOrGiveUp(turnId, 'nothing was staged', unstaged.repairLines, 1)) continue;
-        return { kind: 'no-changes', reason: unstaged.reason };
-      }
-      let validation: (ChangeValidation & { changeSetId: string; version: number }) | null = null;
-      let needsManualFix = false;
-      if (turn.stagedVersion !== null && !turn.suggestOnly && core.overlay.size > 0) {
-        const latest = core.versions.latest();
-        if (latest) this.#deps.emit({ type: 'turn.validating', actor: { kind: 'system' }, turnId, payload: { version: latest.version, changeSetId: latest.id } });
-        validation = await core.validate(undefined);
-        if (!validation.valid) {
-          audit.add({
-            type: 'ai.validation.failed',
-            userId: turn.userId,
-            code: 'AI_VALIDATION_FAILED',
-            payload: { turnId, version: validation.version, errorCount: validation.errors.length, codes: [...new Set(validation.errors.map((e) => e.code))] },
-          });
-          const errors = validation.errors.slice(0, 20).map((e) => ({ code: e.code, path: e.path, message: e.message, hints: e.hints }));
-          if (this.#repairOrGiveUp(turnId, 'the staged changes do not pass validation', [`- errors: ${JSON.stringify(errors)}`, '- Fix them with builder.change.stage, then answer again.'], validation.errors.length)) continue;
-          needsManualFix = true;
-        }
-      }
-      const responseType = turn.suggestOnly ? 'chat' : turn.stagedVersion !== null ? 'change' : answer.responseType;
-      return { kind: 'finished', responseType, summary: answer.assistantSummary, validation, needsManualFix };
-    }
-  }
-
-  /** Ask the model for a repair (true), or report that the repairs are used up (false). */
-  #repairOrGiveUp(turnId: string, title: string, lines: string[], errorCount: number): boolean {
-    const { core } = this.#deps;
-    const turn = core.turns.get(turnId)!;
-    if (turn.repairs >= MAX_REPAIRS) return false;
-    const attempt = turn.repairs + 1;
-    core.turns.update(turnId, { repairs: attempt });
-    core.turns.addMessage(repairRequest(title, [`- attempt: ${attempt} of ${MAX_REPAIRS}`, ...lines]), turnId, 'repair');
-    this.#deps.emit({ type: 'turn.repairing', actor: { kind: 'system' }, turnId, payload: { attempt, maxRepairs: MAX_REPAIRS, errorCount } });
-    return true;
-  }
-
-  async #runToolCalls(
-    active: ActiveTurn,
-    turn: TurnRecord,
-    message: AssistantMessage,
-    offered: ReadonlySet<string>,
-    audit: AuditBuffer,
-    assembled: AssembledToolCall[] = [],
-  ): Promise<void> {
-    for (const call of message.tool_calls ?? []) {
-      if (call.type !== 'function') continue;
-      const { name, args, refusal, notes } = readToolCall(call, assembled, offered);
-      await runToolCall(this.#deps, turn, { toolCallId: call.id, name, args, iteration: turn.iteration, refusal, notes }, audit);
-      if (active.stoppedBy) return;
-    }
-  }
-
 }

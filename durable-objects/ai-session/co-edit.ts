@@ -1,0 +1,96 @@
+/**
+ * Change-set versions of the session's overlay (session.ts): a version is recorded for each stage
+ * and, once co-edits settle, for the edits people made in the shared document; each is validated,
+ * mirrored to D1, and approvals of other content are revoked. Resetting drops the overlay.
+ */
+import { newId } from '../../shared/ids.ts';
+import type { ChangeSet } from '../../shared/ai/change-set.ts';
+import { summarizeValidation, type ChangeValidation } from '../../shared/ai/validation-result.ts';
+import { userActor, type EventActor } from '../../shared/ai/events.ts';
+import type { ProjectContext } from './overlay/baseline.ts';
+import { mirrorVersion } from './apply/d1-records.ts';
+import { changedFiles, overlayHash, type EffectiveView } from './overlay/effective-view.ts';
+import type { SessionHost } from './session-host.ts';
+import { readKv, writeKv } from './storage.ts';
+import type { ChangeVersion, VersionSource } from './overlay/versions.ts';
+
+/** How long co-edits settle before a new version is made and validated. */
+export const REVALIDATE_DEBOUNCE_MS = 750;
+
+export class CoEdit {
+  readonly #host: SessionHost;
+
+  constructor(host: SessionHost) {
+    this.#host = host;
+  }
+
+  /** Make a new version of the current overlay (when it differs from the latest) and revoke stale approvals. */
+  async recordVersion(view: EffectiveView, source: VersionSource, createdBy: { userId: string; name: string } | null, changeSet: ChangeSet | null): Promise<ChangeVersion> {
+    const host = this.#host;
+    const meta = host.requireMeta();
+    const files = changedFiles(view);
+    const contentHash = await overlayHash(host.overlay.entries());
+    const version = host.versions.add({ id: newId('cs'), contentHash, source, createdBy: createdBy?.userId ?? null, changeSet, files });
+    const actor: EventActor = source === 'ai' ? { kind: 'ai' } : createdBy ? userActor(createdBy) : { kind: 'system' };
+    host.emit({
+      type: 'change.staged',
+      actor,
+      payload: { version: version.version, changeSetId: version.id, contentHash, source, files },
+    });
+    for (const revoked of host.review.revoke('content_changed', { exceptHash: contentHash })) {
+      host.emit({ type: 'approval.revoked', actor: { kind: 'system' }, payload: { ...revoked, reason: 'content_changed' } });
+    }
+    await mirrorVersion(host.db, meta, version, null);
+    return version;
+  }
+
+  validateVersion(ctx: ProjectContext, view: EffectiveView, version: ChangeVersion): ChangeValidation {
+    const host = this.#host;
+    const validation = host.validateView(ctx, view, version.files);
+    host.versions.setValidation(version.version, validation);
+    host.emit({
+      type: 'change.validated',
+      actor: { kind: 'system' },
+      payload: {
+        version: version.version,
+        changeSetId: version.id,
+        valid: validation.valid,
+        errorCount: validation.errors.length,
+        warningCount: validation.warnings.length,
+        summary: summarizeValidation(validation),
+      },
+    });
+    return validation;
+  }
+
+  /** A person's Yjs edit landed: re-validate once the edits settle. */
+  noteEdit(actor: { userId: string; name: string }): void {
+    writeKv(this.#host.sql, 'lastEditor', actor);
+    this.#host.schedule('revalidate', Date.now() + REVALIDATE_DEBOUNCE_MS);
+  }
+
+  /** When the overlay moved on from the latest version (co-edits), make and validate a new version. */
+  async flushEdits(): Promise<ChangeVersion | undefined> {
+    const host = this.#host;
+    const latest = host.versions.latest();
+    const hash = await overlayHash(host.overlay.entries());
+    if (latest && latest.contentHash === hash) return latest;
+    if (host.overlay.size === 0) return latest;
+    const { ctx, view } = await host.view();
+    const editor = readKv<{ userId: string; name: string }>(host.sql, 'lastEditor') ?? null;
+    const version = await this.recordVersion(view, 'edit', editor, null);
+    const validation = this.validateVersion(ctx, view, version);
+    await mirrorVersion(host.db, host.requireMeta(), version, validation);
+    host.sql.exec("DELETE FROM tasks WHERE name = 'revalidate'");
+    return host.versions.latest();
+  }
+
+  /** Drop the overlay and what was derived from it (declared keys, a pending re-validation). */
+  resetOverlay(): void {
+    const host = this.#host;
+    host.overlay.clear('reset');
+    host.overlay.compact();
+    host.sql.exec('DELETE FROM declared_keys');
+    host.sql.exec("DELETE FROM tasks WHERE name = 'revalidate'");
+  }
+}

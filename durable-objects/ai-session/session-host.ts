@@ -1,0 +1,65 @@
+/**
+ * What the session's collaborators (co-edit.ts, change-commands.ts, review-commands.ts,
+ * session-apply.ts, session-views.ts) share with SessionCore (session.ts): its storage, its
+ * stores, the checks every command starts with, and the effective view.
+ */
+import type { Db } from '../../worker/db/client.ts';
+import { ApiError } from '../../shared/api-error.ts';
+import { atLeast } from '../../shared/api/common.ts';
+import type { NewEvent, SessionEvent } from '../../shared/ai/events.ts';
+import type { SessionMeta, SessionStatus } from '../../shared/ai/session.ts';
+import type { ChangedFile } from '../../shared/ai/overlay.ts';
+import type { ChangeValidation } from '../../shared/ai/validation-result.ts';
+import type { ProjectContext } from './overlay/baseline.ts';
+import type { EffectiveView } from './overlay/effective-view.ts';
+import type { OverlayDoc } from './overlay/overlay-doc.ts';
+import type { ReviewStore } from './review/review.ts';
+import type { ChangeVersion, VersionStore } from './overlay/versions.ts';
+import type { TurnStore } from './loop/turn-store.ts';
+import type { Actor } from '../../shared/ai/session-rpc.ts';
+
+export interface SessionDeps {
+  sql: SqlStorage;
+  db: Db;
+  /** Store-then-broadcast; returns the stored event. */
+  emit: (event: NewEvent) => SessionEvent;
+  /** Ask for the alarm to run at `dueAt` (ms since epoch). */
+  schedule: (name: string, dueAt: number) => void;
+}
+
+export interface SessionHost extends SessionDeps {
+  overlay: OverlayDoc;
+  versions: VersionStore;
+  review: ReviewStore;
+  turns: TurnStore;
+  status(): SessionStatus;
+  /** True while an apply waits or runs. */
+  applying(): boolean;
+  /** The session's meta; AI_SESSION_NOT_FOUND before it was created. */
+  requireMeta(): SessionMeta;
+  /** The meta of a session still open to changes; AI_SESSION_CLOSED once applied or cancelled. */
+  requireActive(): SessionMeta;
+  context(): Promise<ProjectContext>;
+  view(): Promise<{ ctx: ProjectContext; view: EffectiveView }>;
+  validateView(ctx: ProjectContext, view: EffectiveView, files: ChangedFile[]): ChangeValidation;
+}
+
+export function requireEditor(actor: Actor): void {
+  if (!atLeast(actor.role, 'editor')) {
+    throw new ApiError('FORBIDDEN', {
+      message: `This needs the editor role on the project; you are a ${actor.role}.`,
+      hints: ['Ask a project owner to change your role.'],
+    });
+  }
+}
+
+/** The version a request named is not the latest: missing, already applied, or stale. */
+export function staleOrMissing(versions: VersionStore, changeSetId: string, latest: ChangeVersion | undefined): never {
+  const named = versions.get(changeSetId);
+  if (!named) throw new ApiError('AI_CHANGESET_NOT_FOUND');
+  if (named.status === 'applied') throw new ApiError('AI_CHANGESET_ALREADY_APPLIED');
+  throw new ApiError('AI_CHANGESET_STALE', {
+    extra: { latestChangeSetId: latest?.id ?? null, latestVersion: latest?.version ?? null },
+    hints: ['Open the latest version, review it, then apply that one.'],
+  });
+}
