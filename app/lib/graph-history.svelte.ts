@@ -33,15 +33,16 @@ export class GraphHistory {
     this.#redo = [];
   }
 
-  /** Forgets entries that no longer apply to `graphText` (changed outside the canvas). */
-  sync(graphText: string): void {
-    const top = this.#undo.at(-1) ?? this.#redo.at(-1);
-    if (top === undefined) return;
-    const current = this.#undo.length > 0 ? this.#undo.at(-1)!.after : this.#redo.at(-1)!.before;
-    if (current !== graphText) {
-      this.#undo = [];
-      this.#redo = [];
-    }
+  /**
+   * Whether the entries no longer apply to `graphText` (it was changed outside the canvas); if
+   * so they are forgotten, and true is returned.
+   */
+  stale(graphText: string): boolean {
+    const expected = this.#undo.at(-1)?.after ?? this.#redo.at(-1)?.before;
+    if (expected === undefined || expected === graphText) return false;
+    this.#undo = [];
+    this.#redo = [];
+    return true;
   }
 
   async undo(save: (change: GraphChange) => Promise<SaveOutcome>): Promise<SaveOutcome | undefined> {
