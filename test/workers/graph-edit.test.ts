@@ -64,8 +64,8 @@ describe('graph edits from the canvas', () => {
     };
     const refused = await owner.post(`${base}/workflows/w/graph-edit`, { graph: JSON.stringify(broken), deleteSteps: ['start'], baseRevision: 1 });
     expect(refused.status).toBe(422);
-    expect(refused.error.code).toBe('GRAPH_EDIT_REFUSED');
-    const messages = refused.error.details.map((d: { message: string }) => d.message).join('\n');
+    expect(refused.error!.code).toBe('GRAPH_EDIT_REFUSED');
+    const messages = refused.error!.details!.map((d: { message: string }) => d.message).join('\n');
     expect(messages).toContain('“start” is the start step and cannot be deleted');
     expect(messages).toContain('points to “nowhere”, which is not a step of the graph');
     expect(await historyCount(projectId)).toBe(before);
@@ -80,23 +80,23 @@ describe('graph edits from the canvas', () => {
     expect(notJson.error).toMatchObject({ code: 'GRAPH_EDIT_REFUSED', message: 'The new graph is not valid JSON.' });
     const extraField = { ...graph, nodes: [{ ...graph.nodes[0], x: 10 }, graph.nodes[1]] };
     const schema = await owner.post(`${base}/workflows/w/graph-edit`, { graph: JSON.stringify(extraField), baseRevision: 1 });
-    expect(schema.error.code).toBe('GRAPH_EDIT_REFUSED');
-    expect(schema.error.details[0].pointer).toBe('/nodes/0');
+    expect(schema.error!.code).toBe('GRAPH_EDIT_REFUSED');
+    expect(schema.error!.details![0]!.pointer).toBe('/nodes/0');
     const orphan = await owner.post(`${base}/workflows/w/graph-edit`, {
       graph: JSON.stringify(graph),
       createSteps: [{ nodeId: 'ghost', markdown: '# Ghost' }],
       baseRevision: 1,
     });
-    expect(orphan.error.details[0].message).toContain('needs a step of that id');
+    expect(orphan.error!.details![0]!.message).toContain('needs a step of that id');
     const escaping = { ...graph, nodes: [...graph.nodes, { id: 'x', type: 'step', file: '../x.md' }] };
     const escape = await owner.post(`${base}/workflows/w/graph-edit`, {
       graph: JSON.stringify(escaping),
       createSteps: [{ nodeId: 'x', markdown: '# X' }],
       baseRevision: 1,
     });
-    expect(escape.error.details[0].message).toContain('is not allowed');
+    expect(escape.error!.details![0]!.message).toContain('is not allowed');
     const stale = await owner.post(`${base}/workflows/w/graph-edit`, { graph: JSON.stringify(graph), baseRevision: 0 });
-    expect(stale.error.code).toBe('REVISION_CONFLICT');
+    expect(stale.error!.code).toBe('REVISION_CONFLICT');
   });
 
   it('refuses a new step whose file belongs to another workflow of the project', async () => {
@@ -109,6 +109,6 @@ describe('graph edits from the canvas', () => {
       baseRevision: 1,
     });
     expect(refused.status).toBe(422);
-    expect(refused.error.details[0].message).toContain('already belongs to workflow “other”');
+    expect(refused.error!.details![0]!.message).toContain('already belongs to workflow “other”');
   });
 });
