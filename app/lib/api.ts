@@ -12,6 +12,7 @@ import { goto } from '$app/navigation';
 import { navigating } from '$app/state';
 import { isErrorCode, type ErrorBody, type ErrorCode, type ErrorDetail } from '../../shared/errors.ts';
 import { safeNextPath } from './safe-next-path.ts';
+import type { GraphEditInput } from '../../shared/api/graph-edit.ts';
 import type {
   AddMemberInput,
   AgentsView,
@@ -344,6 +345,8 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
         call<SaveResult>('PUT', `${workflow(projectId, workflowId)}/workflow-md`, { body: input }),
       putGraph: (projectId: string, workflowId: string, input: PutTextInput) =>
         call<SaveResult>('PUT', `${workflow(projectId, workflowId)}/graph`, { body: input }),
+      editGraph: (projectId: string, workflowId: string, input: GraphEditInput) =>
+        call<SaveResult>('POST', `${workflow(projectId, workflowId)}/graph-edit`, { body: input }),
       getStep: (projectId: string, workflowId: string, nodeId: string) =>
         call<{ step: StepView; revision: number }>('GET', `${workflow(projectId, workflowId)}/steps/${seg(nodeId)}`),
       putStep: (projectId: string, workflowId: string, nodeId: string, input: PutStepInput) =>

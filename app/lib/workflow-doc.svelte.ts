@@ -17,6 +17,7 @@ import {
 } from '../../shared/bmad/index.ts';
 import { api as browserApi, type Api, type ApiResult, type SaveResult } from './api.ts';
 import { saveOutcome, type SaveOutcome } from './save-tracker.svelte.ts';
+import type { GraphChange } from './graph-edit.ts';
 import { issuesByNode, readGraphLoosely, stepForNode, type IssueCounts, type LooseGraph, type LooseNode } from './workflow-model.ts';
 
 /** What a save came to; a stale base revision is its own case so editors can keep the text. */
@@ -220,6 +221,22 @@ export class WorkflowDoc {
       this.#workflow =
         file === 'graph' ? { ...this.#workflow, revision, graphJson: content } : { ...this.#workflow, revision, workflowMd: content };
       this.#clearDraftIf(file, content);
+    });
+  }
+
+  /** A canvas edit: the new graph with the step files it creates and deletes, as one revision. */
+  async applyGraphChange(change: GraphChange): Promise<SaveOutcome> {
+    const result = await this.#api.workflows.editGraph(this.#projectId, this.#workflow.id, {
+      graph: change.after,
+      createSteps: change.createSteps.map((s) => ({ nodeId: s.nodeId, markdown: s.markdown })),
+      deleteSteps: change.deleteSteps.map((s) => s.nodeId),
+      baseRevision: this.#workflow.revision,
+    });
+    return this.#settle(result, (revision) => {
+      const gone = new Set(change.deleteSteps.map((s) => s.nodeId));
+      const steps = [...this.#workflow.steps.filter((s) => !gone.has(s.nodeId)), ...change.createSteps];
+      steps.sort((a, b) => a.path.localeCompare(b.path));
+      this.#workflow = { ...this.#workflow, revision, graphJson: change.after, steps, stepCount: steps.length };
     });
   }
 

@@ -74,9 +74,9 @@ class OutputTail {
 }
 
 /** Runs a command to completion; rejects with its output when it fails. */
-async function run(command: string, args: string[], label: string, verbose = false): Promise<void> {
+async function run(command: string, args: string[], label: string, verbose = false, env: Record<string, string> = {}): Promise<void> {
   const tail = new OutputTail();
-  const child = spawn(command, args, { cwd: ROOT, env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: ROOT, env: { ...toolEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const collect = (chunk: Buffer) => {
     tail.push(chunk);
     if (verbose) process.stderr.write(chunk);
@@ -109,7 +109,9 @@ export function freePort(): Promise<number> {
 /** Builds the SPA into ./build unless it is there already. */
 export async function ensureSpaBuilt(options: { rebuild?: boolean; verbose?: boolean } = {}): Promise<void> {
   if (!options.rebuild && existsSync(path.join(ROOT, 'build/index.html'))) return;
-  await run('npx', ['vite', 'build'], 'Building the SPA (vite build)', options.verbose);
+  // vitest sets NODE_ENV=test, which vite would inherit and build the SPA with its development
+  // code (SvelteKit's dev-only console warnings among it); the product is built for production.
+  await run('npx', ['vite', 'build'], 'Building the SPA (vite build)', options.verbose, { NODE_ENV: 'production' });
 }
 
 function exited(child: ChildProcess): boolean {

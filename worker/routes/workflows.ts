@@ -8,6 +8,8 @@ import { commitContext, param } from '../http/context.ts';
 import { projectAccess } from '../middleware/project-access.ts';
 import { CreateWorkflowInput, PutStepInput, PutTextInput, UpdateWorkflowInput } from '../../shared/api/store.ts';
 import { packageFilePath, saveResult } from '../package-io/validate-stored.ts';
+import { GraphEditInput } from '../../shared/api/graph-edit.ts';
+import { applyGraphEdit } from '../store/graph-edits.ts';
 import {
   createWorkflow,
   deleteStep,
@@ -48,6 +50,12 @@ export const workflowRoutes = new Hono<AppEnv>()
     const { content, baseRevision } = c.req.valid('json');
     const workflowId = param(c, 'workflowId');
     const revision = await putWorkflowFile(c.var.db, commitContext(c), workflowId, 'graph', content, baseRevision);
+    return ok(c, await saveResult(c.var.db, c.var.projectId, revision, packageFilePath.graph(workflowId)));
+  })
+  // The canvas: graph plus the step files of added or deleted nodes, as one revision.
+  .post('/:workflowId/graph-edit', jsonBody(GraphEditInput), async (c) => {
+    const workflowId = param(c, 'workflowId');
+    const revision = await applyGraphEdit(c.var.db, commitContext(c), workflowId, c.req.valid('json'));
     return ok(c, await saveResult(c.var.db, c.var.projectId, revision, packageFilePath.graph(workflowId)));
   })
   .get('/:workflowId/steps/:nodeId', async (c) =>

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { StepView } from '../../shared/api/index.ts';
+import { readNodePositions } from '../../shared/bmad/graph-positions.ts';
+import { addEdge, addStep, deleteEdge, deleteStep, invertChange, moveNodes, updateEdge, type EditResult } from './graph-edit.ts';
+import { spreadLabels } from './edge-labels.ts';
+
+const GRAPH = `${JSON.stringify(
+  {
+    schemaVersion: '1.1',
+    entryNodeId: 'start',
+    nodes: [
+      { id: 'start', type: 'step', file: 'workflows/w/steps/start.md', title: 'Start' },
+      { id: 'end', type: 'end', file: 'workflows/w/steps/end.md', title: 'Finish' },
+    ],
+    edges: [{ from: 'start', to: 'end', label: 'next' }],
+    metadata: { author: 'kept', layout: { positions: { start: { x: 0, y: 0 } } } },
+  },
+  null,
+  2,
+)}\n`;
+const STEPS: StepView[] = [
+  { nodeId: 'end', path: 'workflows/w/steps/end.md', markdown: '# End' },
+  { nodeId: 'start', path: 'workflows/w/steps/start.md', markdown: '# Start' },
+];
+
+function changed(result: EditResult) {
+  if (!result.ok) throw new Error(`expected a change, got: ${result.message}`);
+  return { ...result.change, graph: JSON.parse(result.change.after) };
+}
+
+describe('graph edits', () => {
+  it('adds a step after a node: node, edge, position and a step file beside the others', () => {
+    const change = changed(addStep(GRAPH, STEPS, { from: 'start', position: { x: 10.4, y: 200 } }));
+    expect(change.graph.nodes[2]).toEqual({ id: 'step-3', type: 'step', file: 'workflows/w/steps/step-3.md', title: 'New step 3' });
+    expect(change.graph.edges[1]).toEqual({ from: 'start', to: 'step-3', label: 'next' });
+    expect(readNodePositions(change.graph).get('step-3')).toEqual({ x: 10, y: 200 });
+    expect(change.graph.metadata.author).toBe('kept');
+    expect(change.createSteps).toHaveLength(1);
+    expect(change.createSteps[0]).toMatchObject({ nodeId: 'step-3', path: 'workflows/w/steps/step-3.md' });
+    expect(change.createSteps[0]!.markdown).toContain('## Instructions');
+    expect(change.deleteSteps).toEqual([]);
+  });
+
+  it('picks a node id no node and no step file uses', () => {
+    const steps = [...STEPS, { nodeId: 'step-3', path: 'x/step-3.md', markdown: '' }];
+    expect(changed(addStep(GRAPH, steps)).graph.nodes[2].id).toBe('step-4');
+  });
+
+  it('deletes a step with its edges, position and file; undo brings the same file back', () => {
+    const added = changed(addStep(GRAPH, STEPS, { from: 'start', position: { x: 1, y: 2 } }));
+    const steps = [...STEPS, ...added.createSteps];
+    const removed = changed(deleteStep(added.after, steps, 'step-3'));
+    expect(removed.graph.nodes.map((n: { id: string }) => n.id)).toEqual(['start', 'end']);
+    expect(removed.graph.edges).toEqual([{ from: 'start', to: 'end', label: 'next' }]);
+    expect(readNodePositions(removed.graph).has('step-3')).toBe(false);
+    expect(removed.deleteSteps).toEqual(added.createSteps);
+    const undo = invertChange(removed);
+    expect(undo.after).toBe(added.after);
+    expect(undo.createSteps).toEqual(added.createSteps);
+    expect(undo.deleteSteps).toEqual([]);
+  });
+
+  it('refuses deleting the start step, saying why', () => {
+    const result = deleteStep(GRAPH, STEPS, 'start');
+    expect(result).toEqual({ ok: false, message: expect.stringContaining('“start” is the start step and cannot be deleted') });
+  });
+
+  it('refuses an edge to nowhere and a duplicate edge', () => {
+    expect(addEdge(GRAPH, STEPS, 'start', 'ghost')).toEqual({ ok: false, message: expect.stringContaining('points to “ghost”') });
+    expect(addEdge(GRAPH, STEPS, 'start', 'end')).toEqual({ ok: false, message: 'There is already an edge from “start” to “end”.' });
+  });
+
+  it('adds, edits and deletes edges; one default edge per source', () => {
+    const added = changed(addEdge(GRAPH, STEPS, 'end', 'start', 'again'));
+    expect(added.graph.edges[1]).toEqual({ from: 'end', to: 'start', label: 'again' });
+    const twoFromStart = changed(addStep(GRAPH, STEPS, { from: 'start' }));
+    const first = changed(updateEdge(twoFromStart.after, STEPS, 0, { isDefault: true, conditionText: 'ok' }));
+    const second = changed(updateEdge(first.after, STEPS, 1, { isDefault: true, label: ' other ' }));
+    expect(second.graph.edges[0]).toEqual({ from: 'start', to: 'end', label: 'next', conditionText: 'ok' });
+    expect(second.graph.edges[1]).toEqual({ from: 'start', to: 'step-3', label: 'other', isDefault: true });
+    expect(updateEdge(GRAPH, STEPS, 0, { label: '  ' })).toEqual({ ok: false, message: 'An edge needs a label.' });
+    const cleared = changed(updateEdge(first.after, STEPS, 0, { conditionText: '' }));
+    expect(cleared.graph.edges[0].conditionText).toBeUndefined();
+    expect(changed(deleteEdge(GRAPH, STEPS, 0)).graph.edges).toEqual([]);
+  });
+
+  it('keeps moved positions in the layout metadata, merged with the stored ones; no move is no change', () => {
+    const moved = changed(moveNodes(GRAPH, STEPS, new Map([['end', { x: 5, y: 300 }]])));
+    expect(Object.fromEntries(readNodePositions(moved.graph))).toEqual({ start: { x: 0, y: 0 }, end: { x: 5, y: 300 } });
+    expect(moveNodes(GRAPH, STEPS, new Map([['start', { x: 0, y: 0 }]]))).toEqual({ ok: false, message: 'Nothing moved.' });
+  });
+
+  it('refuses every edit of a graph that is not JSON', () => {
+    expect(addStep('{', STEPS).ok).toBe(false);
+  });
+});
+
+describe('spreadLabels', () => {
+  it('moves a label off one it would cover and leaves clear labels where they are', () => {
+    const spread = spreadLabels([
+      { id: 'a', x: 0, y: 100, width: 60, height: 18 },
+      { id: 'b', x: 10, y: 105, width: 60, height: 18 },
+      { id: 'c', x: 400, y: 100, width: 60, height: 18 },
+    ]);
+    expect(spread.get('a')).toEqual({ x: 0, y: 100 });
+    expect(spread.get('c')).toEqual({ x: 400, y: 100 });
+    const b = spread.get('b')!;
+    expect(Math.abs(b.y - 100)).toBeGreaterThanOrEqual(22);
+  });
+});
+
+describe('autoLayout', () => {
+  it('lays a chain out top to bottom without overlapping nodes', async () => {
+    const { autoLayout } = await import('./auto-layout.ts');
+    const positions = await autoLayout({
+      nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }],
+      edges: [
+        { from: 'a', to: 'b', label: 'next' },
+        { from: 'a', to: 'c', label: 'other way' },
+        { from: 'b', to: 'd', label: 'next' },
+        { from: 'c', to: 'd', label: 'next' },
+      ],
+      nodeWidth: 180,
+      nodeHeight: 70,
+    });
+    expect(positions.get('b')!.y).toBeGreaterThan(positions.get('a')!.y + 70);
+    expect(positions.get('d')!.y).toBeGreaterThan(positions.get('b')!.y + 70);
+    expect(positions.get('b')!.y).toBe(positions.get('c')!.y);
+    expect(Math.abs(positions.get('b')!.x - positions.get('c')!.x)).toBeGreaterThanOrEqual(180);
+  });
+});

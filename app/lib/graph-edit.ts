@@ -1,0 +1,212 @@
+/**
+ * The canvas's edits as pure functions of the stored graph text and step files: each returns a
+ * GraphChange (graph before and after, step files created and deleted) or the reason it is
+ * refused, checked with the same rules the Worker applies. A change inverts exactly, which is
+ * what undo saves. No Svelte, no I/O.
+ */
+import type { StepView } from '../../shared/api/index.ts';
+import { graphEditProblems } from '../../shared/bmad/graph-edit-rules.ts';
+import { readNodePositions, withNodePositions, type NodePosition } from '../../shared/bmad/graph-positions.ts';
+
+export interface GraphChange {
+  /** What the change did, in words ("Add step “step-2”"), for undo/redo titles. */
+  label: string;
+  before: string;
+  after: string;
+  createSteps: StepView[];
+  deleteSteps: StepView[];
+}
+
+export type EditResult = { ok: true; change: GraphChange } | { ok: false; message: string };
+
+export interface EdgePatch {
+  label?: string;
+  conditionText?: string;
+  isDefault?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parse(text: string): Json | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+const nodesOf = (graph: Json): Json[] => (Array.isArray(graph.nodes) ? graph.nodes.filter(isRecord) : []);
+const edgesOf = (graph: Json): Json[] => (Array.isArray(graph.edges) ? graph.edges.filter(isRecord) : []);
+
+export function serializeGraph(graph: Json): string {
+  return `${JSON.stringify(graph, null, 2)}\n`;
+}
+
+/** The undo of a change: the graph back, created files deleted, deleted files created. */
+export function invertChange(change: GraphChange): GraphChange {
+  return {
+    label: change.label,
+    before: change.after,
+    after: change.before,
+    createSteps: change.deleteSteps,
+    deleteSteps: change.createSteps,
+  };
+}
+
+function finish(label: string, before: string, graph: Json, steps: readonly StepView[], create: StepView[] = [], remove: StepView[] = []): EditResult {
+  const after = serializeGraph(graph);
+  const problems = graphEditProblems({
+    before,
+    after,
+    storedSteps: steps,
+    createSteps: create.map((s) => s.nodeId),
+    deleteSteps: remove.map((s) => s.nodeId),
+  });
+  if (problems.length > 0) return { ok: false, message: problems.map((p) => p.message).join(' ') };
+  return { ok: true, change: { label, before, after, createSteps: create, deleteSteps: remove } };
+}
+
+function unreadable(): EditResult {
+  return { ok: false, message: 'The graph file is not a JSON object; fix it in the Graph JSON tab first.' };
+}
+
+/** A fresh id `step-<n>` that no node and no step file uses. */
+export function freshNodeId(graph: Json, steps: readonly StepView[]): string {
+  const taken = new Set([...nodesOf(graph).map((n) => String(n.id)), ...steps.map((s) => s.nodeId)]);
+  let n = nodesOf(graph).length + 1;
+  while (taken.has(`step-${n}`)) n += 1;
+  return `step-${n}`;
+}
+
+function stepsFolder(graph: Json, near: string | undefined): string {
+  const nodes = nodesOf(graph);
+  const file = String((nodes.find((n) => n.id === near) ?? nodes.find((n) => n.id === graph.entryNodeId) ?? nodes[0])?.file ?? '');
+  const slash = file.lastIndexOf('/');
+  return slash > 0 ? file.slice(0, slash) : 'steps';
+}
+
+/** A new step file that passes the .bmad step rules: frontmatter, Goal, Instructions. */
+export function newStepMarkdown(nodeId: string, title: string): string {
+  return `---
+schemaVersion: "1.1"
+nodeId: "${nodeId}"
+type: "step"
+title: "${title}"
+inputs: []
+outputs: []
+transitions: []
+---
+
+# ${title}
+
+## Goal
+
+Describe what this step achieves.
+
+## Instructions
+
+1. Describe what the agent should do.
+`;
+}
+
+/**
+ * A new step with its node and step file; after `from` (an edge `from` → new) when given, at
+ * `position` when given.
+ */
+export function addStep(
+  text: string,
+  steps: readonly StepView[],
+  options: { from?: string | undefined; position?: NodePosition | undefined } = {},
+): EditResult {
+  const graph = parse(text);
+  if (!graph) return unreadable();
+  const id = freshNodeId(graph, steps);
+  const title = `New step ${id.slice('step-'.length)}`;
+  const file = `${stepsFolder(graph, options.from)}/${id}.md`;
+  let next: Json = { ...graph, nodes: [...nodesOf(graph), { id, type: 'step', file, title }] };
+  if (options.from !== undefined) next = { ...next, edges: [...edgesOf(graph), { from: options.from, to: id, label: 'next' }] };
+  if (options.position) next = withNodePositions(next, new Map([...readNodePositions(graph), [id, options.position]]));
+  return finish(`Add step “${id}”`, text, next, steps, [{ nodeId: id, path: file, markdown: newStepMarkdown(id, title) }]);
+}
+
+/** Deletes a step: its node, every edge touching it, its position and its step file. */
+export function deleteStep(text: string, steps: readonly StepView[], nodeId: string): EditResult {
+  const graph = parse(text);
+  if (!graph) return unreadable();
+  const node = nodesOf(graph).find((n) => n.id === nodeId);
+  if (!node) return { ok: false, message: `There is no step “${nodeId}” in the graph.` };
+  let next: Json = {
+    ...graph,
+    nodes: nodesOf(graph).filter((n) => n.id !== nodeId),
+    edges: edgesOf(graph).filter((e) => e.from !== nodeId && e.to !== nodeId),
+  };
+  const positions = readNodePositions(graph);
+  if (positions.has(nodeId)) next = withNodePositions(next, positions);
+  const file = steps.find((s) => s.path === node.file) ?? steps.find((s) => s.nodeId === nodeId);
+  return finish(`Delete step “${nodeId}”`, text, next, steps, [], file && file.nodeId === nodeId ? [file] : []);
+}
+
+/** A new edge `from` → `to`; the label defaults to “next” (the schema needs one). */
+export function addEdge(text: string, steps: readonly StepView[], from: string, to: string, label = 'next'): EditResult {
+  const graph = parse(text);
+  if (!graph) return unreadable();
+  if (edgesOf(graph).some((e) => e.from === from && e.to === to)) {
+    return { ok: false, message: `There is already an edge from “${from}” to “${to}”.` };
+  }
+  const next = { ...graph, edges: [...edgesOf(graph), { from, to, label }] };
+  return finish(`Connect “${from}” to “${to}”`, text, next, steps);
+}
+
+export function deleteEdge(text: string, steps: readonly StepView[], index: number): EditResult {
+  const graph = parse(text);
+  if (!graph) return unreadable();
+  const edge = edgesOf(graph)[index];
+  if (!edge) return { ok: false, message: 'That edge is no longer in the graph.' };
+  const next = { ...graph, edges: edgesOf(graph).filter((_, i) => i !== index) };
+  return finish(`Delete edge “${String(edge.label)}”`, text, next, steps);
+}
+
+/** Label, condition and default flag of one edge; an empty condition is removed. */
+export function updateEdge(text: string, steps: readonly StepView[], index: number, patch: EdgePatch): EditResult {
+  const graph = parse(text);
+  if (!graph) return unreadable();
+  const edge = edgesOf(graph)[index];
+  if (!edge) return { ok: false, message: 'That edge is no longer in the graph.' };
+  if (patch.label !== undefined && patch.label.trim() === '') return { ok: false, message: 'An edge needs a label.' };
+  const updated: Json = { ...edge };
+  if (patch.label !== undefined) updated.label = patch.label.trim();
+  if (patch.conditionText !== undefined) {
+    if (patch.conditionText.trim() === '') delete updated.conditionText;
+    else updated.conditionText = patch.conditionText;
+  }
+  if (patch.isDefault !== undefined) {
+    if (patch.isDefault) updated.isDefault = true;
+    else delete updated.isDefault;
+  }
+  const edges = edgesOf(graph).map((e, i) => {
+    if (i === index) return updated;
+    // One default edge per source step: making this one the default takes the flag from its siblings.
+    if (patch.isDefault && e.from === edge.from && e.isDefault === true) {
+      const { isDefault: _dropped, ...rest } = e;
+      return rest;
+    }
+    return e;
+  });
+  return finish(`Edit edge “${String(updated.label)}”`, text, { ...graph, edges }, steps);
+}
+
+/** Stores positions (a drag, a burst of drags, or an auto-layout) in the graph's layout metadata. */
+export function moveNodes(text: string, steps: readonly StepView[], moved: ReadonlyMap<string, NodePosition>, label = 'Move steps'): EditResult {
+  const graph = parse(text);
+  if (!graph) return unreadable();
+  const positions = new Map([...readNodePositions(graph), ...moved]);
+  const next = withNodePositions(graph, positions);
+  const after = serializeGraph(next);
+  if (after === text) return { ok: false, message: 'Nothing moved.' };
+  return finish(label, text, next, steps);
+}

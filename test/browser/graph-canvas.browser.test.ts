@@ -1,0 +1,167 @@
+/**
+ * Editing the workflow graph on the canvas in a real browser: add a step, connect two steps by
+ * dragging from handle to handle, move nodes (a burst of drags saves once), reload and find the
+ * positions kept, undo and redo, add and connect by keys, and a refused deletion of the start
+ * step with its reason; the page logs no console warnings throughout.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBrowser, newUser, screenshot, startSuite, type Suite } from './harness.ts';
+
+interface StoredWorkflow {
+  revision: number;
+  graphJson: string;
+  steps: Array<{ nodeId: string; path: string }>;
+}
+
+async function api<T>(context: BrowserContext, baseUrl: string, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
+  const response = await context.request.fetch(`${baseUrl}${path}`, { method, data, headers: { origin: baseUrl } });
+  const body = (await response.json()) as { data: T; error: unknown };
+  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${JSON.stringify(body.error)}`);
+  return body.data;
+}
+
+function positionsOf(workflow: StoredWorkflow): Record<string, { x: number; y: number }> {
+  return (JSON.parse(workflow.graphJson) as { metadata?: { layout?: { positions?: Record<string, { x: number; y: number }> } } }).metadata?.layout?.positions ?? {};
+}
+
+/** The node's position in flow coordinates, from Svelte Flow's transform. */
+async function flowPosition(page: Page, nodeId: string): Promise<{ x: number; y: number }> {
+  const transform = await page.locator(`.svelte-flow__node[data-id="${nodeId}"]`).evaluate((el) => (el as HTMLElement).style.transform);
+  const match = /translate\(\s*(-?[\d.]+)px,\s*(-?[\d.]+)px\)/.exec(transform);
+  if (!match) throw new Error(`no translate in "${transform}"`);
+  return { x: Number(match[1]), y: Number(match[2]) };
+}
+
+async function centre(page: Page, selector: string): Promise<{ x: number; y: number }> {
+  const box = await page.locator(selector).boundingBox();
+  if (!box) throw new Error(`${selector} is not visible`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 12 });
+  await page.mouse.up();
+}
+
+async function revisionShown(page: Page, revision: number): Promise<void> {
+  await page.locator(`[data-testid="workflow-revision"][data-revision="${revision}"]`).waitFor();
+}
+
+describeBrowser('graph canvas (browser)', () => {
+  let suite: Suite;
+
+  beforeAll(async () => {
+    suite = await startSuite();
+  });
+
+  afterAll(async () => {
+    await suite?.close();
+  });
+
+  it('adds a step and an edge, moves nodes, keeps positions across a reload, undoes and redoes, and refuses deleting the start step', async () => {
+    const { product } = suite;
+    const context = await suite.newContext();
+    const page = await context.newPage();
+    // Tall enough that the whole canvas, handles included, is on screen for the mouse.
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(`${message.type()}: ${message.text()}`);
+    });
+
+    const user = newUser('Canvas');
+    await api(context, product.url, 'POST', '/api/auth/register', user);
+    const { project } = await api<{ project: { id: string } }>(context, product.url, 'POST', '/api/projects', { name: `Canvas ${user.name}` });
+    await api(context, product.url, 'POST', `/api/projects/${project.id}/workflows`, { id: 'w', name: 'Canvas flow' });
+    const stored = () => api<{ workflow: StoredWorkflow }>(context, product.url, 'GET', `/api/projects/${project.id}/workflows/w`).then((d) => d.workflow);
+
+    await page.goto(`/projects/${project.id}/workflows/w`);
+    await page.getByTestId('graph-keys').waitFor();
+    expect(await page.getByTestId('graph-node').count()).toBe(2);
+    await revisionShown(page, 1);
+
+    // Add a step after "start" with the toolbar: node, edge and step file in one revision.
+    await page.locator('[data-testid="graph-node"][data-node-id="start"]').click();
+    await page.getByTestId('graph-add-step').click();
+    await page.locator('[data-testid="graph-node"][data-node-id="step-3"]').waitFor();
+    await revisionShown(page, 2);
+    let workflow = await stored();
+    expect(workflow.steps.map((s) => s.nodeId).sort()).toEqual(['end', 'start', 'step-3']);
+    expect(JSON.parse(workflow.graphJson).edges).toContainEqual({ from: 'start', to: 'step-3', label: 'next' });
+
+    // Connect step-3 to end by dragging from its bottom handle to end's top handle.
+    await page.getByTestId('graph-auto-layout').click();
+    await revisionShown(page, 3);
+    await drag(
+      page,
+      await centre(page, '.svelte-flow__node[data-id="step-3"] .svelte-flow__handle[data-handleid="out"]'),
+      await centre(page, '.svelte-flow__node[data-id="end"] .svelte-flow__handle[data-handleid="in"]'),
+    );
+    await page.locator('[data-testid="graph-edge"][data-from="step-3"][data-to="end"]').waitFor();
+    await revisionShown(page, 4);
+    expect(JSON.parse((await stored()).graphJson).edges).toContainEqual({ from: 'step-3', to: 'end', label: 'next' });
+
+    // Two drags in quick succession save as one revision, with both positions.
+    const endBefore = await flowPosition(page, 'end');
+    const endCard = await centre(page, '[data-testid="graph-node"][data-node-id="end"]');
+    await drag(page, endCard, { x: endCard.x + 160, y: endCard.y + 60 });
+    const stepCard = await centre(page, '[data-testid="graph-node"][data-node-id="step-3"]');
+    await drag(page, stepCard, { x: stepCard.x - 140, y: stepCard.y + 20 });
+    await revisionShown(page, 5);
+    await page.locator('[data-testid="graph-saving"][data-pending="0"]').waitFor({ state: 'attached' });
+    workflow = await stored();
+    expect(workflow.revision).toBe(5);
+    const endMoved = await flowPosition(page, 'end');
+    expect(endMoved.x).toBeGreaterThan(endBefore.x + 50);
+    expect(positionsOf(workflow).end).toEqual({ x: Math.round(endMoved.x), y: Math.round(endMoved.y) });
+    const stepMoved = positionsOf(workflow)['step-3']!;
+
+    // A reload draws both nodes where they were left.
+    await page.reload();
+    await page.locator('[data-testid="graph-node"][data-node-id="end"]').waitFor();
+    expect(await flowPosition(page, 'end')).toEqual(positionsOf(workflow).end);
+    expect(await flowPosition(page, 'step-3')).toEqual(stepMoved);
+
+    // Deleting the start step is refused with the reason, and nothing is saved.
+    await page.locator('[data-testid="graph-node"][data-node-id="start"]').click();
+    await page.getByTestId('graph-delete-step').click();
+    await page.getByTestId('graph-edit-message').waitFor();
+    expect(await page.getByTestId('graph-edit-message').textContent()).toContain('“start” is the start step and cannot be deleted');
+    expect((await stored()).revision).toBe(5);
+
+    // Keys: A adds a step after the selected one; C, an arrow and Enter connect it.
+    await page.locator('[data-testid="graph-node"][data-node-id="end"]').click();
+    await page.keyboard.press('a');
+    await page.locator('[data-testid="graph-node"][data-node-id="step-4"]').waitFor();
+    await revisionShown(page, 6);
+    await page.locator('[data-testid="graph-node"][data-node-id="step-4"]').click();
+    await page.keyboard.press('c');
+    await page.getByTestId('graph-connecting').waitFor();
+    const target = (await page.getByTestId('graph-connecting').locator('.mono').nth(1).textContent())!;
+    await page.keyboard.press('Enter');
+    await page.locator(`[data-testid="graph-edge"][data-from="step-4"][data-to="${target}"]`).waitFor();
+    await revisionShown(page, 7);
+
+    // Undo twice (the key connection, then the added step), each a new revision; redo once.
+    await page.keyboard.press('Control+z');
+    await revisionShown(page, 8);
+    expect(await page.locator(`[data-testid="graph-edge"][data-from="step-4"][data-to="${target}"]`).count()).toBe(0);
+    await page.keyboard.press('Control+z');
+    await revisionShown(page, 9);
+    await page.locator('[data-testid="graph-node"][data-node-id="step-4"]').waitFor({ state: 'detached' });
+    workflow = await stored();
+    expect(workflow.steps.map((s) => s.nodeId)).not.toContain('step-4');
+    expect(positionsOf(workflow).end).toEqual(positionsOf(await stored()).end);
+    await page.keyboard.press('Control+Shift+z');
+    await revisionShown(page, 10);
+    await page.locator('[data-testid="graph-node"][data-node-id="step-4"]').waitFor();
+    expect((await stored()).steps.map((s) => s.nodeId)).toContain('step-4');
+
+    await screenshot(page, 'graph-canvas.png');
+    expect(warnings).toEqual([]);
+    await context.close();
+  });
+});
