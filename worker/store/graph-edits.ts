@@ -6,8 +6,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { workflowSteps, workflows } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
-import { nowIso } from '../ids.ts';
+import { ApiError } from '../../shared/api-error.ts';
+import { nowIso } from '../../shared/ids.ts';
 import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, type Statement } from './commit.ts';
 import { getWorkflow } from './workflows.ts';
 import { formatObjectKey } from '../../shared/object-keys.ts';
