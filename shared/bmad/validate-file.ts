@@ -43,7 +43,7 @@ export function validateStepFile(markdown: string, options: StepFileOptions = {}
   const node: GraphNode | undefined =
     options.node ?? (options.nodeId === undefined ? undefined : { id: options.nodeId, type: frontmatter.type, file: filePath });
   const issues: ValidationIssue[] = [
-    ...checkStepBody(body, filePath, bodyStartLine),
+    ...checkStepBody(body, filePath, bodyStartLine, { bmadMethod: frontmatter.origin === 'bmad-method' }),
     ...checkStepReferences({
       filePath,
       frontmatter,
