@@ -8,26 +8,9 @@ import { ApiError } from '../http/api-error.ts';
 import { unpackFiles, unpackPackage } from './unpack.ts';
 import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue } from '../../shared/bmad/index.ts';
 import { deriveBmadMethod, isBmadMethodLayout, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
+import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
 
-export type ImportLayout = 'bmad' | 'bmad-method';
-
-export interface ImportNote {
-  code: string;
-  path: string;
-  message: string;
-  hint?: string;
-}
-
-export interface ImportPreview {
-  layout: ImportLayout;
-  /** No errors: confirming writes it all. */
-  valid: boolean;
-  workflows: Array<{ id: string; name: string; source?: string; graph: unknown; steps: Array<{ file: string; nodeId: string; source?: string }> }>;
-  assets: Array<{ path: string; source?: string }>;
-  agents: Array<{ id: string; name: string; source?: string | null }>;
-  warnings: ImportNote[];
-  errors: ImportNote[];
-}
+export type { ImportLayout, ImportNote, ImportPreview };
 
 export interface PreparedImport {
   preview: ImportPreview;
