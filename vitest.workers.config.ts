@@ -25,6 +25,13 @@ export default defineConfig({
             'two-workflows': Object.fromEntries(loadFixture('two-workflows')),
             demo: Object.fromEntries(loadPackageDir(new URL('./scripts/demo-package/', import.meta.url))),
           },
+          // Our BMAD-METHOD layout fixtures (test/fixtures/bmad-method/), for the importer's workers tests.
+          TEST_BMAD_METHOD: Object.fromEntries(
+            ['linear', 'continuation', 'branches', 'module'].map((name) => [
+              name,
+              Object.fromEntries(loadPackageDir(new URL(`./test/fixtures/bmad-method/${name}/`, import.meta.url))),
+            ]),
+          ),
         },
       },
     })),

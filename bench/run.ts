@@ -10,6 +10,8 @@ import { Bench } from 'tinybench';
 import { generatePackage } from './generate.ts';
 import type { GenerateOptions } from './generate.ts';
 import { exportCpu, importCpu } from './ours.ts';
+import { generateBmadMethodFolder } from './bmad-method.ts';
+import { prepareImport } from '../worker/package-io/prepare-import.ts';
 import { compileSchemas, rawUnzip, rawZip, schemaJobs, schemaOnlyValidate } from './peers.ts';
 import { sessionBench, sessionReport } from './session.ts';
 import type { SessionBenchResult } from './session.ts';
@@ -116,6 +118,13 @@ if (exported.size !== large.size || [...large].some(([path, text]) => exported.g
   fail('packageToFiles does not give back the generated 10 MB package, so the export peer would zip different files.');
 }
 const smallZip = rawZip(small);
+// The BMAD-METHOD row: a 200-step folder, and the .bmad package it derives to (the peer imports that).
+const bmadFolderZip = rawZip(generateBmadMethodFolder(200));
+const derivedOnce = prepareImport(bmadFolderZip);
+if (!derivedOnce.preview.valid || derivedOnce.preview.workflows[0]?.steps.length !== 200) {
+  fail(`The generated 200-step BMAD-METHOD folder does not derive to a valid 200-step workflow: ${derivedOnce.preview.errors[0]?.message ?? ''}`);
+}
+const derivedBmadZip = rawZip(packageToFiles(derivedOnce.pkg));
 
 // Other work on the machine shows up as noise in the per-round ratios; the load says how much there was.
 const load = () => loadavg()[0]!.toFixed(1);
@@ -147,6 +156,13 @@ const cases: Case[] = [
     ours: () => importCpu(largeZip),
     reference: () => rawUnzip(largeZip),
     budget: SLOW,
+  },
+  {
+    name: 'import CPU, 200-step BMAD-METHOD folder',
+    peer: 'our plain .bmad import (importCpu) of the package the folder derives to',
+    ours: () => prepareImport(bmadFolderZip),
+    reference: () => importCpu(derivedBmadZip),
+    budget: FAST,
   },
   {
     name: 'export CPU, 10 MB package',

@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   PKG_ENTRY_TRUNCATED: { status: 400, message: 'A file in the zip is cut short; the zip is incomplete.' },
   PKG_VALIDATION_FAILED: { status: 422, message: 'The package has problems that must be fixed first.' },
   PKG_NAME_CONFLICT: { status: 409, message: 'A project with this name already exists.' },
+  FILE_NOT_LOADABLE: { status: 422, message: 'This file would not load, so it was not saved.' },
   STEP_MISSING_FRONTMATTER: { status: 422, message: 'The step file has no frontmatter.' },
   STEP_INVALID_FRONTMATTER: { status: 422, message: 'The step frontmatter is not valid.' },
   STEP_MISSING_GOAL: { status: 422, message: 'The step has no "## Goal" section.' },

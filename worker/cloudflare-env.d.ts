@@ -14,6 +14,7 @@ declare global {
       SCRIPTED_OPENAI_UNREACHABLE_URL: string;
       /** Only in the Workers-pool tests: example packages as `{path: text}` maps. */
       TEST_PACKAGES: Record<'branching' | 'two-workflows' | 'demo', Record<string, string>>;
+      TEST_BMAD_METHOD: Record<'linear' | 'continuation' | 'branches' | 'module', Record<string, string>>;
     }
     interface GlobalProps {
       mainModule: typeof import('./index.ts');

@@ -43,6 +43,7 @@ import type {
   WriteResult,
 } from '../../shared/api/index.ts';
 import type { ValidationIssue, ValidationReport } from '../../shared/bmad/index.ts';
+import type { ImportLayout, ImportPreview } from '../../shared/bmad-method/preview.ts';
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody; status: number };
 
@@ -69,6 +70,8 @@ export interface ExportedPackage {
   blob: Blob;
   fileName: string;
   warnings: number;
+  /** The warnings themselves, when the server sent them in `x-bmad-warnings-json` (they are also in the zip's WARNINGS.md). */
+  warningList: Array<{ code: string; path: string; message: string }>;
 }
 
 /** `POST /projects/import`: the new project and the package's warnings. */
@@ -233,12 +236,20 @@ async function download(fetchFn: FetchLike, path: string, fallbackName: string):
   const type = response.headers.get('content-type') ?? '';
   if (!response.ok || type.includes('application/json')) return readEnvelope<never>(response, {});
   const warnings = Number(response.headers.get('x-bmad-warnings') ?? '0');
+  let warningList: ExportedPackage['warningList'] = [];
+  try {
+    const listed: unknown = JSON.parse(decodeURIComponent(response.headers.get('x-bmad-warnings-json') ?? '[]'));
+    if (Array.isArray(listed)) warningList = listed as ExportedPackage['warningList'];
+  } catch {
+    // A malformed header only loses the list; the zip's WARNINGS.md still has it.
+  }
   return {
     ok: true,
     data: {
       blob: await response.blob(),
       fileName: attachmentFileName(response.headers.get('content-disposition'), fallbackName),
       warnings: Number.isFinite(warnings) ? warnings : 0,
+      warningList,
     },
   };
 }
@@ -313,7 +324,14 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
         call<{ project: ProjectView }>('PUT', `${project(projectId)}/domain-profile`, { body: profile }),
       validation: (projectId: string) => call<ValidationView>('GET', `${project(projectId)}/validation`),
       /** The `.bmad` zip, or 422 PKG_VALIDATION_FAILED with `details[]` when errors block it. */
-      exportPackage: (projectId: string) => download(fetchFn, `${project(projectId)}/export`, 'package.bmad'),
+      exportPackage: (projectId: string, layout: ImportLayout = 'bmad') =>
+        download(fetchFn, `${project(projectId)}/export?layout=${layout}`, layout === 'bmad' ? 'package.bmad' : 'bmad-method.zip'),
+      /** What importing this zip would write (either layout), without writing anything. */
+      previewImport: (file: Blob, fileName: string) => {
+        const form = new FormData();
+        form.append('file', file, fileName);
+        return call<{ preview: ImportPreview }>('POST', '/projects/import/preview', { body: form });
+      },
       /** Upload a `.bmad` zip as a new project (multipart: `file`, optional `name`). */
       importPackage: (file: Blob, fileName: string, name?: string) => {
         const form = new FormData();

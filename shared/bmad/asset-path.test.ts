@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAssetPath, checkAssetQuota, checkAssetSize, checkAssetUpsert, formatBytes } from './asset-path.ts';
 
 describe('checkAssetPath', () => {
-  it.each(['assets/a.md', 'assets/templates/plan-template.md', 'assets/data/t.yaml', 'assets/x.yml', 'assets/a.b_c-d.json', 'assets/n.txt'])(
+  it.each(['assets/a.md', 'assets/templates/plan-template.md', 'assets/data/t.yaml', 'assets/x.yml', 'assets/a.b_c-d.json', 'assets/n.txt', 'assets/data/sections.csv'])(
     'accepts %s',
     (path) => expect(checkAssetPath(path)).toEqual({ ok: true, path }),
   );

@@ -1,7 +1,7 @@
 /**
  * Asset path and size rules (schemas/bmad-v1.1/README.md, "Paths and sizes"): used by validation stage 5 and by the asset API as
  * the user types. A path is `assets/...`, uses only `[A-Za-z0-9._/-]`, has no empty, `.` or `..`
- * segment, and ends in .md .txt .json .yaml or .yml. Codes are API error codes (shared/errors.ts).
+ * segment, and ends in .md .txt .json .yaml .yml or .csv. Codes are API error codes (shared/errors.ts).
  */
 import type { ErrorCode } from '../errors.ts';
 import { ASSET_EXTENSIONS, MAX_ASSET_BYTES, MAX_ASSET_COUNT, MAX_ASSETS_TOTAL_BYTES, utf8ByteLength } from './limits.ts';

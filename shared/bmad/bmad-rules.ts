@@ -90,7 +90,9 @@ export const bmadRulesStage: ValidationStage = {
       report(...checkGraph(w.graph, w.workflow.graphPath));
       report(...checkStepsIndex(w.body, w.workflow.workflowMdPath, w.bodyStartLine, paths));
       report(...checkWorkflowState(w.frontmatter, new Set(w.graph.nodes.map((n) => n.id)), w.workflow.workflowMdPath));
-      for (const step of w.steps) report(...checkStepBody(step.body, step.file.path, step.bodyStartLine));
+      for (const step of w.steps) {
+        report(...checkStepBody(step.body, step.file.path, step.bodyStartLine, { bmadMethod: step.frontmatter.origin === 'bmad-method' }));
+      }
     }
   },
 };

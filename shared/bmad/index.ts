@@ -28,5 +28,7 @@ export type { PackageParse, ParsedPackage, ParsedStep, ParsedWorkflow } from './
 export type { StageContext, ValidationStage } from './stage.ts';
 export { DEFAULT_STAGES, validatePackage } from './pipeline.ts';
 export type { ValidateOptions } from './pipeline.ts';
+export { GRAPH_LOAD_BREAKING_CODES, agentSaveRefusals, graphSaveRefusals, stepSaveRefusals, workflowMdSaveRefusals } from './save-rules.ts';
+export { looseAgentIdIssues, looseGraphIdIssues } from './loose-rules.ts';
 export { validateAgentsJson, validateGraph, validateManifest, validateStepFile, validateWorkflowMd } from './validate-file.ts';
 export type { GraphFileOptions, StepFileOptions, WorkflowMdOptions } from './validate-file.ts';

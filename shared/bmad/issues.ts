@@ -65,6 +65,21 @@ export const ISSUE_CODES = {
   ASSET_LIMIT_REACHED: 'More than 200 assets, or more than 2 MiB of assets in total.',
   PATH_UNSAFE: 'A graph node file path is absolute, escapes the package or is not a .md file.',
   PKG_UNKNOWN_FILE: '(warning) A file is not part of the .bmad layout and will not be exported.',
+  // BMAD-METHOD import and export (shared/bmad-method)
+  BMAD_FILE_SKIPPED: '(warning) An uploaded file is binary, or has an extension or name a package cannot keep; left out.',
+  BMAD_TOO_MANY_STEPS: 'A folder has more step files than can be imported.',
+  BMAD_FRONTMATTER_INVALID: '(warning) A BMAD file frontmatter is not valid YAML, so its links were not read.',
+  BMAD_LINK_OUTSIDE: '(warning) A link leaves the uploaded folder; ignored.',
+  BMAD_LINK_MISSING: '(warning) A link names a step file that is not there; ignored.',
+  BMAD_LINK_OTHER_WORKFLOW: '(warning) A step links a step of another workflow; ignored.',
+  BMAD_ENTRY_GUESSED: '(warning) workflow.md names no first step; the first step file by name was taken.',
+  BMAD_NO_STEPS: 'A workflow has no step files.',
+  BMAD_STEP_ORPHAN: '(warning) A step file no workflow reaches; kept as a file, not a graph node.',
+  BMAD_AGENT_INCOMPLETE: '(warning) An agent file lacks required fields; placeholders were written.',
+  BMAD_AGENT_PLACEHOLDER: '(warning) No agent file was uploaded; a placeholder agent was written.',
+  BMAD_EXPORT_REWRITTEN: '(warning) On export, a file whose generated fields could not be found is written as stored.',
+  BMAD_EXPORT_NOT_WRITTEN: '(warning) On export, something the BMAD-METHOD layout has no place for is left out.',
+  BMAD_EXPORT_UNLINKED_EDGE: '(warning) On export, a graph edge no step file links to.',
 } as const satisfies Record<string, string>;
 
 export type IssueCode = keyof typeof ISSUE_CODES;

@@ -11,7 +11,7 @@ export const MAX_ASSETS_TOTAL_BYTES = 2 * 1024 * 1024;
 /** Asset files per project (original: 200). */
 export const MAX_ASSET_COUNT = 200;
 /** Extensions an asset may have; assets are text only. */
-export const ASSET_EXTENSIONS = ['.md', '.txt', '.json', '.yaml', '.yml'] as const;
+export const ASSET_EXTENSIONS = ['.md', '.txt', '.json', '.yaml', '.yml', '.csv'] as const;
 
 /** Any single package text file (bmad.json, agents.json, a graph, workflow.md, a step), in UTF-8 bytes. */
 export const MAX_TEXT_FILE_BYTES = 1024 * 1024;

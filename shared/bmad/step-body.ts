@@ -13,21 +13,38 @@ const SECTIONS = [
   { name: 'Completion', required: false, code: null },
 ] as const;
 
+export interface StepBodyOptions {
+  /**
+   * The step was imported from the BMAD-METHOD layout (frontmatter `origin: bmad-method`): its own
+   * `## STEP GOAL:` heading counts as the goal, and a missing section is a warning, not an error,
+   * because BMAD steps are written to their own conventions (shared/bmad-method/README.md).
+   */
+  bmadMethod?: boolean;
+}
+
+/** BMAD-METHOD's names for the sections: `## STEP GOAL:`, `## Sequence of Instructions`. */
+function bmadTitleMatches(title: string, name: string): boolean {
+  const plain = title.replace(/[:：]\s*$/u, '').trim();
+  if (name === 'Goal') return /^(step\s+)?goal$/iu.test(plain);
+  if (name === 'Instructions') return /instructions/iu.test(plain);
+  return titleMatches(plain, name);
+}
+
 /**
  * @param bodyStartLine 1-based line of the file on which `body` starts, so messages cite file lines.
  */
-export function checkStepBody(body: string, filePath: string, bodyStartLine = 1): ValidationIssue[] {
+export function checkStepBody(body: string, filePath: string, bodyStartLine = 1, options: StepBodyOptions = {}): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const sections = markdownSections(body);
   const fileLine = (line: number) => line + bodyStartLine - 1;
   for (const spec of SECTIONS) {
-    const named = sections.filter((s) => titleMatches(s.title, spec.name));
+    const named = sections.filter((s) => (options.bmadMethod ? bmadTitleMatches(s.title, spec.name) : titleMatches(s.title, spec.name)));
     const matches = named.filter((s) => s.level === 2);
     if (matches.length === 0) {
       if (!spec.required) continue;
       const wrongLevel = named[0];
       issues.push(
-        errorIssue(spec.code, filePath, `The step has no "## ${spec.name}" section.`, {
+        (options.bmadMethod ? warningIssue : errorIssue)(spec.code, filePath, `The step has no "## ${spec.name}" section.`, {
           hint: wrongLevel
             ? `Line ${fileLine(wrongLevel.line)} has "${'#'.repeat(wrongLevel.level)} ${wrongLevel.title}"; make it a level-2 heading: "## ${spec.name}".`
             : `Add a "## ${spec.name}" heading followed by its text.`,

@@ -5,6 +5,8 @@
  */
 import { checkAgentIds } from './bmad-rules.ts';
 import { checkGraph } from './graph-rules.ts';
+import { parseJsonText } from './json-text.ts';
+import { looseAgentIdIssues, looseGraphIdIssues } from './loose-rules.ts';
 import { buildReport } from './issues.ts';
 import type { ValidationIssue, ValidationReport } from './issues.ts';
 import type { GraphNode } from './models.ts';
@@ -15,6 +17,12 @@ import { checkNodeReferences, checkStepReferences } from './reference-rules.ts';
 import { checkGraphPaths, checkManifestPaths } from './security-rules.ts';
 import { checkStepBody } from './step-body.ts';
 import { checkStepsIndex, checkWorkflowState } from './workflow-rules.ts';
+
+/** Id rules over a JSON file that failed its schema but parsed (nothing more when it did not parse). */
+function looseIssues(text: string, filePath: string, rules: (value: unknown, filePath: string) => ValidationIssue[]): ValidationIssue[] {
+  const parsed = parseJsonText(text, filePath);
+  return parsed.ok ? rules(parsed.value, filePath) : [];
+}
 
 export interface StepFileOptions {
   filePath?: string;
@@ -35,7 +43,7 @@ export function validateStepFile(markdown: string, options: StepFileOptions = {}
   const node: GraphNode | undefined =
     options.node ?? (options.nodeId === undefined ? undefined : { id: options.nodeId, type: frontmatter.type, file: filePath });
   const issues: ValidationIssue[] = [
-    ...checkStepBody(body, filePath, bodyStartLine),
+    ...checkStepBody(body, filePath, bodyStartLine, { bmadMethod: frontmatter.origin === 'bmad-method' }),
     ...checkStepReferences({
       filePath,
       frontmatter,
@@ -61,7 +69,7 @@ export interface GraphFileOptions {
 export function validateGraph(jsonText: string, options: GraphFileOptions = {}): ValidationReport {
   const filePath = options.filePath ?? 'workflow.graph.json';
   const parsed = parseGraphFile(jsonText, filePath);
-  if (!parsed.ok) return buildReport(parsed.issues, true);
+  if (!parsed.ok) return buildReport([...parsed.issues, ...looseIssues(jsonText, filePath, looseGraphIdIssues)], true);
   const graph = parsed.data;
   return buildReport(
     [
@@ -80,7 +88,7 @@ export function validateGraph(jsonText: string, options: GraphFileOptions = {}):
 export function validateAgentsJson(text: string, options: { filePath?: string } = {}): ValidationReport {
   const filePath = options.filePath ?? DEFAULT_AGENTS_PATH;
   const parsed = parseAgentsFile(text, filePath);
-  if (!parsed.ok) return buildReport(parsed.issues, true);
+  if (!parsed.ok) return buildReport([...parsed.issues, ...looseIssues(text, filePath, looseAgentIdIssues)], true);
   return buildReport(checkAgentIds(parsed.data, filePath), false);
 }
 

@@ -70,12 +70,15 @@ describeBrowser('editors (browser)', () => {
     await page.goto('/projects');
     await page.getByTestId('import-file').setInputFiles(await packageZip());
     await page.getByTestId('import-submit').click();
+    await page.getByTestId('import-preview').waitFor();
+    await page.getByTestId('import-confirm').click();
     await page.getByTestId('import-done').waitFor();
     expect(await page.getByTestId('import-done').textContent()).toContain('course-placement');
 
     // A second import of the same package is refused by name, with a free name offered.
     await page.getByTestId('import-file').setInputFiles(await packageZip());
     await page.getByTestId('import-submit').click();
+    await page.getByTestId('import-confirm').click();
     await page.getByTestId('import-name-conflict').waitFor();
     expect(await page.getByTestId('import-use-suggestion').textContent()).toContain('course-placement (2)');
 

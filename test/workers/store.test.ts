@@ -7,6 +7,16 @@ async function historyCount(projectId: string) {
   return row!.n;
 }
 
+/** A step file that loads (the Builder refuses one that does not: save-validation.test.ts). */
+const stepMd = (nodeId: string, title: string) => `---\nschemaVersion: "1.1"\nnodeId: ${nodeId}\ntype: step\n---\n# ${title}\n`;
+const CHANGED_MD = '---\nschemaVersion: "1.1"\nworkflowType: w\ncurrentNodeId: ""\nstepsCompleted: []\n---\n# changed\n';
+/** The starting graph of a new workflow with another title on its entry node. */
+const retitled = (graphJson: string, title: string) => {
+  const graph = JSON.parse(graphJson);
+  graph.nodes[0].title = title;
+  return JSON.stringify(graph);
+};
+
 describe('workflows and steps', () => {
   it('creates a workflow with a valid starting graph and steps, at revision 1', async () => {
     const { owner, base } = await projectWithOwner();
@@ -32,16 +42,16 @@ describe('workflows and steps', () => {
     const { owner, base, projectId } = await projectWithOwner();
     await owner.post(`${base}/workflows`, { id: 'w', name: 'W' });
     const original = (await owner.get(`${base}/workflows/w`)).data.workflow.workflowMd as string;
-    const md = await owner.put(`${base}/workflows/w/workflow-md`, { content: '# changed', baseRevision: 1 });
+    const md = await owner.put(`${base}/workflows/w/workflow-md`, { content: CHANGED_MD, baseRevision: 1 });
     expect(md.data.revision).toBe(2);
-    const step = await owner.put(`${base}/workflows/w/steps/review`, { markdown: '# Review', baseRevision: 2 });
+    const step = await owner.put(`${base}/workflows/w/steps/review`, { markdown: stepMd('review', 'Review'), baseRevision: 2 });
     expect(step.data.revision).toBe(3);
     const read = await owner.get(`${base}/workflows/w/steps/review`);
-    expect(read.data).toMatchObject({ revision: 3, step: { nodeId: 'review', path: 'workflows/w/steps/review.md', markdown: '# Review' } });
+    expect(read.data).toMatchObject({ revision: 3, step: { nodeId: 'review', path: 'workflows/w/steps/review.md', markdown: stepMd('review', 'Review') } });
     const history = await owner.get(`${base}/history?objectKey=workflow:w`);
     expect(history.data.entries.map((e: { action: string }) => e.action)).toEqual(['update', 'create']);
     const detail = await owner.get(`${base}/history/${history.data.entries[0].id}`);
-    expect(detail.data.entry).toMatchObject({ oldRevision: 1, newRevision: 2, contentBefore: original, contentAfter: '# changed' });
+    expect(detail.data.entry).toMatchObject({ oldRevision: 1, newRevision: 2, contentBefore: original, contentAfter: CHANGED_MD });
     expect(detail.data.entry.actor.id).toBe(owner.userId);
     expect(await historyCount(projectId)).toBe(6); // 4 create rows + md update + step create
   });
@@ -49,12 +59,13 @@ describe('workflows and steps', () => {
   it('answers a stale base revision with 409 and the current revision, writing nothing', async () => {
     const { owner, base, projectId } = await projectWithOwner();
     await owner.post(`${base}/workflows`, { id: 'w', name: 'W' });
-    await owner.put(`${base}/workflows/w/graph`, { content: '{"a":1}', baseRevision: 1 });
+    const seed = (await owner.get(`${base}/workflows/w`)).data.workflow.graphJson as string;
+    await owner.put(`${base}/workflows/w/graph`, { content: retitled(seed, 'one'), baseRevision: 1 });
     const before = await historyCount(projectId);
-    const stale = await owner.put(`${base}/workflows/w/graph`, { content: '{"a":2}', baseRevision: 1 });
+    const stale = await owner.put(`${base}/workflows/w/graph`, { content: retitled(seed, 'two'), baseRevision: 1 });
     expect(stale.status).toBe(409);
     expect(stale.error).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 2 });
-    expect((await owner.get(`${base}/workflows/w`)).data.workflow.graphJson).toBe('{"a":1}');
+    expect((await owner.get(`${base}/workflows/w`)).data.workflow.graphJson).toBe(retitled(seed, 'one'));
     expect(await historyCount(projectId)).toBe(before);
   });
 
@@ -62,7 +73,7 @@ describe('workflows and steps', () => {
     const { owner, base } = await projectWithOwner();
     await owner.post(`${base}/workflows`, { id: 'a', name: 'A' });
     await owner.post(`${base}/workflows`, { id: 'b', name: 'B' });
-    await owner.put(`${base}/workflows/a/steps/extra`, { markdown: '# Extra' });
+    await owner.put(`${base}/workflows/a/steps/extra`, { markdown: stepMd('extra', 'Extra') });
     expect((await owner.patch(`${base}/workflows/b`, { name: 'Bee', isDefault: true })).data.workflow).toMatchObject({ name: 'Bee', isDefault: true });
     expect((await owner.get(`${base}/workflows/a`)).data.workflow.isDefault).toBe(false);
     expect((await owner.delete(`${base}/workflows/a`)).status).toBe(200);
@@ -93,7 +104,7 @@ describe('workflows and steps', () => {
   it('refuses step paths that escape the package', async () => {
     const { owner, base } = await projectWithOwner();
     await owner.post(`${base}/workflows`, { id: 'w', name: 'W' });
-    const res = await owner.put(`${base}/workflows/w/steps/x`, { markdown: '# X', path: '../../etc/passwd.md' });
+    const res = await owner.put(`${base}/workflows/w/steps/x`, { markdown: stepMd('x', 'X'), path: '../../etc/passwd.md' });
     expect(res.status).toBe(422);
     expect((await owner.get(`${base}/workflows/w/steps/x`)).status).toBe(404);
   });
@@ -181,7 +192,7 @@ describe('history', () => {
        BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
     ).run();
     const before = await historyCount(projectId);
-    const res = await owner.put(`${base}/workflows/w/steps/boom`, { markdown: '# Boom' });
+    const res = await owner.put(`${base}/workflows/w/steps/boom`, { markdown: stepMd('boom', 'Boom') });
     expect(res.status).toBe(500);
     expect(res.error?.code).toBe('INTERNAL_ERROR');
     expect(await historyCount(projectId)).toBe(before);

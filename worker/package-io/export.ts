@@ -1,18 +1,33 @@
 /**
- * Export a project as a `.bmad` zip in the multi-workflow layout, all or nothing: any
- * validation error means no zip (422 with every problem); warnings travel beside it.
+ * Export a project as a zip, all or nothing: any validation error means no zip (422 with every
+ * problem). Two layouts: `.bmad` (the multi-workflow layout) and `bmad-method` (the folders the
+ * project was imported from, generated fields stripped: shared/bmad-method/export.ts). Warnings
+ * travel beside the file and inside it, as WARNINGS.md.
  */
 import { strToU8, zipSync } from 'fflate';
 import type { Db } from '../db/client.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { loadStoredPackage, packageNameFrom } from './stored-package.ts';
 import { packageToFiles, toErrorDetail, validatePackage, type ValidationIssue } from '../../shared/bmad/index.ts';
+import { exportBmadMethod } from '../../shared/bmad-method/export.ts';
+
+export type ExportLayout = 'bmad' | 'bmad-method';
+
+export const WARNINGS_FILE = 'WARNINGS.md';
+
+/** The warnings as a Markdown file a person reads beside the exported files. */
+export function warningsMarkdown(warnings: readonly ValidationIssue[], layout: ExportLayout): string {
+  const lines = [`# Export warnings (${layout === 'bmad' ? '.bmad' : 'BMAD-METHOD'} layout)`, '', `${warnings.length} warning(s).`, ''];
+  for (const w of warnings) lines.push(`- **${w.code}** \`${w.filePath}\`: ${w.message}${w.hint ? ` (${w.hint})` : ''}`);
+  return `${lines.join('\n')}\n`;
+}
 
 export async function exportPackage(
   db: Db,
   projectId: string,
+  layout: ExportLayout = 'bmad',
 ): Promise<{ zip: Uint8Array; fileName: string; warnings: ValidationIssue[] }> {
-  const { pkg, projectName } = await loadStoredPackage(db, projectId);
+  const { pkg, projectName, origin } = await loadStoredPackage(db, projectId);
   const report = validatePackage(pkg);
   if (!report.valid) {
     throw new ApiError('PKG_VALIDATION_FAILED', {
@@ -21,8 +36,19 @@ export async function exportPackage(
       extra: { warnings: report.warnings },
     });
   }
-  const files = packageToFiles(pkg);
+  let files: Map<string, string>;
+  let warnings: ValidationIssue[];
+  if (layout === 'bmad-method') {
+    const out = exportBmadMethod(pkg, origin);
+    files = out.files;
+    warnings = [...report.warnings, ...out.warnings];
+  } else {
+    files = packageToFiles(pkg);
+    warnings = report.warnings;
+  }
   const entries: Record<string, Uint8Array> = {};
   for (const [path, text] of files) entries[path] = strToU8(text);
-  return { zip: zipSync(entries, { level: 6 }), fileName: `${packageNameFrom(projectName)}.bmad`, warnings: report.warnings };
+  if (warnings.length > 0 && !files.has(WARNINGS_FILE)) entries[WARNINGS_FILE] = strToU8(warningsMarkdown(warnings, layout));
+  const name = packageNameFrom(projectName);
+  return { zip: zipSync(entries, { level: 6 }), fileName: layout === 'bmad' ? `${name}.bmad` : `${name}-bmad-method.zip`, warnings };
 }

@@ -1,5 +1,6 @@
 /**
- * Import a `.bmad` zip as a new project: unpack with guards, validate with the shared pipeline,
+ * Import a `.bmad` zip, or a BMAD-METHOD folder zip (prepare-import.ts derives the package), as a
+ * new project: unpack with guards, validate with the shared pipeline,
  * then write the project, its membership, workflows, steps and assets in ONE D1 batch, so a
  * failure leaves nothing behind. Each row is its own statement with bound parameters, which
  * keeps every statement far below D1's 100 KB SQL and 100-parameter limits however large the
@@ -14,16 +15,8 @@ import { newId } from '../../shared/ids.ts';
 import { runBatch, type Statement } from '../store/commit.ts';
 import { assetRow, upsertAssetStatement } from '../store/assets.ts';
 import { getProject } from '../store/projects.ts';
-import { unpackPackage } from './unpack.ts';
-import {
-  packageFromFiles,
-  parseFrontmatter,
-  toErrorDetail,
-  toMultiWorkflowLayout,
-  validatePackage,
-  type BmadStepFile,
-  type ValidationIssue,
-} from '../../shared/bmad/index.ts';
+import { prepareImport, type ImportLayout } from './prepare-import.ts';
+import { parseFrontmatter, toErrorDetail, type BmadStepFile, type ValidationIssue } from '../../shared/bmad/index.ts';
 import type { ProjectView } from '../../shared/api/projects.ts';
 
 function stepNodeId(step: BmadStepFile): string {
@@ -52,22 +45,19 @@ export async function importPackage(
   userId: string,
   zip: Uint8Array,
   requestedName?: string,
-): Promise<{ project: ProjectView; warnings: ValidationIssue[] }> {
-  const unpacked = unpackPackage(zip);
-  if (!unpacked.ok) {
-    throw new ApiError(unpacked.code, { message: unpacked.message, ...(unpacked.details ? { details: unpacked.details } : {}) });
-  }
-  const original = packageFromFiles(unpacked.files);
-  const report = validatePackage(original);
-  if (!report.valid) {
+): Promise<{ project: ProjectView; layout: ImportLayout; warnings: ValidationIssue[] }> {
+  const prepared = prepareImport(zip);
+  const { original, pkg, origin, preview } = prepared;
+  if (!preview.valid) {
     throw new ApiError('PKG_VALIDATION_FAILED', {
-      message: `The package has ${report.errors.length} problem(s) that must be fixed before it can be imported.`,
-      details: report.errors.map(toErrorDetail),
-      extra: { warnings: report.warnings },
+      message: `The package has ${prepared.errors.length} problem(s) that must be fixed before it can be imported; nothing was written.`,
+      details: prepared.errors.map(toErrorDetail),
+      extra: { warnings: prepared.warnings },
     });
   }
-  const pkg = toMultiWorkflowLayout(original);
   const manifest = JSON.parse(original.manifestJson!) as { name: string; version: string; description?: string };
+  // A BMAD-METHOD import keeps where each workflow came from beside the manifest, for the export back.
+  const manifestJson = origin ? `${JSON.stringify({ ...manifest, bmadMethod: origin }, null, 2)}\n` : original.manifestJson;
   const name = (requestedName?.trim() || manifest.name).slice(0, 100);
   const suggestedName = await suggestName(db, userId, name);
   if (suggestedName) {
@@ -85,7 +75,7 @@ export async function importPackage(
       name,
       description: manifest.description ?? '',
       version: manifest.version,
-      manifestJson: original.manifestJson,
+      manifestJson,
       agentsJson: pkg.agentsJson!,
       createdBy: userId,
     }),
@@ -117,5 +107,5 @@ export async function importPackage(
   }
   for (const asset of pkg.assets) statements.push(upsertAssetStatement(db, await assetRow(projectId, asset.path, asset.content)));
   await runBatch(db, statements);
-  return { project: await getProject(db, projectId, 'owner'), warnings: report.warnings };
+  return { project: await getProject(db, projectId, 'owner'), layout: preview.layout, warnings: prepared.warnings };
 }

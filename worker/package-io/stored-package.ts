@@ -7,9 +7,12 @@ import type { Db } from '../db/client.ts';
 import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { deriveManifest, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
+import type { BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 
 interface StoredManifest {
   name?: unknown;
+  /** Where each workflow came from, when the project was imported from the BMAD-METHOD layout. */
+  bmadMethod?: unknown;
   workflows?: Array<{ id?: unknown; description?: unknown; tags?: unknown }>;
   [key: string]: unknown;
 }
@@ -28,7 +31,19 @@ export function packageNameFrom(projectName: string): string {
   return projectName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'package';
 }
 
-export async function loadStoredPackage(db: Db, projectId: string): Promise<{ pkg: BmadPackage; projectName: string }> {
+function originOf(stored: StoredManifest): BmadMethodOrigin | null {
+  const origin = stored.bmadMethod as Partial<BmadMethodOrigin> | undefined;
+  if (!origin || origin.layout !== 'bmad-method' || !Array.isArray(origin.workflows)) return null;
+  const workflows = origin.workflows.filter(
+    (w): w is BmadMethodOrigin['workflows'][number] => typeof w?.id === 'string' && typeof w.dir === 'string' && typeof w.file === 'string',
+  );
+  return { layout: 'bmad-method', workflows };
+}
+
+export async function loadStoredPackage(
+  db: Db,
+  projectId: string,
+): Promise<{ pkg: BmadPackage; projectName: string; origin: BmadMethodOrigin | null }> {
   const project = await db.select().from(projects).where(eq(projects.id, projectId)).get();
   if (!project) throw new ApiError('PROJECT_NOT_FOUND');
   const [workflowRows, stepRows, assetRows] = await Promise.all([
@@ -53,8 +68,9 @@ export async function loadStoredPackage(db: Db, projectId: string): Promise<{ pk
     };
   });
   // The project's own fields win over the imported manifest: they are what people edit here.
+  const { bmadMethod: _origin, ...kept } = stored;
   const fields = {
-    ...stored,
+    ...kept,
     schemaVersion: '1.1',
     name: typeof stored.name === 'string' && stored.name ? stored.name : packageNameFrom(project.name),
     version: project.version,
@@ -70,5 +86,5 @@ export async function loadStoredPackage(db: Db, projectId: string): Promise<{ pk
   };
   // entry and workflows[] always describe what is stored now.
   pkg.manifestJson = `${JSON.stringify(deriveManifest(pkg), null, 2)}\n`;
-  return { projectName: project.name, pkg };
+  return { projectName: project.name, pkg, origin: originOf(stored) };
 }

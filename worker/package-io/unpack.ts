@@ -15,6 +15,11 @@ export type UnpackResult =
   | { ok: true; files: Map<string, string> }
   | { ok: false; code: EntryFailureCode | 'PKG_INVALID_FORMAT'; message: string; details?: ErrorDetail[] };
 
+/** Every text file, and the paths of the entries that are not UTF-8 text (left to the caller to refuse or skip). */
+export type UnpackFilesResult =
+  | { ok: true; files: Map<string, string>; binaries: string[] }
+  | { ok: false; code: EntryFailureCode | 'PKG_INVALID_FORMAT'; message: string; details?: ErrorDetail[] };
+
 function unsafeName(name: string): string | undefined {
   if (name.includes('\0')) return 'contains a NUL character';
   if (name.includes('\\')) return 'contains a backslash';
@@ -33,7 +38,34 @@ function stripCommonFolder(names: string[]): (name: string) => string {
   return (n) => n.slice(first.length + 1);
 }
 
+/** A `.bmad` package: text files only, bmad.json at the top. */
 export function unpackPackage(zip: Uint8Array): UnpackResult {
+  const unpacked = unpackFiles(zip, { stripCommonFolder: true });
+  if (!unpacked.ok) return unpacked;
+  if (unpacked.binaries.length > 0) {
+    return {
+      ok: false,
+      code: 'PKG_INVALID_FORMAT',
+      message: 'Some files are not UTF-8 text.',
+      details: unpacked.binaries.map((path) => ({ path, message: 'This file is not valid UTF-8 text.', hint: 'Save it as UTF-8; packages hold text files only.' })),
+    };
+  }
+  if (!unpacked.files.has('bmad.json')) {
+    return {
+      ok: false,
+      code: 'PKG_INVALID_FORMAT',
+      message: 'This zip has no bmad.json at its top level, so it is not a .bmad package.',
+      details: [{ path: 'bmad.json', message: 'Missing bmad.json.', hint: 'Export the package from the Builder, or zip the folder that holds bmad.json.' }],
+    };
+  }
+  return { ok: true, files: unpacked.files };
+}
+
+/**
+ * Any upload: the guards above, then every entry as text, or listed in `binaries` when it is not
+ * UTF-8. A BMAD-METHOD upload keeps its folder names (they are where export writes back to).
+ */
+export function unpackFiles(zip: Uint8Array, options: { stripCommonFolder?: boolean } = {}): UnpackFilesResult {
   if (zip.byteLength > IMPORT_LIMITS.maxZipBytes) {
     return { ok: false, code: 'PKG_TOO_LARGE', message: `The package is larger than ${IMPORT_LIMITS.maxZipBytes / 1024 / 1024} MB.` };
   }
@@ -69,8 +101,9 @@ export function unpackPackage(zip: Uint8Array): UnpackResult {
     return { ok: false, code: 'PKG_INVALID_ZIP', message: 'The zip holds entries that are not safe to unpack.', details };
   }
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  const strip = stripCommonFolder(entries.map((e) => e.name));
+  const strip = options.stripCommonFolder ? stripCommonFolder(entries.map((e) => e.name)) : (name: string) => name;
   const files = new Map<string, string>();
+  const binaries: string[] = [];
   let produced = 0;
   for (const entry of entries) {
     // The declared sizes passed the checks above; what each entry really produces is held to them here.
@@ -85,17 +118,8 @@ export function unpackPackage(zip: Uint8Array): UnpackResult {
       // A leading BOM is tolerated: the decoder drops it.
       files.set(strip(entry.name), decoder.decode(bytes));
     } catch {
-      details.push({ path: entry.name, message: 'This file is not valid UTF-8 text.', hint: 'Save it as UTF-8; packages hold text files only.' });
+      binaries.push(strip(entry.name));
     }
   }
-  if (details.length > 0) return { ok: false, code: 'PKG_INVALID_FORMAT', message: 'Some files are not UTF-8 text.', details };
-  if (!files.has('bmad.json')) {
-    return {
-      ok: false,
-      code: 'PKG_INVALID_FORMAT',
-      message: 'This zip has no bmad.json at its top level, so it is not a .bmad package.',
-      details: [{ path: 'bmad.json', message: 'Missing bmad.json.', hint: 'Export the package from the Builder, or zip the folder that holds bmad.json.' }],
-    };
-  }
-  return { ok: true, files };
+  return { ok: true, files, binaries };
 }

@@ -9,12 +9,15 @@ import { PutAgentInput } from '../../shared/api/store.ts';
 import { deleteAgent, getAgents, putAgent } from '../store/agents.ts';
 import { BaseRevisionQuery } from './workflows.ts';
 import { packageFilePath, saveResult } from '../package-io/validate-stored.ts';
+import { guardAgent } from '../package-io/save-guard.ts';
 
 export const agentRoutes = new Hono<AppEnv>()
   .use(projectAccess())
   .get('/', async (c) => ok(c, await getAgents(c.var.db, c.var.projectId)))
   .put('/:agentId', jsonBody(PutAgentInput), async (c) => {
     const { agent, baseRevision } = c.req.valid('json');
+    const current = await getAgents(c.var.db, c.var.projectId);
+    guardAgent(param(c, 'agentId'), agent, current.agents.map((a) => a.id));
     const revision = await putAgent(c.var.db, commitContext(c), param(c, 'agentId'), agent, baseRevision);
     return ok(c, await saveResult(c.var.db, c.var.projectId, revision, packageFilePath.agents()));
   })

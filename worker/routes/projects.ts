@@ -1,7 +1,8 @@
-/** /api/projects: list mine, create, read, update, delete, domain profile. */
-import { Hono } from 'hono';
+/** /api/projects: list mine, create, import (with a preview), export, read, update, delete, domain profile. */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
 import type { AppEnv } from '../app-env.ts';
-import { jsonBody } from '../http/validate.ts';
+import { jsonBody, queryWith } from '../http/validate.ts';
 import { ok } from '../http/respond.ts';
 import { projectAccess, requireRole } from '../middleware/project-access.ts';
 import { CreateProjectInput, DomainProfile, UpdateProjectInput } from '../../shared/api/projects.ts';
@@ -11,6 +12,36 @@ import { importPackage } from '../package-io/import.ts';
 import { exportPackage } from '../package-io/export.ts';
 import { IMPORT_LIMITS } from '../package-io/limits.ts';
 import { validateStoredPackage } from '../package-io/validate-stored.ts';
+import { prepareImport } from '../package-io/prepare-import.ts';
+import type { ValidationIssue } from '../../shared/bmad/index.ts';
+
+const ExportQuery = z.strictObject({ layout: z.enum(['bmad', 'bmad-method']).default('bmad') });
+
+/** Encoded so any message survives as a header value; left out (the zip has them all) past 8 KB. */
+function warningsHeader(warnings: readonly ValidationIssue[]): Record<string, string> {
+  const value = encodeURIComponent(JSON.stringify(warnings.map((w) => ({ code: w.code, path: w.filePath, message: w.message }))));
+  return value.length <= 8 * 1024 ? { 'x-bmad-warnings-json': value } : {};
+}
+
+/** The uploaded zip of an import or a preview (multipart field "file"), refused early when too large. */
+async function uploadedZip(c: Context<AppEnv>): Promise<{ zip: Uint8Array; name: string | undefined }> {
+  // Refuse oversize uploads before the multipart body is read into memory.
+  if (Number(c.req.header('content-length') ?? '0') > IMPORT_LIMITS.maxZipBytes + 64 * 1024) {
+    throw new ApiError('PKG_TOO_LARGE', { message: `The package is larger than ${IMPORT_LIMITS.maxZipBytes / 1024 / 1024} MB.` });
+  }
+  if (!(c.req.header('content-type') ?? '').startsWith('multipart/form-data')) {
+    throw new ApiError('PKG_INVALID_FORMAT', {
+      message: 'Upload the package as a file (multipart/form-data, field "file").',
+      status: 415,
+    });
+  }
+  const form = await c.req.parseBody();
+  const file = form.file;
+  if (!(file instanceof File)) {
+    throw new ApiError('PKG_INVALID_FORMAT', { message: 'Choose a .bmad file or a BMAD-METHOD folder zip to import.', hints: ['Send it in the form field "file".'] });
+  }
+  return { zip: new Uint8Array(await file.arrayBuffer()), name: typeof form.name === 'string' ? form.name : undefined };
+}
 
 export const projectRoutes = new Hono<AppEnv>()
   .get('/', async (c) => ok(c, { projects: await listProjects(c.var.db, c.var.user.id) }))
@@ -18,35 +49,26 @@ export const projectRoutes = new Hono<AppEnv>()
     const project = await createProject(c.var.db, c.var.user.id, c.req.valid('json'));
     return ok(c, { project }, 201);
   })
+  .post('/import/preview', async (c) => {
+    // Derives and validates exactly what the import would write, and writes nothing.
+    return ok(c, { preview: prepareImport((await uploadedZip(c)).zip).preview });
+  })
   .post('/import', async (c) => {
-    // Refuse oversize uploads before the multipart body is read into memory.
-    if (Number(c.req.header('content-length') ?? '0') > IMPORT_LIMITS.maxZipBytes + 64 * 1024) {
-      throw new ApiError('PKG_TOO_LARGE', { message: `The package is larger than ${IMPORT_LIMITS.maxZipBytes / 1024 / 1024} MB.` });
-    }
-    if (!(c.req.header('content-type') ?? '').startsWith('multipart/form-data')) {
-      throw new ApiError('PKG_INVALID_FORMAT', {
-        message: 'Upload the package as a file (multipart/form-data, field "file").',
-        status: 415,
-      });
-    }
-    const form = await c.req.parseBody();
-    const file = form.file;
-    if (!(file instanceof File)) {
-      throw new ApiError('PKG_INVALID_FORMAT', { message: 'Choose a .bmad file to import.', hints: ['Send it in the form field "file".'] });
-    }
-    const name = typeof form.name === 'string' ? form.name : undefined;
-    const result = await importPackage(c.var.db, c.var.user.id, new Uint8Array(await file.arrayBuffer()), name);
+    const { zip, name } = await uploadedZip(c);
+    const result = await importPackage(c.var.db, c.var.user.id, zip, name);
     return ok(c, result, 201);
   })
   .get('/:projectId/validation', projectAccess(), async (c) =>
     ok(c, { report: await validateStoredPackage(c.var.db, c.var.projectId) }),
   )
-  .get('/:projectId/export', projectAccess(), async (c) => {
-    const { zip, fileName, warnings } = await exportPackage(c.var.db, c.var.projectId);
+  .get('/:projectId/export', projectAccess(), queryWith(ExportQuery), async (c) => {
+    const { zip, fileName, warnings } = await exportPackage(c.var.db, c.var.projectId, c.req.valid('query').layout);
     return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
       'content-type': 'application/zip',
       'content-disposition': `attachment; filename="${fileName}"`,
       'x-bmad-warnings': String(warnings.length),
+      // The warnings themselves (also in the zip as WARNINGS.md), as long as they fit a header.
+      ...warningsHeader(warnings),
     });
   })
   .get('/:projectId', projectAccess(), async (c) => ok(c, { project: await getProject(c.var.db, c.var.projectId, c.var.role) }))

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { jsonBody, queryWith } from '../http/validate.ts';
+import { ApiError } from '../../shared/api-error.ts';
 import { ok } from '../http/respond.ts';
 import { commitContext, param } from '../http/context.ts';
 import { projectAccess } from '../middleware/project-access.ts';
@@ -10,6 +11,8 @@ import { CreateWorkflowInput, PutStepInput, PutTextInput, UpdateWorkflowInput } 
 import { packageFilePath, saveResult } from '../package-io/validate-stored.ts';
 import { GraphEditInput } from '../../shared/api/graph-edit.ts';
 import { applyGraphEdit } from '../store/graph-edits.ts';
+import { guardStep, guardWorkflowFile } from '../package-io/save-guard.ts';
+import { defaultStepPath } from '../store/templates.ts';
 import {
   createWorkflow,
   deleteStep,
@@ -43,12 +46,14 @@ export const workflowRoutes = new Hono<AppEnv>()
   .put('/:workflowId/workflow-md', jsonBody(PutTextInput), async (c) => {
     const { content, baseRevision } = c.req.valid('json');
     const workflowId = param(c, 'workflowId');
+    guardWorkflowFile(workflowId, 'workflow', content);
     const revision = await putWorkflowFile(c.var.db, commitContext(c), workflowId, 'workflow', content, baseRevision);
     return ok(c, await saveResult(c.var.db, c.var.projectId, revision, packageFilePath.workflowMd(workflowId)));
   })
   .put('/:workflowId/graph', jsonBody(PutTextInput), async (c) => {
     const { content, baseRevision } = c.req.valid('json');
     const workflowId = param(c, 'workflowId');
+    guardWorkflowFile(workflowId, 'graph', content);
     const revision = await putWorkflowFile(c.var.db, commitContext(c), workflowId, 'graph', content, baseRevision);
     return ok(c, await saveResult(c.var.db, c.var.projectId, revision, packageFilePath.graph(workflowId)));
   })
@@ -64,7 +69,13 @@ export const workflowRoutes = new Hono<AppEnv>()
   .put('/:workflowId/steps/:nodeId', jsonBody(PutStepInput), async (c) => {
     const workflowId = param(c, 'workflowId');
     const nodeId = param(c, 'nodeId');
-    const revision = await putStep(c.var.db, commitContext(c), workflowId, nodeId, c.req.valid('json'));
+    const input = c.req.valid('json');
+    const existing = await getStep(c.var.db, c.var.projectId, workflowId, nodeId).catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === 'STEP_NOT_FOUND') return null;
+      throw error;
+    });
+    guardStep(input.path ?? existing?.step.path ?? defaultStepPath(workflowId, nodeId), nodeId, input.markdown);
+    const revision = await putStep(c.var.db, commitContext(c), workflowId, nodeId, input);
     const { step } = await getStep(c.var.db, c.var.projectId, workflowId, nodeId);
     return ok(c, await saveResult(c.var.db, c.var.projectId, revision, step.path));
   })

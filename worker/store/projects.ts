@@ -48,7 +48,9 @@ function toView(row: ProjectRow, role: Role, workflowCount: number): ProjectView
   };
 }
 
-const workflowCount = sql<number>`(SELECT count(*) FROM workflows w WHERE w.project_id = ${projects.id})`;
+// The outer column is written with its table name: drizzle drops it in single-table selects, and a
+// bare "id" would bind inside the subquery (see listWorkflows in workflows.ts).
+const workflowCount = sql<number>`(SELECT count(*) FROM workflows w WHERE w.project_id = "projects"."id")`;
 
 export async function listProjects(db: Db, userId: string): Promise<ProjectView[]> {
   const rows = await db

@@ -19,7 +19,10 @@ export async function listWorkflows(db: Db, projectId: string): Promise<Workflow
       isDefault: workflows.isDefault,
       revision: workflows.revision,
       updatedAt: workflows.updatedAt,
-      stepCount: sql<number>`(SELECT count(*) FROM workflow_steps s WHERE s.project_id = ${workflows.projectId} AND s.workflow_id = ${workflows.id})`,
+      // Written out with the outer table's name on purpose: in a single-table select drizzle drops
+      // the table name of columns interpolated into `sql`, and a bare "project_id" inside this
+      // subquery binds to workflow_steps itself, counting the same workflow id in every project.
+      stepCount: sql<number>`(SELECT count(*) FROM workflow_steps s WHERE s.project_id = "workflows"."project_id" AND s.workflow_id = "workflows"."id")`,
     })
     .from(workflows)
     .where(eq(workflows.projectId, projectId))

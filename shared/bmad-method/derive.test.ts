@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { loadPackageDir } from '../../test/fixtures/packages.ts';
+import { hostileBmadUploads } from '../../test/fixtures/bmad-method/hostile.ts';
+import { validatePackage } from '../bmad/pipeline.ts';
+import { parseFrontmatter } from '../bmad/frontmatter.ts';
+import { readNodePositions } from '../bmad/graph-positions.ts';
+import { deriveBmadMethod, isBmadMethodLayout, MAX_BMAD_STEPS_PER_FOLDER } from './derive.ts';
+import { exportBmadMethod } from './export.ts';
+
+const fixture = (name: string) => loadPackageDir(new URL(`../../test/fixtures/bmad-method/${name}/`, import.meta.url));
+const edgesOf = (d: ReturnType<typeof deriveBmadMethod>, id: string) =>
+  d.workflows.find((w) => w.id === id)!.graph.edges.map((e) => `${e.from} -> ${e.to} [${e.label}]${e.isDefault ? ' default' : ''}`);
+const typesOf = (d: ReturnType<typeof deriveBmadMethod>, id: string) =>
+  Object.fromEntries(d.workflows.find((w) => w.id === id)!.graph.nodes.map((n) => [n.id, n.type]));
+const codes = (d: ReturnType<typeof deriveBmadMethod>) => d.issues.map((i) => `${i.severity} ${i.code} ${i.filePath}`);
+
+describe('deriving a .bmad package from the BMAD-METHOD layout', () => {
+  it('detects the layout by workflow.md frontmatter, never when bmad.json is there', () => {
+    expect(isBmadMethodLayout(fixture('linear'))).toBe(true);
+    expect(isBmadMethodLayout(new Map([...fixture('linear'), ['bmad.json', '{}']]))).toBe(false);
+    expect(isBmadMethodLayout(new Map([['notes/readme.md', '# hi']]))).toBe(false);
+  });
+
+  it('linear: a chain by nextStepFile and [C] Continue menus, the last step an end', () => {
+    const d = deriveBmadMethod(fixture('linear'));
+    expect(d.workflows.map((w) => [w.id, w.name, w.graph.entryNodeId])).toEqual([['create-brief', 'create-brief', 'step-01-init']]);
+    expect(edgesOf(d, 'create-brief')).toEqual([
+      'step-01-init -> step-02-vision [[C] Continue]',
+      'step-02-vision -> step-03-complete [[C] Continue]',
+    ]);
+    expect(typesOf(d, 'create-brief')).toEqual({ 'step-01-init': 'step', 'step-02-vision': 'step', 'step-03-complete': 'end' });
+    expect(d.assets).toEqual([
+      { path: 'assets/create-brief/data/sections.csv', source: 'create-brief/data/sections.csv' },
+      { path: 'assets/create-brief/template.md', source: 'create-brief/template.md' },
+    ]);
+    expect(codes(d)).toEqual(['warning BMAD_AGENT_PLACEHOLDER agents.json']);
+    const report = validatePackage(d.pkg);
+    expect(report.errors).toEqual([]);
+  });
+
+  it('continuation: step-01 hands over to step-01b, which resumes by lastStep', () => {
+    const d = deriveBmadMethod(fixture('continuation'));
+    expect(edgesOf(d, 'research')).toEqual([
+      'step-01-init -> step-01b-continue [the report exists and has stepsCompleted]',
+      'step-01-init -> step-02-scope [next] default',
+      'step-01b-continue -> step-02-scope [lastStep = 1] default',
+      'step-01b-continue -> step-03-complete [lastStep = 2]',
+      'step-02-scope -> step-03-complete [[C] Continue]',
+    ]);
+    expect(typesOf(d, 'research')).toEqual({ 'step-01-init': 'decision', 'step-01b-continue': 'decision', 'step-02-scope': 'step', 'step-03-complete': 'end' });
+    expect(validatePackage(d.pkg).errors).toEqual([]);
+  });
+
+  it('branches: a four-way menu, nextStepFile the default, all four joining again', () => {
+    const d = deriveBmadMethod(fixture('branches'));
+    expect(edgesOf(d, 'validate')).toEqual([
+      'step-01-discovery -> step-02-route [next]',
+      'step-02-route -> step-02a-standard [[A] Standard] default',
+      'step-02-route -> step-02b-variant [[B] Variant]',
+      'step-02-route -> step-02c-legacy [[C] Legacy]',
+      'step-02-route -> step-02d-parity [[D] Parity Check]',
+      'step-02a-standard -> step-03-report [next]',
+      'step-02b-variant -> step-03-report [next]',
+      'step-02c-legacy -> step-03-report [next]',
+      'step-02d-parity -> step-03-report [next]',
+    ]);
+    expect(typesOf(d, 'validate')['step-02-route']).toBe('decision');
+    const positions = Object.fromEntries(readNodePositions(d.workflows[0]!.graph));
+    expect(new Set(['step-02a-standard', 'step-02b-variant', 'step-02c-legacy', 'step-02d-parity'].map((id) => positions[id]!.x)).size).toBe(1);
+    expect(new Set(['step-02a-standard', 'step-02b-variant', 'step-02c-legacy', 'step-02d-parity'].map((id) => positions[id]!.y)).size).toBe(4);
+    expect(validatePackage(d.pkg).errors).toEqual([]);
+  });
+
+  it('module: two workflows, an agent from its .agent.yaml, a return to an earlier step through a decision', () => {
+    const d = deriveBmadMethod(fixture('module'));
+    expect(d.workflows.map((w) => w.id)).toEqual(['brief', 'review']);
+    expect(edgesOf(d, 'brief')).toEqual(['step-01-start -> step-02-finish [[C] Continue]']);
+    expect(edgesOf(d, 'review')).toEqual([
+      'step-01-load -> step-02-check [next]',
+      'step-02-check -> step-03-decide [next]',
+      'step-03-decide -> step-02-check [[R] Recheck]',
+      'step-03-decide -> step-04-done [[C] Continue] default',
+    ]);
+    expect(d.agents).toEqual([{ id: 'analyst', name: 'Mira', source: 'demo/agents/analyst.agent.yaml' }]);
+    expect(d.origin.workflows).toEqual([
+      { id: 'brief', dir: 'demo/workflows/brief/', file: 'workflow.md' },
+      { id: 'review', dir: 'demo/workflows/review/', file: 'workflow.md' },
+    ]);
+    expect(codes(d)).toEqual([]);
+    expect(validatePackage(d.pkg).errors).toEqual([]);
+  });
+
+  it('adds the .bmad fields to the frontmatter and keeps the original text as the body', () => {
+    const files = fixture('linear');
+    const d = deriveBmadMethod(files);
+    const step = d.pkg.workflows[0]!.steps.find((s) => s.nodeId === 'step-02-vision')!;
+    const parsed = parseFrontmatter(step.markdown);
+    expect(parsed.ok && parsed.value.data).toMatchObject({ schemaVersion: '1.1', nodeId: 'step-02-vision', type: 'step', origin: 'bmad-method', nextStepFile: './step-03-complete.md' });
+    const original = parseFrontmatter(files.get('create-brief/steps/step-02-vision.md')!);
+    expect(parsed.ok && original.ok && parsed.value.body).toBe(original.ok && original.value.body);
+  });
+
+  it.each(['linear', 'continuation', 'branches', 'module'])('%s: exports back to the same files, byte for byte', (name) => {
+    const files = fixture(name);
+    const d = deriveBmadMethod(files);
+    const out = exportBmadMethod(d.pkg, d.origin);
+    expect(out.files).toEqual(new Map([...files].sort(([a], [b]) => a.localeCompare(b))));
+    expect(out.warnings.map((w) => w.code)).toEqual(['BMAD_EXPORT_NOT_WRITTEN']);
+  });
+});
+
+describe('hostile BMAD-METHOD uploads', () => {
+  const hostile = hostileBmadUploads(fixture('linear'));
+
+  it('a link cycle without a way out: the pipeline refuses it with the loop named', () => {
+    const d = deriveBmadMethod(hostile.cycle!.files);
+    expect(edgesOf(d, 'create-brief')).toContain('step-03-complete -> step-02-vision [next]');
+    const errors = validatePackage(d.pkg).errors.map((e) => `${e.code}: ${e.message}`);
+    expect(errors).toEqual([expect.stringMatching(/^GRAPH_CYCLE_MISSING_DECISION: Nodes "step-02-vision", "step-03-complete" form a loop/)]);
+  });
+
+  it('a missing step file: a warning on the line that links it, the step becomes the end', () => {
+    const d = deriveBmadMethod(hostile.missingStep!.files);
+    expect(d.issues.filter((i) => i.code === 'BMAD_LINK_MISSING').map((i) => i.message)).toEqual([
+      expect.stringMatching(/links "\.\/step-03-gone\.md", but there is no such step file/),
+    ]);
+    expect(codes(d)).toContain('warning BMAD_STEP_ORPHAN create-brief/steps/step-03-complete.md');
+    expect(typesOf(d, 'create-brief')['step-02-vision']).toBe('end');
+  });
+
+  it('an orphan step: kept as a file with a warning, not a second start', () => {
+    const d = deriveBmadMethod(hostile.orphan!.files);
+    expect(codes(d)).toContain('warning BMAD_STEP_ORPHAN create-brief/steps/step-04-forgotten.md');
+    expect(d.assets.map((a) => a.source)).toContain('create-brief/steps/step-04-forgotten.md');
+    expect(validatePackage(d.pkg).errors).toEqual([]);
+  });
+
+  it('a binary file: left out with a warning', () => {
+    const d = deriveBmadMethod(hostile.binary!.files, hostile.binary!.skipped);
+    expect(codes(d)).toContain('warning BMAD_FILE_SKIPPED create-brief/data/logo.png');
+  });
+
+  it('a link with .. out of the folder: ignored with a warning', () => {
+    const d = deriveBmadMethod(hostile.dotDotLink!.files);
+    expect(d.issues.filter((i) => i.code === 'BMAD_LINK_OUTSIDE').map((i) => i.message)).toEqual([
+      expect.stringMatching(/links "\.\.\/\.\.\/\.\.\/\.\.\/etc\/step-passwd\.md", which leaves the uploaded folder/),
+    ]);
+    expect(edgesOf(d, 'create-brief')).toHaveLength(2);
+  });
+
+  it('2,000 step files: refused with the count and the limit, no workflow derived', () => {
+    const d = deriveBmadMethod(hostile.twoThousandSteps!.files);
+    expect(d.workflows).toEqual([]);
+    expect(d.issues.filter((i) => i.severity === 'error').map((i) => i.message)).toEqual([
+      `The folder create-brief/ has 2003 step files; at most ${MAX_BMAD_STEPS_PER_FOLDER} can be imported.`,
+    ]);
+  });
+});

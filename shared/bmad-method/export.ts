@@ -1,0 +1,92 @@
+/**
+ * `.bmad` package → BMAD-METHOD layout, for authors contributing back: every stored file goes to
+ * where it came from (the origin record), with the generated `.bmad` fields stripped, so an
+ * unchanged file comes back byte for byte and a changed one differs only where it was edited.
+ * What the layout has no place for (the graph, agents.json) is left out with a warning, and so is
+ * any graph edge no step file links (the step text, not the graph, is what BMAD runs).
+ */
+import { warningIssue, type ValidationIssue } from '../bmad/issues.ts';
+import type { BmadPackage } from '../bmad/package.ts';
+import { deriveBmadMethod, type BmadMethodOrigin, type OriginWorkflow } from './derive.ts';
+import { stripGeneratedFields } from './generated.ts';
+
+export interface BmadMethodExport {
+  files: Map<string, string>;
+  warnings: ValidationIssue[];
+}
+
+function readGraphEdges(graphJson: string | null): { edges: Array<{ from: string; to: string }>; files: Map<string, string> } {
+  try {
+    const graph = JSON.parse(graphJson ?? '') as { nodes?: Array<{ id?: unknown; file?: unknown }>; edges?: Array<{ from?: unknown; to?: unknown }> };
+    const files = new Map<string, string>();
+    for (const n of graph.nodes ?? []) if (typeof n.id === 'string' && typeof n.file === 'string') files.set(n.id, n.file);
+    const edges = (graph.edges ?? []).filter((e): e is { from: string; to: string } => typeof e.from === 'string' && typeof e.to === 'string');
+    return { edges, files };
+  } catch {
+    return { edges: [], files: new Map() };
+  }
+}
+
+export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | null): BmadMethodExport {
+  const files = new Map<string, string>();
+  const warnings: ValidationIssue[] = [];
+  const known = new Map((origin?.workflows ?? []).map((w) => [w.id, w]));
+  const put = (target: string, text: string, storedPath: string) => {
+    const stripped = stripGeneratedFields(text);
+    if (!stripped.ok && text.startsWith('---')) {
+      warnings.push(
+        warningIssue('BMAD_EXPORT_REWRITTEN', storedPath, `${storedPath} is written to ${target} as stored: its generated .bmad fields were not found, so they could not be removed.`, {
+          hint: 'Remove schemaVersion, nodeId, type and origin from its frontmatter by hand if BMAD should not see them.',
+        }),
+      );
+    }
+    files.set(target, stripped.text);
+  };
+  for (const workflow of pkg.workflows) {
+    const where: OriginWorkflow = known.get(workflow.id) ?? { id: workflow.id, dir: `${workflow.id}/`, file: 'workflow.md' };
+    const storedDir = `workflows/${workflow.id}/`;
+    const target = (storedPath: string) => where.dir + (storedPath.startsWith(storedDir) ? storedPath.slice(storedDir.length) : `steps/${storedPath.slice(storedPath.lastIndexOf('/') + 1)}`);
+    if (workflow.workflowMd !== null) put(where.dir + where.file, workflow.workflowMd, workflow.workflowMdPath);
+    const nodeFiles = new Map<string, string>();
+    for (const step of workflow.steps) {
+      put(target(step.path), step.markdown, step.path);
+      nodeFiles.set(step.path, target(step.path));
+    }
+    // Edges drawn in the Builder but written in no step file: BMAD would never take them.
+    const { edges, files: fileOf } = readGraphEdges(workflow.graphJson);
+    const rederived = deriveBmadMethod(new Map([...files].filter(([p]) => p.startsWith(where.dir))));
+    const linked = new Set(
+      rederived.workflows.flatMap((w) => w.graph.edges.map((e) => `${w.steps.find((s) => s.nodeId === e.from)?.source}→${w.steps.find((s) => s.nodeId === e.to)?.source}`)),
+    );
+    for (const edge of edges) {
+      const from = nodeFiles.get(fileOf.get(edge.from) ?? '');
+      const to = nodeFiles.get(fileOf.get(edge.to) ?? '');
+      if (from && to && !linked.has(`${from}→${to}`)) {
+        warnings.push(
+          warningIssue('BMAD_EXPORT_UNLINKED_EDGE', workflow.graphPath, `The edge ${edge.from} → ${edge.to} is in the graph, but ${from} does not link ${to}.`, {
+            hint: `Write the link into ${from} (e.g. "load \`./${to.slice(to.lastIndexOf('/') + 1)}\`") so BMAD follows it.`,
+          }),
+        );
+      }
+    }
+  }
+  for (const asset of pkg.assets) {
+    const target = asset.path.replace(/^assets\//u, '');
+    if (files.has(target)) {
+      warnings.push(warningIssue('BMAD_EXPORT_NOT_WRITTEN', asset.path, `${asset.path} would overwrite ${target}, a workflow file; it was left out.`));
+      continue;
+    }
+    files.set(target, asset.content);
+  }
+  warnings.push(
+    warningIssue('BMAD_EXPORT_NOT_WRITTEN', 'agents.json', 'agents.json is not part of the BMAD-METHOD layout and was left out; agent files (*.agent.yaml) are exported as they were imported.', {
+      hint: 'Agent changes made in the Builder are not written back to *.agent.yaml files.',
+    }),
+  );
+  if (!origin) {
+    warnings.push(
+      warningIssue('BMAD_EXPORT_NOT_WRITTEN', 'bmad.json', 'This project was not imported from the BMAD-METHOD layout: each workflow is written to a folder named by its id, and files keep their .bmad frontmatter.'),
+    );
+  }
+  return { files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))), warnings };
+}

@@ -1,0 +1,50 @@
+/**
+ * The `.bmad` fields import adds to a BMAD-METHOD file, as a marked block of frontmatter lines, and
+ * their removal on export. The block is inserted as text right after the opening fence (or as a
+ * whole new frontmatter when the file had none), so the author's frontmatter, its comments and
+ * the body stay byte for byte and export gives back exactly the original file.
+ */
+
+export const BLOCK_START = '# crewagent:generated (export to BMAD-METHOD removes the lines down to crewagent:end)';
+export const BLOCK_START_ADDED = '# crewagent:generated-frontmatter (export to BMAD-METHOD removes this whole frontmatter)';
+export const BLOCK_END = '# crewagent:end';
+
+/** YAML scalars for generated values: ids and versions quoted so YAML never retypes them. */
+function yamlLine(key: string, value: string | readonly string[]): string {
+  if (Array.isArray(value)) return `${key}: [${value.map((v) => JSON.stringify(v)).join(', ')}]`;
+  return `${key}: ${JSON.stringify(value)}`;
+}
+
+export type GeneratedFields = Record<string, string | readonly string[]>;
+
+/** `text` with `fields` added at the top of its frontmatter (a frontmatter is created when there is none). */
+export function addGeneratedFields(text: string, fields: GeneratedFields): string {
+  const eol = /^---\r\n/u.test(text) ? '\r\n' : '\n';
+  const lines = Object.entries(fields).map(([k, v]) => yamlLine(k, v));
+  if (/^---\r?\n/u.test(text)) {
+    const fence = text.startsWith('---\r\n') ? 5 : 4;
+    return text.slice(0, fence) + [BLOCK_START, ...lines, BLOCK_END].join(eol) + eol + text.slice(fence);
+  }
+  return ['---', BLOCK_START_ADDED, ...lines, BLOCK_END, '---'].join(eol) + eol + text;
+}
+
+export type StripResult = { ok: true; text: string } | { ok: false; text: string };
+
+/**
+ * The file as BMAD-METHOD wrote it: the generated block removed. `ok: false` when the markers are
+ * gone (someone rewrote the frontmatter): the text is then returned unchanged, for a warning.
+ */
+export function stripGeneratedFields(text: string): StripResult {
+  const eol = /^---\r\n/u.test(text) ? '\r\n' : '\n';
+  const fence = `---${eol}`;
+  if (!text.startsWith(fence)) return { ok: false, text };
+  const end = text.indexOf(`${BLOCK_END}${eol}`, fence.length);
+  if (end < 0) return { ok: false, text };
+  const afterBlock = end + BLOCK_END.length + eol.length;
+  if (text.startsWith(BLOCK_START_ADDED + eol, fence.length)) {
+    if (!text.startsWith(fence, afterBlock)) return { ok: false, text };
+    return { ok: true, text: text.slice(afterBlock + fence.length) };
+  }
+  if (text.startsWith(BLOCK_START + eol, fence.length)) return { ok: true, text: fence + text.slice(afterBlock) };
+  return { ok: false, text };
+}

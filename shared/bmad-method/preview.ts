@@ -1,0 +1,21 @@
+/** The import preview the API answers (`POST /api/projects/import/preview`) and the app draws. */
+
+export type ImportLayout = 'bmad' | 'bmad-method';
+
+export interface ImportNote {
+  code: string;
+  path: string;
+  message: string;
+  hint?: string;
+}
+
+export interface ImportPreview {
+  layout: ImportLayout;
+  /** No errors: confirming writes it all. */
+  valid: boolean;
+  workflows: Array<{ id: string; name: string; source?: string; graph: unknown; steps: Array<{ file: string; nodeId: string; source?: string }> }>;
+  assets: Array<{ path: string; source?: string }>;
+  agents: Array<{ id: string; name: string; source?: string | null }>;
+  warnings: ImportNote[];
+  errors: ImportNote[];
+}

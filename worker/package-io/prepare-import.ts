@@ -1,0 +1,117 @@
+/**
+ * Everything an import decides before it writes, for both the preview and the confirm (which
+ * re-derives from the same zip, so the server keeps no state between them): unpack with guards,
+ * tell the layout (.bmad with bmad.json, or BMAD-METHOD folders), derive the package, validate it,
+ * and collect every warning and every reason to refuse.
+ */
+import { ApiError } from '../../shared/api-error.ts';
+import { unpackFiles, unpackPackage } from './unpack.ts';
+import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue } from '../../shared/bmad/index.ts';
+import { deriveBmadMethod, isBmadMethodLayout, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
+import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
+
+export type { ImportLayout, ImportNote, ImportPreview };
+
+export interface PreparedImport {
+  preview: ImportPreview;
+  /** The package as uploaded (bmad.json kept), and as it is stored (multi-workflow layout). */
+  original: BmadPackage;
+  pkg: BmadPackage;
+  origin: BmadMethodOrigin | null;
+  /** The raw issues behind the preview's notes, for the import answer and its refusal. */
+  warnings: ValidationIssue[];
+  errors: ValidationIssue[];
+}
+
+const note = (issue: ValidationIssue): ImportNote => ({
+  code: issue.code,
+  path: issue.filePath,
+  message: issue.message,
+  ...(issue.hint ? { hint: issue.hint } : {}),
+});
+
+function tryParse(text: string | null): unknown {
+  try {
+    return text === null ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+}
+
+function agentsOf(pkg: BmadPackage): ImportPreview['agents'] {
+  const doc = tryParse(pkg.agentsJson) as { agents?: Array<{ id?: unknown; metadata?: { name?: unknown } }> } | null;
+  return (doc?.agents ?? []).map((a) => ({ id: String(a.id ?? ''), name: String(a.metadata?.name ?? '') }));
+}
+
+/** A bmad.json at the top, or inside the one folder that holds everything (how .bmad zips are read). */
+function hasManifest(files: ReadonlyMap<string, string>): boolean {
+  if (files.has('bmad.json')) return true;
+  const first = files.keys().next().value?.split('/')[0];
+  return first !== undefined && files.has(`${first}/bmad.json`) && [...files.keys()].every((p) => p.startsWith(`${first}/`));
+}
+
+export function prepareImport(zip: Uint8Array): PreparedImport {
+  const unpacked = unpackFiles(zip);
+  if (!unpacked.ok) throw new ApiError(unpacked.code, { message: unpacked.message, ...(unpacked.details ? { details: unpacked.details } : {}) });
+  if (hasManifest(unpacked.files) || !isBmadMethodLayout(unpacked.files)) {
+    // The .bmad layout keeps its strict unpacking: text files only, bmad.json at the top.
+    const strict = unpackPackage(zip);
+    if (!strict.ok) {
+      throw new ApiError(strict.code, {
+        message: strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked.files)
+          ? 'This zip has neither a bmad.json nor a BMAD-METHOD workflow.md at its top, so there is nothing to import.'
+          : strict.message,
+        ...(strict.details ? { details: strict.details } : {}),
+        ...(strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked.files)
+          ? { hints: ['Zip the folder that holds bmad.json, or a BMAD-METHOD workflow folder (workflow.md with name and description, and its steps/).'] }
+          : {}),
+      });
+    }
+    const original = packageFromFiles(strict.files);
+    const report = validatePackage(original);
+    const pkg = toMultiWorkflowLayout(original);
+    return {
+      original,
+      pkg,
+      origin: null,
+      warnings: report.warnings,
+      errors: report.errors,
+      preview: {
+        layout: 'bmad',
+        valid: report.valid,
+        workflows: pkg.workflows.map((w) => ({
+          id: w.id,
+          name: w.displayName ?? w.id,
+          graph: tryParse(w.graphJson),
+          steps: w.steps.map((s) => ({ file: s.path, nodeId: s.nodeId ?? s.path })),
+        })),
+        assets: pkg.assets.map((a) => ({ path: a.path })),
+        agents: agentsOf(pkg),
+        warnings: report.warnings.map(note),
+        errors: report.errors.map(note),
+      },
+    };
+  }
+  const derived = deriveBmadMethod(unpacked.files, unpacked.binaries);
+  const report = validatePackage(derived.pkg);
+  const deriveErrors = derived.issues.filter((i) => i.severity === 'error');
+  const deriveWarnings = derived.issues.filter((i) => i.severity === 'warning');
+  const errors = [...deriveErrors, ...(derived.workflows.length > 0 ? report.errors : [])];
+  const warnings = [...deriveWarnings, ...report.warnings];
+  return {
+    original: derived.pkg,
+    pkg: toMultiWorkflowLayout(derived.pkg),
+    origin: derived.origin,
+    warnings,
+    errors,
+    preview: {
+      layout: 'bmad-method',
+      valid: errors.length === 0 && derived.workflows.length > 0,
+      workflows: derived.workflows.map((w) => ({ id: w.id, name: w.name, source: w.source, graph: w.graph, steps: w.steps })),
+      assets: derived.assets,
+      agents: derived.agents,
+      warnings: warnings.map(note),
+      errors: errors.map(note),
+    },
+  };
+}
