@@ -17,7 +17,7 @@ async function stagedSession() {
   const sessionId = await stepSession(project.owner, project.base);
   const path = `${project.base}/ai/sessions/${sessionId}`;
   const step = await currentStep(project.owner, project.base);
-  const markdown = step.markdown.replace('3. Set `variables.missingReceipts`', '3. Cite the policy section.\n4. Set `variables.missingReceipts`');
+  const markdown = step.markdown.replace('3. Set `variables.missingDetails`', '3. Cite the policy section.\n4. Set `variables.missingDetails`');
   const staged = await project.owner.post(`${path}/stage`, { changeSet: stepChangeSet(markdown) });
   if (staged.status !== 200) throw new Error(`stage failed: ${JSON.stringify(staged.error)}`);
   return { ...project, sessionId, path, markdown };
