@@ -93,6 +93,7 @@ export function fakeSocket(): FakeSocket {
           (open ? socket.sent : socket.refused).push(message);
           return open;
         },
+        sendBinary: () => open,
         close() {
           open = false;
           socket.closed += 1;
