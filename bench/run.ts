@@ -9,6 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
 import { generatePackage } from './generate.ts';
 import type { GenerateOptions } from './generate.ts';
+import { coeditRow } from './coedit.ts';
 import { exportCpu, importCpu } from './ours.ts';
 import { compileSchemas, rawUnzip, rawZip, schemaJobs, schemaOnlyValidate } from './peers.ts';
 import { sessionBench, sessionReport } from './session.ts';
@@ -162,6 +163,8 @@ for (const c of cases) {
   console.error(`bench: ${c.name} …`);
   rows.push(await measure(c));
 }
+console.error('bench: co-edit keystroke, 2 MB draft …');
+rows.push(coeditRow());
 console.log('');
 console.log(markdownTable(rows));
 console.log('');

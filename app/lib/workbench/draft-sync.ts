@@ -41,8 +41,12 @@ export class DraftSync implements BinaryPeer {
       this.#send(YJS_MESSAGE.SYNC, (e) => syncProtocol.writeUpdate(e, update));
     });
     this.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
+      // The server keeps no cursors: someone new learns ours when we see them arrive.
+      if (origin === REMOTE) {
+        if (added.length > 0) this.#shareCursor();
+        return;
+      }
       // Only our own state: the server refuses a socket that speaks for another client id.
-      if (origin === REMOTE) return;
       const mine = [...added, ...updated, ...removed].filter((id) => id === this.doc.clientID);
       if (mine.length > 0) this.#send(YJS_MESSAGE.AWARENESS, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(this.awareness, mine)));
     });
@@ -76,6 +80,11 @@ export class DraftSync implements BinaryPeer {
   /** A (re)opened socket: ask for the server's state and share our cursor again. */
   onOpen(): void {
     this.#send(YJS_MESSAGE.SYNC, (e) => syncProtocol.writeSyncStep1(e, this.doc));
+    this.#shareCursor();
+  }
+
+  #shareCursor(): void {
+    if (this.awareness.getLocalState() === null) return;
     this.#send(YJS_MESSAGE.AWARENESS, (e) =>
       encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(this.awareness, [this.doc.clientID])),
     );
