@@ -9,6 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
 import { generatePackage } from './generate.ts';
 import type { GenerateOptions } from './generate.ts';
+import { coeditRow } from './coedit.ts';
 import { exportCpu, importCpu } from './ours.ts';
 import { generateBmadMethodFolder } from './bmad-method.ts';
 import { prepareImport } from '../worker/package-io/prepare-import.ts';
@@ -178,6 +179,8 @@ for (const c of cases) {
   console.error(`bench: ${c.name} …`);
   rows.push(await measure(c));
 }
+console.error('bench: co-edit keystroke, 2 MB draft …');
+rows.push(coeditRow());
 console.log('');
 console.log(markdownTable(rows));
 console.log('');

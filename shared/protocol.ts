@@ -81,8 +81,19 @@ export const PresenceEntry = z.object({
 });
 export type PresenceEntry = z.infer<typeof PresenceEntry>;
 
-/** Everyone connected, sent to everyone whenever someone joins, leaves or changes file. */
-export const PresenceMessage = z.object({ type: z.literal('presence'), present: z.array(PresenceEntry) });
+/**
+ * The AI while a turn runs: what it is doing and the object key it reads or writes (null when the
+ * tool names none). Derived by the server from the turn's events; null between turns.
+ */
+export const AiPresence = z.object({
+  action: z.enum(['thinking', 'reading', 'writing', 'validating']),
+  file: z.string().nullable(),
+  tool: z.string().nullable(),
+});
+export type AiPresence = z.infer<typeof AiPresence>;
+
+/** Everyone connected, sent to everyone whenever someone joins, leaves or changes file, or the AI moves. */
+export const PresenceMessage = z.object({ type: z.literal('presence'), present: z.array(PresenceEntry), ai: AiPresence.nullable().optional() });
 export type PresenceMessage = z.infer<typeof PresenceMessage>;
 
 export const ErrorMessage = z.object({

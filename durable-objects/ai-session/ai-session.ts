@@ -118,6 +118,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     for (const connection of this.getConnections<SocketState>()) {
       if (connection.state?.subscribed && connection.readyState === WebSocket.OPEN) connection.send(frame);
     }
+    this.#hub?.noteEvent(stored);
     return stored;
   }
 

@@ -5,7 +5,7 @@
  */
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import { isErrorCode, type ErrorBody } from '../../../shared/errors.ts';
-import type { HelloMessage, PresenceEntry, ServerMessage } from '../../../shared/protocol.ts';
+import type { AiPresence, HelloMessage, PresenceEntry, ServerMessage } from '../../../shared/protocol.ts';
 import { connectLive, sessionSocketUrl, type LiveConnection, type LiveHandlers, type LiveStatus } from './live-socket.ts';
 import { EMPTY_LOG, foldEvents, type SessionLog } from './turn-log.ts';
 
@@ -13,6 +13,21 @@ export type Connect = (projectId: string, sessionId: string, handlers: LiveHandl
 
 /** New events (seq above what was folded before), and whether they came in a resume replay. */
 export type EventsListener = (fresh: SessionEvent[], replay: boolean) => void;
+
+/** The Yjs side of the socket (draft-sync.ts): binary frames in, and a fresh sync on every open. */
+export interface BinaryPeer {
+  onBinary(data: Uint8Array): void;
+  onOpen(): void;
+}
+
+/** A person's edit of the staged draft, as a version (`change.staged` with `source: edit`). */
+export interface PersonEdit {
+  seq: number;
+  version: number;
+  userId: string;
+  name: string;
+  keys: string[];
+}
 
 const defaultConnect: Connect = (projectId, sessionId, handlers) => connectLive(sessionSocketUrl(projectId, sessionId), handlers);
 
@@ -24,6 +39,9 @@ export class LiveFeed {
   #closeDetail = $state.raw<{ code: number; reason: string } | null>(null);
   #you = $state.raw<HelloMessage['you'] | null>(null);
   #presence = $state.raw<PresenceEntry[]>([]);
+  #ai = $state.raw<AiPresence | null>(null);
+  #edits = $state.raw<PersonEdit[]>([]);
+  #peers = new Set<BinaryPeer>();
   #error = $state.raw<ErrorBody | null>(null);
   #roleNotice = $state<string | null>(null);
   #connection: LiveConnection | null = null;
@@ -54,6 +72,28 @@ export class LiveFeed {
   get presence(): PresenceEntry[] {
     return this.#presence;
   }
+  /** What the AI is doing while a turn runs (the server derives it from the turn's tool events). */
+  get ai(): AiPresence | null {
+    return this.#ai;
+  }
+  /** People's edits of the draft, oldest first: each a version of its own, marked as theirs. */
+  get edits(): PersonEdit[] {
+    return this.#edits;
+  }
+  get connected(): boolean {
+    return this.#status === 'open';
+  }
+
+  /** Route the socket's binary frames to `peer` (the draft editor) until the returned function runs. */
+  attach(peer: BinaryPeer): () => void {
+    this.#peers.add(peer);
+    if (this.#status === 'open') peer.onOpen();
+    return () => this.#peers.delete(peer);
+  }
+
+  sendBinary(data: Uint8Array): boolean {
+    return this.#connection?.sendBinary(data) ?? false;
+  }
   /** Why our role changed while connected (a `role` frame), in the server's words. */
   get roleNotice(): string | null {
     return this.#roleNotice;
@@ -73,6 +113,10 @@ export class LiveFeed {
         this.#closeDetail = detail ?? null;
         // A new connection starts with no file: say again which one we look at.
         if (status === 'open' && this.#lookingAt !== null) this.#connection?.send({ type: 'presence', file: this.#lookingAt });
+        if (status === 'open') for (const peer of this.#peers) peer.onOpen();
+      },
+      onBinary: (data) => {
+        for (const peer of this.#peers) peer.onBinary(data);
       },
       onMessage: (message) => this.#receive(message, onEvents),
     });
@@ -100,6 +144,8 @@ export class LiveFeed {
     this.#closeDetail = null;
     this.#you = null;
     this.#presence = [];
+    this.#ai = null;
+    this.#edits = [];
     this.#error = null;
     this.#roleNotice = null;
   }
@@ -123,11 +169,18 @@ export class LiveFeed {
         if (events.length > 0) this.#log = foldEvents(this.#log, events);
         if (message.replay && message.done) this.#replayed = true;
         const fresh = events.filter((e) => e.seq > before);
+        const edits = fresh.flatMap((e) =>
+          e.type === 'change.staged' && e.payload.source === 'edit' && e.actor.kind === 'user'
+            ? [{ seq: e.seq, version: e.payload.version, userId: e.actor.userId, name: e.actor.name, keys: e.payload.files.map((f) => f.key) }]
+            : [],
+        );
+        if (edits.length > 0) this.#edits = [...this.#edits, ...edits];
         if (fresh.length > 0) onEvents(fresh, message.replay);
         break;
       }
       case 'presence':
         this.#presence = message.present;
+        this.#ai = message.ai ?? null;
         break;
       case 'error':
         this.#error = {

@@ -132,3 +132,36 @@ describe('LiveFeed', () => {
     expect(socket.lastSeq()).toBe(0);
   });
 });
+
+describe('LiveFeed and the co-edited draft', () => {
+  it("exposes the AI's presence and people's edits, marked as theirs", () => {
+    const { socket, feed, events } = setup();
+    socket.status('open');
+    socket.receive({ type: 'presence', present: [presenceOf('u_edith', 'step:wf/a')], ai: { action: 'writing', file: 'step:wf/a', tool: 'builder.change.stage' } });
+    expect(feed.ai).toEqual({ action: 'writing', file: 'step:wf/a', tool: 'builder.change.stage' });
+    events([
+      event(1, 'change.staged', { version: 1, changeSetId: 'cs_1', contentHash: 'h1', source: 'ai', files: [{ key: 'step:wf/a', action: 'M' }] }),
+      event(2, 'change.staged', { version: 2, changeSetId: 'cs_2', contentHash: 'h2', source: 'edit', files: [{ key: 'step:wf/a', action: 'M' }] }, {
+        turnId: null,
+        actor: { kind: 'user', userId: 'u_edith', name: 'Edith' },
+      }),
+    ]);
+    expect(feed.edits).toEqual([{ seq: 2, version: 2, userId: 'u_edith', name: 'Edith', keys: ['step:wf/a'] }]);
+    socket.receive({ type: 'presence', present: [], ai: null });
+    expect(feed.ai).toBeNull();
+  });
+
+  it('routes binary frames to an attached draft, resyncs it on every open, and stops after detach', () => {
+    const { socket, feed } = setup();
+    const seen: string[] = [];
+    const detach = feed.attach({ onBinary: (data) => seen.push(`frame ${data.length}`), onOpen: () => seen.push('open') });
+    socket.status('open');
+    socket.receiveBinary(new Uint8Array([0, 0, 1]));
+    socket.status('reconnecting');
+    socket.status('open');
+    detach();
+    socket.receiveBinary(new Uint8Array([1]));
+    expect(seen).toEqual(['open', 'frame 3', 'open']);
+    expect(feed.sendBinary(new Uint8Array([0]))).toBe(true);
+  });
+});

@@ -2,7 +2,8 @@
  * The workbench's live channel to a session (durable-objects/ai-session/PROTOCOL.md): a
  * reconnecting WebSocket that says `hello {lastSeq}` on every (re)connect, so each reconnect gets
  * exactly the events it missed, then live ones. Text frames are parsed with the shared
- * `ServerMessage` schema; binary frames (Yjs) are ignored, the workbench does not co-edit yet.
+ * `ServerMessage` schema; binary frames (Yjs sync and awareness) go to `onBinary` as bytes for the
+ * draft editor (draft-sync.ts), which answers with `sendBinary`.
  *
  * Reconnection is partysocket's `ReconnectingWebSocket` (a dependency already); this wrapper adds
  * the protocol: the resume handshake, the frames as values, and which close codes are final.
@@ -18,10 +19,14 @@ export interface LiveHandlers {
   onStatus(status: LiveStatus, detail?: { code: number; reason: string }): void;
   /** The newest seq the caller has applied, asked for on every (re)connect. */
   lastSeq(): number;
+  /** A binary frame (Yjs sync or awareness, PROTOCOL.md "Binary frames"). */
+  onBinary?(data: Uint8Array): void;
 }
 
 export interface LiveConnection {
   send(message: ClientMessage): boolean;
+  /** A Yjs frame; false while disconnected (the draft resyncs on the next open). */
+  sendBinary(data: Uint8Array): boolean;
   close(): void;
 }
 
@@ -90,7 +95,10 @@ export function connectLive(url: string, handlers: LiveHandlers): LiveConnection
     socket.send(JSON.stringify({ type: 'hello', lastSeq: handlers.lastSeq() } satisfies ClientMessage));
   });
   socket.addEventListener('message', (event) => {
-    if (typeof event.data !== 'string') return;
+    if (typeof event.data !== 'string') {
+      if (event.data instanceof ArrayBuffer) handlers.onBinary?.(new Uint8Array(event.data));
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(event.data);
@@ -110,6 +118,10 @@ export function connectLive(url: string, handlers: LiveHandlers): LiveConnection
     send(message) {
       if (socket.readyState !== socket.OPEN) return false;
       return socket.send(JSON.stringify(message));
+    },
+    sendBinary(data) {
+      if (socket.readyState !== socket.OPEN) return false;
+      return socket.send(data as Uint8Array<ArrayBuffer>);
     },
     close() {
       closedByUs = true;

@@ -71,6 +71,8 @@ export interface FakeSocket {
   /** The server side: change the status, or send a frame. */
   status(status: LiveStatus): void;
   receive(message: ServerMessage): void;
+  /** A binary (Yjs) frame from the server. */
+  receiveBinary(data: Uint8Array): void;
   /** What the client says its newest seq is (asked on every connect). */
   lastSeq(): number;
 }
@@ -93,6 +95,7 @@ export function fakeSocket(): FakeSocket {
           (open ? socket.sent : socket.refused).push(message);
           return open;
         },
+        sendBinary: () => open,
         close() {
           open = false;
           socket.closed += 1;
@@ -107,6 +110,10 @@ export function fakeSocket(): FakeSocket {
     receive(message) {
       if (!handlers) throw new Error('no connection to receive on');
       handlers.onMessage(message);
+    },
+    receiveBinary(data) {
+      if (!handlers) throw new Error('no connection to receive on');
+      handlers.onBinary?.(data);
     },
     lastSeq: () => handlers?.lastSeq() ?? -1,
   };

@@ -5,13 +5,15 @@
  * log is compacted into one snapshot once it grows.
  *
  * People co-edit through Yjs, but only the *text* of entries that already exist: an update from a
- * socket is tried on a scratch copy first and refused when it is malformed, adds or removes
- * entries, touches their metadata, writes into a deleted entry, creates other shared types, or
- * grows a text past the size cap. A refused update leaves the document untouched.
+ * socket is checked by what it names (co-edit-check.ts: its structs and the items they touch, never
+ * the whole document) and refused when it is malformed, adds or removes entries, touches their
+ * metadata, writes into a deleted entry, creates other shared types, or grows a text past the size
+ * cap. A refused update leaves the document untouched.
  */
 import * as Y from 'yjs';
 import type { OverlayEntry } from '../../../shared/ai/overlay.ts';
 import { toArrayBuffer } from '../storage.ts';
+import { checkCoEdit } from './co-edit-check.ts';
 
 const FILES = 'files';
 /** Staged text larger than this is refused (the changeSet contract uses the same cap). */
@@ -63,19 +65,6 @@ function readEntry(key: string, map: EntryMap): OverlayEntry {
     baseRevision: typeof map.get('baseRevision') === 'number' ? (map.get('baseRevision') as number) : 0,
     baseHash: typeof map.get('baseHash') === 'string' ? (map.get('baseHash') as string) : null,
   };
-}
-
-/** What a co-edit may not change: the key set and every entry's metadata. */
-function shapeOf(doc: Y.Doc): string {
-  const files = doc.getMap<EntryMap>(FILES);
-  const shape = [...files.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([key, map]) => {
-      if (!(map instanceof Y.Map)) return [key, 'not-a-map'];
-      const text = map.get('text');
-      return [key, map.get('deleted'), map.get('baseRevision'), map.get('baseHash'), text instanceof Y.Text, [...map.keys()].sort()];
-    });
-  return JSON.stringify(shape);
 }
 
 export class OverlayDoc {
@@ -168,51 +157,13 @@ export class OverlayDoc {
    * document lacks (a y-protocols client answers the server's sync step 1 with its state).
    */
   applyClientUpdate(update: Uint8Array, origin: unknown, readOnly: boolean): ClientUpdateResult {
+    const check = checkCoEdit(this.doc, this.#files, update, readOnly, MAX_ENTRY_CHARS);
+    if (!check.ok || !check.changed) return check;
     try {
-      Y.decodeUpdate(update);
-    } catch {
-      return { ok: false, code: 'YJS_MALFORMED', message: 'The document update could not be read.' };
-    }
-    const scratch = new Y.Doc();
-    const before = Y.encodeStateAsUpdate(this.doc);
-    try {
-      Y.applyUpdate(scratch, before);
-      Y.applyUpdate(scratch, update);
+      Y.applyUpdate(this.doc, update, origin);
     } catch {
       return { ok: false, code: 'YJS_MALFORMED', message: 'The document update could not be applied.' };
     }
-    const after = Y.encodeStateAsUpdate(scratch);
-    const changed = !sameBytes(before, after) || scratch.store.pendingStructs !== null || scratch.store.pendingDs !== null;
-    if (!changed) return { ok: true, changed: false };
-    if (readOnly) {
-      return { ok: false, code: 'YJS_FORBIDDEN_CHANGE', message: 'Viewers can watch the staged changes but not edit them.' };
-    }
-    if (scratch.store.pendingStructs !== null || scratch.store.pendingDs !== null) {
-      return { ok: false, code: 'YJS_MALFORMED', message: 'The document update depends on changes the server does not have.' };
-    }
-    if ([...scratch.share.keys()].some((name) => name !== FILES) || shapeOf(scratch) !== shapeOf(this.doc)) {
-      return {
-        ok: false,
-        code: 'YJS_FORBIDDEN_CHANGE',
-        message: 'Only the text of staged files can be edited; files are added or removed by staging a change set.',
-      };
-    }
-    for (const [key, map] of scratch.getMap<EntryMap>(FILES).entries()) {
-      const entry = readEntry(key, map);
-      if (entry.deleted && entry.content !== '') {
-        return { ok: false, code: 'YJS_FORBIDDEN_CHANGE', message: `${key} is staged as deleted and cannot be edited.` };
-      }
-      if (entry.content.length > MAX_ENTRY_CHARS) {
-        return { ok: false, code: 'YJS_TOO_LARGE', message: `${key} would be larger than ${MAX_ENTRY_CHARS} characters.` };
-      }
-    }
-    Y.applyUpdate(this.doc, update, origin);
     return { ok: true, changed: true };
   }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

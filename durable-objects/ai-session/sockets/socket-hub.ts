@@ -24,10 +24,13 @@ import {
   YJS_MESSAGE,
   utf8Bytes,
   type CloseCode,
+  type AiPresence,
   type PresenceEntry,
   type ServerMessage,
 } from '../../../shared/protocol.ts';
 import { ApiError } from '../../../shared/api-error.ts';
+import type { SessionEvent } from '../../../shared/ai/events.ts';
+import { aiPresenceAfter } from './ai-presence.ts';
 import { AwarenessRate, awarenessRemovalFrame, checkAwareness } from './awareness.ts';
 import type { TurnRunner } from '../loop/turn-runner.ts';
 import type { Members } from './members.ts';
@@ -47,6 +50,8 @@ export interface SocketHubDeps {
 export class SocketHub {
   readonly #deps: SocketHubDeps;
   readonly #awarenessRate = new AwarenessRate();
+  /** What the AI is doing in the running turn (ai-presence.ts); in memory, as a running turn keeps the object awake. */
+  #ai: AiPresence | null = null;
 
   constructor(deps: SocketHubDeps) {
     this.#deps = deps;
@@ -131,8 +136,16 @@ export class SocketHub {
       const s = c.state!;
       present.push({ connectionId: c.id, userId: s.userId, name: s.name, role: s.role, file: s.file, since: s.since });
     }
-    const frame = JSON.stringify({ type: 'presence', present } satisfies ServerMessage);
+    const frame = JSON.stringify({ type: 'presence', present, ai: this.#ai } satisfies ServerMessage);
     for (const c of open) c.send(frame);
+  }
+
+  /** A stored event: when it moves the AI (a tool started, the turn ended), everyone is told. */
+  noteEvent(event: SessionEvent): void {
+    const next = aiPresenceAfter(event, this.#ai, this.#core.meta?.workflowId ?? null);
+    if (next === undefined || JSON.stringify(next) === JSON.stringify(this.#ai)) return;
+    this.#ai = next;
+    this.#broadcastPresence();
   }
 
   /** The role a frame is checked against: what the Worker last told this object, not the role at connect. */
