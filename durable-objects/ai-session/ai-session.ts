@@ -20,6 +20,7 @@ import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../worker/http/api-error.ts';
 import { fail, outcomeOf, type Outcome } from './outcome.ts';
 import { SessionCore, type Actor, type ApplyRequest } from './session.ts';
+import type { CommentInput } from './review-service.ts';
 import { migrate } from './storage.ts';
 import { Members } from './members.ts';
 import { REPLAY_PAGE_SIZE } from './replay.ts';
@@ -256,7 +257,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
     );
   }
 
-  async comment(projectId: string, actor: Actor, input: { objectKey: string; line: number | null; body: string; threadId?: string }) {
+  async comment(projectId: string, actor: Actor, input: CommentInput) {
     return this.#session(projectId) ?? outcomeOf(() => this.core.comment(actor, input));
   }
 
@@ -270,6 +271,22 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> {
 
   async withdrawApproval(projectId: string, actor: Actor) {
     return this.#session(projectId) ?? outcomeOf(() => this.core.withdrawApproval(actor));
+  }
+
+  async requestChanges(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string; body: string }) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.requestChanges(actor, input));
+  }
+
+  async withdrawChangeRequest(projectId: string, actor: Actor) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.withdrawChangeRequest(actor));
+  }
+
+  async dismissChangeRequest(projectId: string, actor: Actor, requestId: string, reason: string) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.dismissChangeRequest(actor, requestId, reason));
+  }
+
+  async overrideApprovals(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string; reason: string }) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.overrideApprovals(actor, input));
   }
 
   /** A `builder.*` tool as the model calls it (the loop calls runTool itself; tests call this). */

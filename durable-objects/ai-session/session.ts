@@ -25,6 +25,8 @@ import { changedFiles, contentOf, createEffectiveView, keyOfPath, overlayHash, p
 import { EventLog } from './event-log.ts';
 import { OverlayDoc } from './overlay-doc.ts';
 import { ReviewStore } from './review.ts';
+import { ChangeRequestStore } from './change-requests.ts';
+import { ReviewService, type CommentInput } from './review-service.ts';
 import { auditApplyFailed, mirrorVersion, recordCancel } from './d1-records.ts';
 import { contractError, stagedWrites } from './staging.ts';
 import { readKv, writeKv } from './storage.ts';
@@ -37,7 +39,6 @@ export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResu
 
 /** How long co-edits settle before a new version is made and validated. */
 export const REVALIDATE_DEBOUNCE_MS = 750;
-const MAX_COMMENT_CHARS = 4000;
 
 function versionView(v: ChangeVersion): VersionView {
   return {
@@ -87,6 +88,9 @@ export class SessionCore {
   readonly log: EventLog;
   readonly versions: VersionStore;
   readonly review: ReviewStore;
+  readonly requests: ChangeRequestStore;
+  /** The review rules (review-service.ts); run here one at a time like every mutation. */
+  readonly #reviewer: ReviewService;
   /** The AI turns' checkpoints and the conversation (loop/turn-store.ts). */
   readonly turns: TurnStore;
   readonly #deps: SessionDeps;
@@ -100,6 +104,15 @@ export class SessionCore {
     this.log = new EventLog(deps.sql);
     this.versions = new VersionStore(deps.sql);
     this.review = new ReviewStore(deps.sql);
+    this.requests = new ChangeRequestStore(deps.sql);
+    this.#reviewer = new ReviewService({
+      db: deps.db,
+      review: this.review,
+      requests: this.requests,
+      overlay: this.overlay,
+      emit: deps.emit,
+      meta: () => this.#requireMeta(),
+    });
     this.turns = new TurnStore(deps.sql);
   }
 
@@ -246,6 +259,8 @@ export class SessionCore {
       const ctx = await this.#context();
       const writes = await stagedWrites(parsed.changeSet, createEffectiveView(ctx.baseline, this.overlay.entries()), ctx.baseline);
       this.overlay.stage(writes, source === 'ai' ? 'ai' : 'api');
+      // A person who stages by hand authored this draft (the AI's requester is counted by their message).
+      if (source !== 'ai') this.requests.addDraftAuthor(actor.userId);
       const view = createEffectiveView(ctx.baseline, this.overlay.entries());
       const version = await this.#recordVersion(view, source, actor, parsed.changeSet);
       return {
@@ -300,6 +315,7 @@ export class SessionCore {
     this.overlay.compact();
     this.#deps.sql.exec('DELETE FROM declared_keys');
     this.#deps.sql.exec("DELETE FROM tasks WHERE name = 'revalidate'");
+    this.requests.clearDraftAuthors();
   }
 
   #staleOrMissing(changeSetId: string, latest: ChangeVersion | undefined): never {
@@ -317,6 +333,7 @@ export class SessionCore {
   /** A person's Yjs edit landed: re-validate once the edits settle. */
   noteEdit(actor: { userId: string; name: string }): void {
     writeKv(this.#deps.sql, 'lastEditor', actor);
+    this.requests.addDraftAuthor(actor.userId);
     this.#deps.schedule('revalidate', Date.now() + REVALIDATE_DEBOUNCE_MS);
   }
 
@@ -345,71 +362,45 @@ export class SessionCore {
 
   // ---------------------------------------------------------------- review
 
-  comment(actor: Actor, input: { objectKey: string; line: number | null; body: string; threadId?: string | undefined }) {
+  /** Start or answer a thread (viewers may: reviewers often are). */
+  comment(actor: Actor, input: CommentInput) {
     return this.#exclusive(async () => {
       this.#requireMeta();
-      this.#requireEditor(actor);
-      const body = input.body.trim();
-      if (!body || body.length > MAX_COMMENT_CHARS) {
-        throw new ApiError('VALIDATION_FAILED', { message: `A comment needs between 1 and ${MAX_COMMENT_CHARS} characters.` });
-      }
-      let threadId = input.threadId;
-      let objectKey = input.objectKey;
-      let line = input.line;
-      let commentId: string;
-      if (threadId) {
-        const thread = this.review.thread(threadId);
-        if (!thread) throw new ApiError('AI_COMMENT_NOT_FOUND');
-        objectKey = thread.objectKey;
-        line = thread.line;
-        commentId = this.review.reply(threadId, actor, body);
-      } else {
-        if (!parseObjectKey(objectKey)) {
-          throw new ApiError('VALIDATION_FAILED', { message: `"${objectKey}" does not name a file of the package.` });
-        }
-        ({ threadId, commentId } = this.review.addThread(actor, objectKey, line, body));
-      }
-      this.#deps.emit({ type: 'comment.added', actor: userActor(actor), payload: { threadId, commentId, objectKey, line, body } });
-      return { threadId, commentId };
+      return this.#reviewer.comment(actor, input);
     });
   }
 
   setThreadStatus(actor: Actor, threadId: string, status: 'open' | 'resolved') {
     return this.#exclusive(async () => {
       this.#requireMeta();
-      this.#requireEditor(actor);
-      const thread = this.review.thread(threadId);
-      if (!thread) throw new ApiError('AI_COMMENT_NOT_FOUND');
-      if (thread.status !== status) {
-        this.review.setThreadStatus(threadId, status, actor);
-        this.#deps.emit({ type: status === 'resolved' ? 'thread.resolved' : 'thread.reopened', actor: userActor(actor), payload: { threadId } });
-      }
-      return { threadId, status };
+      return this.#reviewer.setThreadStatus(actor, threadId, status);
     });
+  }
+
+  /** The latest version, when it is the one the reviewer saw (same id and content hash). */
+  async #reviewedVersion(input: { changeSetId: string; contentHash: string }): Promise<ChangeVersion> {
+    const latest = await this.#flushEdits();
+    if (!latest || latest.id !== input.changeSetId) this.#staleOrMissing(input.changeSetId, latest);
+    if (latest.status === 'applied') throw new ApiError('AI_CHANGESET_ALREADY_APPLIED');
+    if (latest.contentHash !== input.contentHash) {
+      throw new ApiError('AI_CHANGESET_STALE', { message: 'The content you reviewed is not the content of this version.' });
+    }
+    return latest;
   }
 
   approve(actor: Actor, input: { changeSetId: string; contentHash: string }) {
     return this.#exclusive(async () => {
       this.#requireActive();
       this.#requireEditor(actor);
-      const latest = await this.#flushEdits();
-      if (!latest || latest.id !== input.changeSetId) this.#staleOrMissing(input.changeSetId, latest);
-      if (latest.contentHash !== input.contentHash) {
-        throw new ApiError('AI_CHANGESET_STALE', { message: 'The content you reviewed is not the content of this version.' });
-      }
+      const latest = await this.#reviewedVersion(input);
+      this.#reviewer.requireReviewer(actor);
       if (latest.status !== 'validated') {
         throw new ApiError('AI_VALIDATION_FAILED', {
           message: 'Only a version that passed validation can be approved.',
           hints: ['Validate the staged changes and fix what it reports first.'],
         });
       }
-      if (this.review.approve(actor, latest.version, latest.contentHash)) {
-        this.#deps.emit({
-          type: 'approval.added',
-          actor: userActor(actor),
-          payload: { version: latest.version, changeSetId: latest.id, contentHash: latest.contentHash },
-        });
-      }
+      this.#reviewer.approve(actor, latest);
       return { changeSetId: latest.id, approvals: this.review.approvals(latest.contentHash) };
     });
   }
@@ -421,6 +412,40 @@ export class SessionCore {
         this.#deps.emit({ type: 'approval.revoked', actor: userActor(actor), payload: { ...revoked, reason: 'withdrawn' } });
       }
       return { withdrawn: true };
+    });
+  }
+
+  /** "Request changes" on the version the reviewer saw: blocks Apply until approved, withdrawn or dismissed. */
+  requestChanges(actor: Actor, input: { changeSetId: string; contentHash: string; body: string }) {
+    return this.#exclusive(async () => {
+      this.#requireActive();
+      this.#requireEditor(actor);
+      const latest = await this.#reviewedVersion(input);
+      return { changeSetId: latest.id, ...this.#reviewer.requestChanges(actor, latest, input.body) };
+    });
+  }
+
+  withdrawChangeRequest(actor: Actor) {
+    return this.#exclusive(async () => {
+      this.#requireMeta();
+      return this.#reviewer.withdrawRequest(actor);
+    });
+  }
+
+  dismissChangeRequest(actor: Actor, requestId: string, reason: string) {
+    return this.#exclusive(async () => {
+      this.#requireMeta();
+      return this.#reviewer.dismissRequest(actor, requestId, reason);
+    });
+  }
+
+  /** An owner lets the version they saw apply without the required approvals (recorded with a reason). */
+  overrideApprovals(actor: Actor, input: { changeSetId: string; contentHash: string; reason: string }) {
+    return this.#exclusive(async () => {
+      this.#requireActive();
+      const latest = await this.#reviewedVersion(input);
+      const ctx = await this.#context();
+      return this.#reviewer.override(actor, latest, ctx.requiredApprovals, input.reason);
     });
   }
 
@@ -460,11 +485,11 @@ export class SessionCore {
             hints: ['Fix the reported problems (or ask the AI to), then apply the new version.'],
           });
         }
-        const counted = this.review.approvals(latest.contentHash).filter((a) => a.userId !== meta.createdBy).length;
-        if (counted < ctx.requiredApprovals) {
-          throw new ApiError('AI_APPROVALS_REQUIRED', {
-            message: `This project needs ${ctx.requiredApprovals} approval(s) from someone other than the session's creator; this version has ${counted}.`,
-            extra: { required: ctx.requiredApprovals, approvals: counted },
+        const gate = this.#reviewer.gate(latest, ctx.requiredApprovals);
+        if (gate.block) {
+          throw new ApiError(gate.block.code, {
+            message: gate.block.message,
+            extra: { required: ctx.requiredApprovals, approvals: gate.counted, changeRequests: gate.requests.length },
           });
         }
         let outcome;
@@ -543,11 +568,16 @@ export class SessionCore {
     const current = latest && latest.status !== 'applied' && this.overlay.size > 0 ? latest : null;
     const hash = await overlayHash(this.overlay.entries());
     const { ctx, view } = await this.view();
-    const threads = this.review.threads((key) => {
-      const text = contentOf(view.pkg, key);
-      return text === null ? null : lineCount(text);
+    const threads = this.review.threads({
+      doc: this.overlay.doc,
+      textOf: (key) => this.overlay.textOf(key),
+      lineCount: (key) => {
+        const text = contentOf(view.pkg, key);
+        return text === null ? null : lineCount(text);
+      },
     });
     const approvals = current ? this.review.approvals(current.contentHash) : [];
+    const gate = this.#reviewer.gate(current, ctx.requiredApprovals);
     const limit = Math.min(Math.max(options.messagesLimit ?? 50, 1), 200);
     const rows = this.turns.conversation({ before: options.messagesBefore, limit: limit + 1 });
     const page = rows.slice(-limit);
@@ -563,7 +593,11 @@ export class SessionCore {
         threads,
         approvals,
         requiredApprovals: ctx.requiredApprovals,
-        countedApprovals: approvals.filter((a) => a.userId !== meta.createdBy).length,
+        countedApprovals: gate.counted,
+        changeRequests: gate.requests,
+        override: gate.override,
+        authors: [...gate.authors],
+        block: current ? gate.block : null,
       },
       messages: {
         items: page.map((r) => ({ id: r.id, role: r.role, content: r.content, turnId: r.turnId, createdAt: r.createdAt })),

@@ -4,9 +4,8 @@
  * (projectAccess: viewers read and watch, editors stage, review, apply and cancel) and that the
  * session belongs to the project; the session's Durable Object does the rest.
  */
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { and, desc, eq } from 'drizzle-orm';
-import { getServerByName } from 'partyserver';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../http/api-error.ts';
 import { param } from '../http/context.ts';
@@ -20,9 +19,7 @@ import { parseAgentsDocument } from '../store/agents.ts';
 import { IDENTITY_HEADERS } from '../../shared/protocol.ts';
 import {
   ApplyInput,
-  ApproveInput,
   CONFIRM_SOURCE,
-  CommentInput,
   CreateSessionInput,
   MessageInput,
   MessageQuery,
@@ -37,69 +34,18 @@ import {
 import { SessionMode, TargetType, type SessionMeta } from '../../shared/ai/session.ts';
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { ID_PATTERN } from '../../shared/bmad/formats.ts';
-import type { Outcome } from '../../durable-objects/ai-session/outcome.ts';
-import type { Actor } from '../../durable-objects/ai-session/session.ts';
-import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
-
-/**
- * The session object's RPC surface as the routes call it. The generated stub type cannot carry
- * the open-ended error body through its serialisation types, so the methods are named here.
- */
-type SessionRpc = Pick<
-  AiSessionDurableObject,
-  | 'createSession'
-  | 'getState'
-  | 'getChanges'
-  | 'stage'
-  | 'validate'
-  | 'discard'
-  | 'apply'
-  | 'cancel'
-  | 'comment'
-  | 'setThreadStatus'
-  | 'approve'
-  | 'withdrawApproval'
-  | 'tool'
-  | 'sendMessage'
-  | 'waitForTurn'
-  | 'stopTurn'
-  | 'resumeTurn'
-  | 'setTokenBudget'
-  | 'fetch'
->;
-
-async function sessionObject(c: Ctx, sessionId: string): Promise<SessionRpc> {
-  return (await getServerByName(c.env.AI_SESSION, sessionId)) as unknown as SessionRpc;
-}
+import { actorOf, sessionObject, sessionStub, unwrap } from './session-rpc.ts';
+import { aiReviewRoutes } from './ai-review.ts';
 
 type Ctx = Context<AppEnv>;
 
-function unwrap<T>(outcome: Outcome<T>): T {
-  if (outcome.ok) return outcome.data;
-  const { code, message, hints, details, ...extra } = outcome.error;
-  throw new ApiError(code, {
-    message,
-    status: outcome.status,
-    ...(hints ? { hints } : {}),
-    ...(details ? { details } : {}),
-    extra,
-  });
-}
+/** Viewers may comment, reply, and resolve threads they started (the session checks who may resolve); every other write needs an editor. */
+const VIEWER_WRITES = /\/ai\/sessions\/[^/]+\/(comments|threads\/[^/]+\/(resolve|reopen))$/;
 
-function actorOf(c: Ctx): Actor {
-  return { userId: c.var.user.id, name: c.var.user.name, role: c.var.role };
-}
-
-/** The session's object, after checking the session belongs to the project in the URL. */
-async function sessionStub(c: Ctx) {
-  const sessionId = param(c, 'sessionId');
-  const row = await c.var.db
-    .select({ id: aiSessions.id })
-    .from(aiSessions)
-    .where(and(eq(aiSessions.id, sessionId), eq(aiSessions.projectId, c.var.projectId)))
-    .get();
-  if (!row) throw new ApiError('AI_SESSION_NOT_FOUND');
-  return sessionObject(c, sessionId);
+function sessionAccess(): MiddlewareHandler<AppEnv> {
+  const viewer = projectAccess({ write: 'viewer' });
+  const editor = projectAccess();
+  return (c, next) => (c.req.method === 'POST' && VIEWER_WRITES.test(c.req.path) ? viewer(c, next) : editor(c, next));
 }
 
 interface Target {
@@ -198,7 +144,8 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
 }
 
 export const aiSessionRoutes = new Hono<AppEnv>()
-  .use(projectAccess())
+  .use(sessionAccess())
+  .route('/', aiReviewRoutes)
   .post('/', jsonBody(CreateSessionInput), async (c) => {
     const input = c.req.valid('json');
     const target = await resolveTarget(c, input);
@@ -338,35 +285,6 @@ export const aiSessionRoutes = new Hono<AppEnv>()
   .post('/:sessionId/cancel', async (c) => {
     const stub = await sessionStub(c);
     return ok(c, unwrap(await stub.cancel(c.var.projectId, actorOf(c))));
-  })
-  .post('/:sessionId/comments', jsonBody(CommentInput), async (c) => {
-    const stub = await sessionStub(c);
-    const input = c.req.valid('json');
-    const result = unwrap(
-      await stub.comment(c.var.projectId, actorOf(c), {
-        objectKey: input.objectKey,
-        line: input.line ?? null,
-        body: input.body,
-        ...(input.threadId ? { threadId: input.threadId } : {}),
-      }),
-    );
-    return ok(c, result, 201);
-  })
-  .post('/:sessionId/threads/:threadId/resolve', async (c) => {
-    const stub = await sessionStub(c);
-    return ok(c, unwrap(await stub.setThreadStatus(c.var.projectId, actorOf(c), param(c, 'threadId'), 'resolved')));
-  })
-  .post('/:sessionId/threads/:threadId/reopen', async (c) => {
-    const stub = await sessionStub(c);
-    return ok(c, unwrap(await stub.setThreadStatus(c.var.projectId, actorOf(c), param(c, 'threadId'), 'open')));
-  })
-  .post('/:sessionId/approvals', jsonBody(ApproveInput), async (c) => {
-    const stub = await sessionStub(c);
-    return ok(c, unwrap(await stub.approve(c.var.projectId, actorOf(c), c.req.valid('json'))));
-  })
-  .delete('/:sessionId/approvals/me', async (c) => {
-    const stub = await sessionStub(c);
-    return ok(c, unwrap(await stub.withdrawApproval(c.var.projectId, actorOf(c))));
   })
   .get('/:sessionId/ws', async (c) => {
     if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
