@@ -98,14 +98,20 @@ export class WorkbenchReview {
     return this.#run((p, s) => this.#api.setThread(p, s, thread.id, status));
   }
 
-  approve(): Promise<boolean> {
+  /** Exactly what a review is bound to (the routes take no other field). */
+  #bound(): ReviewedVersion | null {
     const shown = this.shown;
-    return shown ? this.#run((p, s) => this.#api.approve(p, s, shown)) : Promise.resolve(false);
+    return shown ? { changeSetId: shown.changeSetId, contentHash: shown.contentHash } : null;
+  }
+
+  approve(): Promise<boolean> {
+    const bound = this.#bound();
+    return bound ? this.#run((p, s) => this.#api.approve(p, s, bound)) : Promise.resolve(false);
   }
 
   requestChanges(body: string): Promise<boolean> {
-    const shown = this.shown;
-    return shown ? this.#run((p, s) => this.#api.requestChanges(p, s, shown, body)) : Promise.resolve(false);
+    const bound = this.#bound();
+    return bound ? this.#run((p, s) => this.#api.requestChanges(p, s, bound, body)) : Promise.resolve(false);
   }
 
   withdrawApproval(): Promise<boolean> {
@@ -121,8 +127,8 @@ export class WorkbenchReview {
   }
 
   override(reason: string): Promise<boolean> {
-    const shown = this.shown;
-    return shown ? this.#run((p, s) => this.#api.override(p, s, shown, reason)) : Promise.resolve(false);
+    const bound = this.#bound();
+    return bound ? this.#run((p, s) => this.#api.override(p, s, bound, reason)) : Promise.resolve(false);
   }
 
   markMentionsRead(): void {
