@@ -48,6 +48,12 @@ const REFRESH_ON: ReadonlySet<SessionEventType> = new Set<SessionEventType>([
   'apply.failed',
   'approval.added',
   'approval.revoked',
+  'comment.added',
+  'thread.resolved',
+  'thread.reopened',
+  'changes.requested',
+  'changes.request.closed',
+  'approvals.overridden',
   'session.cancelled',
   'turn.finished',
   'turn.failed',
@@ -97,6 +103,7 @@ export class WorkbenchSession {
   readonly #fixedSessionId: string | null;
 
   #pollTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly #eventListeners = new Set<(fresh: SessionEvent[], replay: boolean) => void>();
   #disposed = false;
   /** Refreshes run one at a time; a request during one runs once more after it. */
   #refreshing: Promise<void> | null = null;
@@ -200,7 +207,12 @@ export class WorkbenchSession {
     return suggestion;
   });
 
-  readonly canApply = $derived(this.canEdit && this.active && this.applicable !== null && !this.turnOpen && this.#pending === null);
+  /** Why the review blocks Apply (approvals missing, changes requested): the session's own words. */
+  readonly reviewBlock = $derived.by(() => (this.applicable ? (this.#view?.review.block ?? null) : null));
+
+  readonly canApply = $derived(
+    this.canEdit && this.active && this.applicable !== null && this.reviewBlock === null && !this.turnOpen && this.#pending === null,
+  );
   readonly canDiscard = $derived(this.canEdit && this.active && (this.#changes?.files.length ?? 0) > 0 && !this.turnOpen && this.#pending === null);
 
   /** Other people on the session's socket right now, once each. */
@@ -340,6 +352,12 @@ export class WorkbenchSession {
     if (this.#sessionId === null) await this.open();
   }
 
+  /** Also hear every batch of new events (the review pane's mentions); returns the unsubscribe. */
+  onEvents(listener: (fresh: SessionEvent[], replay: boolean) => void): () => void {
+    this.#eventListeners.add(listener);
+    return () => this.#eventListeners.delete(listener);
+  }
+
   /** Tell the others which staged file you are looking at (null: none). */
   lookAt(key: string | null): void {
     this.feed.lookAt(key);
@@ -426,6 +444,7 @@ export class WorkbenchSession {
     // A resume replay mostly repeats what the stored view already reflects.
     const known = replay ? (this.#view?.lastSeq ?? 0) : 0;
     if (fresh.some((e) => e.seq > known && REFRESH_ON.has(e.type))) void this.refresh();
+    for (const listener of this.#eventListeners) listener(fresh, replay);
   }
 
   #setError(action: WorkbenchAction, error: ErrorBody | null): void {
