@@ -72,6 +72,8 @@ describeBrowser('reviewing a session together (browser, three people)', () => {
     await editor.getByTestId('composer-send').click();
     await editor.locator('[data-testid="changes-version"][data-version="1"]').waitFor({ timeout: 30_000 });
     await editor.locator('[data-testid="validation-status"][data-valid="true"]').waitFor({ timeout: 30_000 });
+    // The turn ends after it staged and validated; until then Apply waits for the AI, not the review.
+    await editor.locator('[data-testid="turn-status"][data-running="false"]').waitFor({ timeout: 30_000 });
     const workbenchUrl = editor.url();
 
     // ---- The owner and the viewer open the same session.
@@ -127,6 +129,7 @@ describeBrowser('reviewing a session together (browser, three people)', () => {
     await editor.getByTestId('composer-send').click();
     await editor.locator('[data-testid="changes-version"][data-version="2"]').waitFor({ timeout: 30_000 });
     await editor.locator('[data-testid="validation-status"][data-valid="true"]').waitFor({ timeout: 30_000 });
+    await editor.locator('[data-testid="turn-status"][data-running="false"]').waitFor({ timeout: 30_000 });
     await editor.locator('[data-testid="approval-status"][data-counted="0"]').waitFor();
     expect(await apply.isDisabled()).toBe(true);
     expect(await editor.getByTestId('apply-blocked').textContent()).toContain('needs 1 approval');
