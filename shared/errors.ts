@@ -119,6 +119,20 @@ export const ERROR_CODES = {
   AI_CHANGESET_ALREADY_APPLIED: { status: 409, message: 'This version of the changes has already been applied.' },
   AI_APPROVALS_REQUIRED: { status: 409, message: 'This project needs more approvals before the changes can be applied.' },
   AI_COMMENT_NOT_FOUND: { status: 404, message: 'This comment thread does not exist.' },
+  AI_COMMENT_LINE_GONE: {
+    status: 409,
+    message: 'That line is not in the staged draft any more. Reload the changes and comment on the lines as they are now.',
+  },
+  AI_COMMENT_TOO_LARGE: { status: 413, message: 'This comment is too long.' },
+  AI_APPROVAL_NOT_ALLOWED: {
+    status: 403,
+    message: 'People who asked for a change or edited it cannot approve it; someone else reviews it.',
+  },
+  AI_CHANGES_REQUESTED: {
+    status: 409,
+    message: 'Someone asked for changes; apply waits until they approve a later version or withdraw, or an owner dismisses the request.',
+  },
+  AI_CHANGE_REQUEST_NOT_FOUND: { status: 404, message: 'There is no open request for changes with this id.' },
   // The AI turn (ours)
   AI_TURN_IN_PROGRESS: {
     status: 409,

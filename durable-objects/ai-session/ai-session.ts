@@ -21,7 +21,7 @@ import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
-import type { Actor, AiSessionRpc, ApplyRequest } from '../../shared/ai/session-rpc.ts';
+import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest } from '../../shared/ai/session-rpc.ts';
 import { migrate } from './storage.ts';
 import { Members } from './sockets/members.ts';
 import { REPLAY_PAGE_SIZE } from './events/replay.ts';
@@ -273,7 +273,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     );
   }
 
-  async comment(projectId: string, actor: Actor, input: { objectKey: string; line: number | null; body: string; threadId?: string }) {
+  async comment(projectId: string, actor: Actor, input: CommentRequest) {
     return this.#session(projectId) ?? outcomeOf(() => this.core.comment(actor, input));
   }
 
@@ -287,6 +287,22 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   async withdrawApproval(projectId: string, actor: Actor) {
     return this.#session(projectId) ?? outcomeOf(() => this.core.withdrawApproval(actor));
+  }
+
+  async requestChanges(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string; body: string }) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.requestChanges(actor, input));
+  }
+
+  async withdrawChangeRequest(projectId: string, actor: Actor) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.withdrawChangeRequest(actor));
+  }
+
+  async dismissChangeRequest(projectId: string, actor: Actor, requestId: string, reason: string) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.dismissChangeRequest(actor, requestId, reason));
+  }
+
+  async overrideApprovals(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string; reason: string }) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.overrideApprovals(actor, input));
   }
 
   /** A `builder.*` tool as the model calls it (the loop calls runTool itself; tests call this). */

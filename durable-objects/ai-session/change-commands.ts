@@ -36,6 +36,8 @@ export class ChangeCommands {
     const ctx = await host.context();
     const writes = await stagedWrites(parsed.changeSet, createEffectiveView(ctx.baseline, host.overlay.entries()), ctx.baseline);
     host.overlay.stage(writes, source === 'ai' ? 'ai' : 'api');
+    // A person who stages by hand authored this draft (the AI's requester is counted by their message).
+    if (source !== 'ai') host.requests.addDraftAuthor(actor.userId);
     const view = createEffectiveView(ctx.baseline, host.overlay.entries());
     const version = await this.#edits.recordVersion(view, source, actor, parsed.changeSet);
     return {

@@ -66,6 +66,8 @@ export class CoEdit {
   /** A person's Yjs edit landed: re-validate once the edits settle. */
   noteEdit(actor: { userId: string; name: string }): void {
     writeKv(this.#host.sql, 'lastEditor', actor);
+    // A co-editor authored this draft too, so they cannot approve it.
+    this.#host.requests.addDraftAuthor(actor.userId);
     this.#host.schedule('revalidate', Date.now() + REVALIDATE_DEBOUNCE_MS);
   }
 
@@ -85,12 +87,14 @@ export class CoEdit {
     return host.versions.latest();
   }
 
-  /** Drop the overlay and what was derived from it (declared keys, a pending re-validation). */
+  /** Drop the overlay and what was derived from it (declared keys, a pending re-validation, the draft's authors). */
   resetOverlay(): void {
     const host = this.#host;
     host.overlay.clear('reset');
     host.overlay.compact();
     host.sql.exec('DELETE FROM declared_keys');
     host.sql.exec("DELETE FROM tasks WHERE name = 'revalidate'");
+    // The next draft starts without authors (apply, discard and cancel all reset).
+    host.requests.clearDraftAuthors();
   }
 }

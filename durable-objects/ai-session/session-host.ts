@@ -14,6 +14,8 @@ import type { ProjectContext } from './overlay/baseline.ts';
 import type { EffectiveView } from './overlay/effective-view.ts';
 import type { OverlayDoc } from './overlay/overlay-doc.ts';
 import type { ReviewStore } from './review/review.ts';
+import type { ChangeRequestStore } from './review/change-requests.ts';
+import type { ReviewService } from './review/review-service.ts';
 import type { ChangeVersion, VersionStore } from './overlay/versions.ts';
 import type { TurnStore } from './loop/turn-store.ts';
 import type { Actor } from '../../shared/ai/session-rpc.ts';
@@ -31,6 +33,10 @@ export interface SessionHost extends SessionDeps {
   overlay: OverlayDoc;
   versions: VersionStore;
   review: ReviewStore;
+  /** Requests for changes, overrides and the draft's authors (review/change-requests.ts). */
+  requests: ChangeRequestStore;
+  /** The review rules and the gate Apply and the views share (review/review-service.ts). */
+  reviewer: ReviewService;
   turns: TurnStore;
   status(): SessionStatus;
   /** True while an apply waits or runs. */

@@ -83,11 +83,17 @@ export class SessionViews {
     const current = latest && latest.status !== 'applied' && host.overlay.size > 0 ? latest : null;
     const hash = await overlayHash(host.overlay.entries());
     const { ctx, view } = await host.view();
-    const threads = host.review.threads((key) => {
-      const text = contentOf(view.pkg, key);
-      return text === null ? null : lineCount(text);
+    // Threads with Yjs anchors follow the draft's text; older ones are checked against the line count.
+    const threads = host.review.threads({
+      doc: host.overlay.doc,
+      textOf: (key) => host.overlay.textOf(key),
+      lineCount: (key) => {
+        const text = contentOf(view.pkg, key);
+        return text === null ? null : lineCount(text);
+      },
     });
     const approvals = current ? host.review.approvals(current.contentHash) : [];
+    const gate = host.reviewer.gate(current, ctx.requiredApprovals);
     const limit = Math.min(Math.max(options.messagesLimit ?? 50, 1), 200);
     const rows = host.turns.conversation({ before: options.messagesBefore, limit: limit + 1 });
     const page = rows.slice(-limit);
@@ -103,7 +109,11 @@ export class SessionViews {
         threads,
         approvals,
         requiredApprovals: ctx.requiredApprovals,
-        countedApprovals: approvals.filter((a) => a.userId !== meta.createdBy).length,
+        countedApprovals: gate.counted,
+        changeRequests: gate.requests,
+        override: gate.override,
+        authors: [...gate.authors],
+        block: current ? gate.block : null,
       },
       messages: {
         items: page.map((r) => ({ id: r.id, role: r.role, content: r.content, turnId: r.turnId, createdAt: r.createdAt })),

@@ -24,13 +24,15 @@ import { EventLog } from './events/event-log.ts';
 import { OverlayDoc } from './overlay/overlay-doc.ts';
 import { ReviewCommands, type CommentInput } from './review/review-commands.ts';
 import { ReviewStore } from './review/review.ts';
+import { ChangeRequestStore } from './review/change-requests.ts';
+import { ReviewService } from './review/review-service.ts';
 import { SessionApply } from './apply/session-apply.ts';
 import type { SessionDeps, SessionHost } from './session-host.ts';
 import { SessionViews, type StateOptions } from './session-views.ts';
 import { readKv, writeKv } from './storage.ts';
 import { VersionStore, type VersionSource } from './overlay/versions.ts';
 import { TurnStore } from './loop/turn-store.ts';
-import type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView } from '../../shared/ai/session-rpc.ts';
+import type { Actor, ApplyRequest, ApplyResult, FileDiff, ReviewedVersion, SessionView, StageResult, TurnView, VersionView } from '../../shared/ai/session-rpc.ts';
 
 export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView };
 export type { SessionDeps } from './session-host.ts';
@@ -41,6 +43,7 @@ export class SessionCore {
   readonly log: EventLog;
   readonly versions: VersionStore;
   readonly review: ReviewStore;
+  readonly requests: ChangeRequestStore;
   /** The AI turns' checkpoints and the conversation (loop/turn-store.ts). */
   readonly turns: TurnStore;
   readonly #deps: SessionDeps;
@@ -59,12 +62,23 @@ export class SessionCore {
     this.log = new EventLog(deps.sql);
     this.versions = new VersionStore(deps.sql);
     this.review = new ReviewStore(deps.sql);
+    this.requests = new ChangeRequestStore(deps.sql);
     this.turns = new TurnStore(deps.sql);
+    const reviewer = new ReviewService({
+      db: deps.db,
+      review: this.review,
+      requests: this.requests,
+      overlay: this.overlay,
+      emit: deps.emit,
+      meta: () => this.#requireMeta(),
+    });
     const host: SessionHost = {
       ...deps,
       overlay: this.overlay,
       versions: this.versions,
       review: this.review,
+      requests: this.requests,
+      reviewer,
       turns: this.turns,
       status: () => this.status,
       applying: () => this.#applying,
@@ -206,12 +220,28 @@ export class SessionCore {
     return this.#exclusive(() => this.#reviews.setThreadStatus(actor, threadId, status));
   }
 
-  approve(actor: Actor, input: { changeSetId: string; contentHash: string }) {
+  approve(actor: Actor, input: ReviewedVersion) {
     return this.#exclusive(() => this.#reviews.approve(actor, input));
   }
 
   withdrawApproval(actor: Actor) {
     return this.#exclusive(() => this.#reviews.withdrawApproval(actor));
+  }
+
+  requestChanges(actor: Actor, input: ReviewedVersion & { body: string }) {
+    return this.#exclusive(() => this.#reviews.requestChanges(actor, input));
+  }
+
+  withdrawChangeRequest(actor: Actor) {
+    return this.#exclusive(() => this.#reviews.withdrawChangeRequest(actor));
+  }
+
+  dismissChangeRequest(actor: Actor, requestId: string, reason: string) {
+    return this.#exclusive(() => this.#reviews.dismissChangeRequest(actor, requestId, reason));
+  }
+
+  overrideApprovals(actor: Actor, input: ReviewedVersion & { reason: string }) {
+    return this.#exclusive(() => this.#reviews.overrideApprovals(actor, input));
   }
 
   // ---------------------------------------------------------------- apply and cancel (session-apply.ts)

@@ -30,6 +30,15 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS approvals (
      version INTEGER NOT NULL, user_id TEXT NOT NULL, user_name TEXT NOT NULL, content_hash TEXT NOT NULL,
      created_at TEXT NOT NULL, revoked_at TEXT, revoke_reason TEXT, PRIMARY KEY (version, user_id))`,
+  // A thread's line range as Yjs relative positions in the file's Y.Text, and the lines it quoted.
+  `CREATE TABLE IF NOT EXISTS thread_anchors (
+     thread_id TEXT PRIMARY KEY, line_end INTEGER NOT NULL, rel_start BLOB NOT NULL, rel_end BLOB NOT NULL, quote TEXT NOT NULL)`,
+  // "Request changes": open until its author approves, withdraws, or an owner dismisses it.
+  `CREATE TABLE IF NOT EXISTS change_requests (
+     id TEXT PRIMARY KEY, version INTEGER NOT NULL, user_id TEXT NOT NULL, user_name TEXT NOT NULL, body TEXT NOT NULL,
+     created_at TEXT NOT NULL, closed_at TEXT, closed_by TEXT, close_reason TEXT, close_note TEXT)`,
+  // People who staged or co-edited the current draft (they cannot approve it); emptied on apply and discard.
+  `CREATE TABLE IF NOT EXISTS draft_authors (user_id TEXT PRIMARY KEY)`,
   // The conversation in OpenAI form: user messages, the loop's assistant and tool messages of each
   // turn (extra: {kind, tool_calls, tool_call_id, reasoning_content}) and each turn's final summary.
   `CREATE TABLE IF NOT EXISTS messages (

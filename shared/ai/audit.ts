@@ -30,5 +30,9 @@ export const AUDIT_EVENT_TYPES = [
   'ai.apply.failed',
   /** Session cancelled. */
   'ai.session.cancelled',
+  /** An owner dismissed someone's request for changes. payload {requestId, requestedBy, version, reason}. */
+  'ai.review.dismissed',
+  /** An owner overrode the required approvals for one version. payload {changeSetId, version, required, counted, reason}. */
+  'ai.approvals.overridden',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -71,11 +71,32 @@ const payloads = {
     commentId: z.string(),
     objectKey: z.string(),
     line: z.number().int().nullable(),
+    /** The last line of the commented range (equal to `line` for one line). */
+    lineEnd: z.number().int().nullable().optional(),
     body: z.string(),
+  }),
+  /** Someone was @mentioned in a comment: addressed to `userId` (everyone receives it, their workbench shows it). */
+  mention: z.object({
+    userId: z.string(),
+    threadId: z.string(),
+    commentId: z.string(),
+    objectKey: z.string(),
+    line: z.number().int().nullable(),
   }),
   'thread.resolved': z.object({ threadId: z.string() }),
   'thread.reopened': z.object({ threadId: z.string() }),
   'approval.added': z.object({ version: z.number().int(), changeSetId: z.string(), contentHash: z.string() }),
+  /** "Request changes" on a version: blocks apply until its author approves, withdraws, or an owner dismisses it. */
+  'changes.requested': z.object({ requestId: z.string(), version: z.number().int(), changeSetId: z.string(), body: z.string() }),
+  'changes.request.closed': z.object({
+    requestId: z.string(),
+    userId: z.string(),
+    reason: z.enum(['approved', 'withdrawn', 'dismissed']),
+    /** The owner's reason, when dismissed. */
+    note: z.string().nullable(),
+  }),
+  /** An owner let this version apply without the required approvals, with a recorded reason. */
+  'approvals.overridden': z.object({ version: z.number().int(), changeSetId: z.string(), reason: z.string() }),
   'approval.revoked': z.object({
     version: z.number().int(),
     userId: z.string(),

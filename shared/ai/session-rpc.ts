@@ -7,6 +7,7 @@
 import type { Role } from '../api/common.ts';
 import type {
   Approval,
+  ApprovalOverride,
   ApplyResult,
   ChangesView,
   SessionView,
@@ -49,11 +50,19 @@ export interface ApplyRequest {
   revisionBase?: RevisionBase | undefined;
 }
 
+/** Start a thread on lines `line`..`lineEnd` of a staged file (line null: the whole file), or reply to `threadId`. */
 export interface CommentRequest {
   objectKey: string;
   line: number | null;
+  lineEnd?: number | null | undefined;
   body: string;
-  threadId?: string;
+  threadId?: string | undefined;
+}
+
+/** The version a reviewer saw: its id and content hash (the request is refused when either moved on). */
+export interface ReviewedVersion {
+  changeSetId: string;
+  contentHash: string;
 }
 
 /** How a turn the caller waits for ended, or `ended: false` when the wait ran out first. */
@@ -79,8 +88,15 @@ export interface AiSessionRpc {
   setTokenBudget(projectId: string, tokenBudget: number | null): Promise<Outcome<{ tokenBudget: number | null; sessionUsage: Usage }>>;
   comment(projectId: string, actor: Actor, input: CommentRequest): Promise<Outcome<{ threadId: string; commentId: string }>>;
   setThreadStatus(projectId: string, actor: Actor, threadId: string, status: 'open' | 'resolved'): Promise<Outcome<{ threadId: string; status: 'open' | 'resolved' }>>;
-  approve(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string }): Promise<Outcome<{ changeSetId: string; approvals: Approval[] }>>;
+  approve(projectId: string, actor: Actor, input: ReviewedVersion): Promise<Outcome<{ changeSetId: string; approvals: Approval[] }>>;
   withdrawApproval(projectId: string, actor: Actor): Promise<Outcome<{ withdrawn: boolean }>>;
+  /** "Request changes" on the version the reviewer saw: blocks Apply until approved, withdrawn or dismissed. */
+  requestChanges(projectId: string, actor: Actor, input: ReviewedVersion & { body: string }): Promise<Outcome<{ changeSetId: string; requestId: string }>>;
+  withdrawChangeRequest(projectId: string, actor: Actor): Promise<Outcome<{ withdrawn: number }>>;
+  /** An owner dismisses someone's request for changes; the reason goes into the audit log. */
+  dismissChangeRequest(projectId: string, actor: Actor, requestId: string, reason: string): Promise<Outcome<{ requestId: string; dismissed: true }>>;
+  /** An owner lets the version they saw apply without the required approvals; the reason goes into the audit log. */
+  overrideApprovals(projectId: string, actor: Actor, input: ReviewedVersion & { reason: string }): Promise<Outcome<ApprovalOverride>>;
   /** A `builder.*` tool as the model calls it (the loop calls it in-process; tests call this). */
   tool(projectId: string, actor: Actor, name: string, args: unknown): Promise<ToolEnvelope>;
   /** The project channel (worker/live/project-channel.ts): a membership change or a sign-out; answers with the sockets told. */

@@ -26,9 +26,14 @@ export interface ReviewComment {
 export interface ReviewThread {
   id: string;
   objectKey: string;
+  /** The first commented line as the draft is now (it follows edits); for an outdated thread, where it was. */
   line: number | null;
+  /** The last commented line (equal to `line` for one line; null for a comment on the whole file). */
+  lineEnd: number | null;
+  /** The commented lines as they were when the thread started (what an outdated thread shows). */
+  quote: string | null;
   status: 'open' | 'resolved';
-  /** `current`: the anchor still exists in the effective view; `outdated`: the file or line is gone. */
+  /** `current`: the commented lines are still there unchanged; `outdated`: they were rewritten, or the file is gone. */
   anchor: 'current' | 'outdated';
   createdBy: string;
   createdAt: string;
@@ -42,6 +47,25 @@ export interface Approval {
   userId: string;
   userName: string;
   contentHash: string;
+  createdAt: string;
+}
+
+/** An open "request changes" (closed ones are in the event log). */
+export interface ChangeRequest {
+  id: string;
+  version: number;
+  userId: string;
+  userName: string;
+  body: string;
+  createdAt: string;
+}
+
+/** An owner's recorded decision to apply a version without the required approvals. */
+export interface ApprovalOverride {
+  version: number;
+  userId: string;
+  userName: string;
+  reason: string;
   createdAt: string;
 }
 
@@ -68,8 +92,16 @@ export interface SessionView {
     threads: ReviewThread[];
     approvals: Approval[];
     requiredApprovals: number;
-    /** Approvals of the latest version's content from people other than the session's creator. */
+    /** Approvals of the latest version's content from people allowed to approve it. */
     countedApprovals: number;
+    /** Open requests for changes. */
+    changeRequests: ChangeRequest[];
+    /** The owner's override for the latest version's content, if any. */
+    override: ApprovalOverride | null;
+    /** Who may not approve the latest version: its creator, whoever sent a message, whoever edited the draft. */
+    authors: string[];
+    /** Why the review blocks Apply now (the same reason the session gives when it refuses), or null. */
+    block: { code: string; message: string } | null;
   };
   /** The conversation people see: their messages and each turn's summary (never file contents). */
   messages: { items: MessageView[]; nextCursor: number | null };

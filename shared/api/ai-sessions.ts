@@ -84,15 +84,28 @@ export const ApplyInput = z.strictObject({
 });
 export const CONFIRM_SOURCE = 'ui_manual_apply';
 
+/**
+ * A line comment (or a reply). The body's size is checked by the session in UTF-8 bytes (16 KiB,
+ * AI_COMMENT_TOO_LARGE), so a long comment gets that answer rather than a schema error.
+ */
 export const CommentInput = z.strictObject({
   objectKey: z.string().min(1).max(1100),
   line: z.number().int().min(1).max(1_000_000).nullish(),
-  body: z.string().min(1).max(4000),
+  /** The last line of the commented range (default: `line`). */
+  lineEnd: z.number().int().min(1).max(1_000_000).nullish(),
+  body: z.string().min(1),
   /** Reply to this thread instead of starting one. */
   threadId: Id.optional(),
 });
 
 export const ApproveInput = z.strictObject({ changeSetId: Id, contentHash: z.string().min(1).max(128) });
+
+/** "Request changes" on the version the reviewer saw (body checked like a comment's). */
+export const ChangeRequestInput = z.strictObject({ changeSetId: Id, contentHash: z.string().min(1).max(128), body: z.string().min(1) });
+
+/** An owner's decision, recorded in the audit log with its reason. */
+export const DismissInput = z.strictObject({ reason: z.string().min(1).max(1000) });
+export const OverrideInput = z.strictObject({ changeSetId: Id, contentHash: z.string().min(1).max(128), reason: z.string().min(1).max(1000) });
 
 export const SessionStateQuery = z.object({
   messagesBefore: z.coerce.number().int().min(1).optional(),

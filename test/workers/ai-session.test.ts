@@ -68,7 +68,7 @@ describe('session lifecycle', () => {
     expect((await owner.get(`${base}/ai/sessions`)).data.sessions).toHaveLength(1);
   });
 
-  it('lets viewers read and watch but not create, stage, approve, apply or cancel', async () => {
+  it('lets viewers read, watch and comment but not create, stage, approve, apply or cancel', async () => {
     const { owner, base, member } = await supportDeskProject();
     const viewer = await member('viewer');
     const sessionId = await stepSession(owner, base);
@@ -81,7 +81,6 @@ describe('session lifecycle', () => {
       ['discard', {}],
       ['apply', { changeSetId: 'cs_x', confirmSource: 'ui_manual_apply' }],
       ['cancel', {}],
-      ['comments', { objectKey: STEP_KEY, body: 'hi' }],
       ['approvals', { changeSetId: 'cs_x', contentHash: 'x' }],
     ] as const) {
       const res = await viewer.post(`${path}/${route}`, body);
@@ -361,12 +360,12 @@ describe('shared review', () => {
     const v1 = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(await improvedStep(owner, base)) });
     expect((await editor.post(`${path}/approvals`, { changeSetId: v1.data.changeSetId, contentHash: v1.data.contentHash })).error?.code).toBe('AI_VALIDATION_FAILED');
     await owner.post(`${path}/validate`);
-    // The creator's own approval does not count toward the rule.
-    expect((await owner.post(`${path}/approvals`, { changeSetId: v1.data.changeSetId, contentHash: v1.data.contentHash })).status).toBe(200);
+    // The creator asked for the change: their approval is refused.
+    expect((await owner.post(`${path}/approvals`, { changeSetId: v1.data.changeSetId, contentHash: v1.data.contentHash })).error?.code).toBe('AI_APPROVAL_NOT_ALLOWED');
     const blocked = await owner.post(`${path}/apply`, { changeSetId: v1.data.changeSetId, confirmSource: 'ui_manual_apply' });
     expect(blocked.error).toMatchObject({ code: 'AI_APPROVALS_REQUIRED', required: 1, approvals: 0 });
     const approved = await editor.post(`${path}/approvals`, { changeSetId: v1.data.changeSetId, contentHash: v1.data.contentHash });
-    expect(approved.data.approvals.map((a: any) => a.userId).sort()).toEqual([owner.userId, editor.userId].sort());
+    expect(approved.data.approvals.map((a: any) => a.userId)).toEqual([editor.userId]);
 
     // New content: every approval is revoked.
     const v2 = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(await improvedStep(owner, base, 'Name the policy section.')) });
@@ -400,7 +399,6 @@ describe('the live channel', () => {
     b.close();
 
     await owner.post(`${path}/comments`, { objectKey: STEP_KEY, line: 3, body: 'Looks right.' });
-    await owner.post(`${path}/approvals`, { changeSetId: staged.data.changeSetId, contentHash: staged.data.contentHash });
     await owner.post(`${path}/apply`, { changeSetId: staged.data.changeSetId, confirmSource: 'ui_manual_apply' });
     await a.event('change.applied');
 
@@ -410,8 +408,6 @@ describe('the live channel', () => {
       'change.staged',
       'change.validated',
       'comment.added',
-      'approval.added',
-      'approval.revoked',
       'change.applied',
     ]);
     const seqs = a.events().map((e) => e.seq);
@@ -467,7 +463,10 @@ describe('the live channel', () => {
     const validated = await watcher.event('change.validated', (e) => e.payload.version === edited.payload.version);
     expect(validated.payload.valid).toBe(true);
 
-    const approve = await editor.post(`${path}/approvals`, { changeSetId: edited.payload.changeSetId, contentHash: edited.payload.contentHash });
+    // The editor edited this version, so someone else approves it.
+    expect((await editor.post(`${path}/approvals`, { changeSetId: edited.payload.changeSetId, contentHash: edited.payload.contentHash })).error?.code).toBe('AI_APPROVAL_NOT_ALLOWED');
+    const reviewer = await member('editor', 'Rita');
+    const approve = await reviewer.post(`${path}/approvals`, { changeSetId: edited.payload.changeSetId, contentHash: edited.payload.contentHash });
     expect(approve.status).toBe(200);
     const applied = await owner.post(`${path}/apply`, { changeSetId: edited.payload.changeSetId, contentHash: edited.payload.contentHash, confirmSource: 'ui_manual_apply' });
     expect(applied.status).toBe(200);

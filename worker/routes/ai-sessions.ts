@@ -4,7 +4,7 @@
  * (projectAccess: viewers read and watch, editors stage, review, apply and cancel) and that the
  * session belongs to the project; the session's Durable Object does the rest.
  */
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { param } from '../http/context.ts';
@@ -12,15 +12,13 @@ import { ok } from '../http/respond.ts';
 import { jsonBody, optionalJsonBody, queryWith } from '../http/validate.ts';
 import { memberRole, projectAccess } from '../middleware/project-access.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
-import { agentExists, assetExists, insertSession, sessionInProject, stepExists, workflowExists } from '../store/ai-sessions.ts';
+import { agentExists, assetExists, insertSession, stepExists, workflowExists } from '../store/ai-sessions.ts';
 import { appliedFiles, listSessions } from '../store/ai-session-list.ts';
 import { newId, nowIso } from '../../shared/ids.ts';
 import { IDENTITY_HEADERS } from '../../shared/protocol.ts';
 import {
   ApplyInput,
-  ApproveInput,
   CONFIRM_SOURCE,
-  CommentInput,
   CreateSessionInput,
   MessageInput,
   MessageQuery,
@@ -34,37 +32,18 @@ import {
 import { SessionMode, TargetType, type SessionMeta } from '../../shared/ai/session.ts';
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { ID_PATTERN } from '../../shared/bmad/formats.ts';
-import type { Outcome } from '../../shared/ai/outcome.ts';
-import type { Actor, AiSessionStub } from '../../shared/ai/session-rpc.ts';
-import { sessionObject as sessionByName } from '../live/session-stub.ts';
-
-async function sessionObject(c: Ctx, sessionId: string): Promise<AiSessionStub> {
-  return sessionByName(c.env.AI_SESSION, sessionId);
-}
+import { actorOf, sessionObject, sessionStub, unwrap } from './session-rpc.ts';
+import { aiReviewRoutes } from './ai-review.ts';
 
 type Ctx = Context<AppEnv>;
 
-function unwrap<T>(outcome: Outcome<T>): T {
-  if (outcome.ok) return outcome.data;
-  const { code, message, hints, details, ...extra } = outcome.error;
-  throw new ApiError(code, {
-    message,
-    status: outcome.status,
-    ...(hints ? { hints } : {}),
-    ...(details ? { details } : {}),
-    extra,
-  });
-}
+/** Viewers may comment, reply, and resolve threads they started (the session checks who may resolve); every other write needs an editor. */
+const VIEWER_WRITES = /\/ai\/sessions\/[^/]+\/(comments|threads\/[^/]+\/(resolve|reopen))$/;
 
-function actorOf(c: Ctx): Actor {
-  return { userId: c.var.user.id, name: c.var.user.name, role: c.var.role };
-}
-
-/** The session's object, after checking the session belongs to the project in the URL. */
-async function sessionStub(c: Ctx) {
-  const sessionId = param(c, 'sessionId');
-  if (!(await sessionInProject(c.var.db, c.var.projectId, sessionId))) throw new ApiError('AI_SESSION_NOT_FOUND');
-  return sessionObject(c, sessionId);
+function sessionAccess(): MiddlewareHandler<AppEnv> {
+  const viewer = projectAccess({ write: 'viewer' });
+  const editor = projectAccess();
+  return (c, next) => (c.req.method === 'POST' && VIEWER_WRITES.test(c.req.path) ? viewer(c, next) : editor(c, next));
 }
 
 interface Target {
@@ -156,7 +135,8 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
 }
 
 export const aiSessionRoutes = new Hono<AppEnv>()
-  .use(projectAccess())
+  .use(sessionAccess())
+  .route('/', aiReviewRoutes)
   .post('/', jsonBody(CreateSessionInput), async (c) => {
     const input = c.req.valid('json');
     const target = await resolveTarget(c, input);
@@ -258,35 +238,6 @@ export const aiSessionRoutes = new Hono<AppEnv>()
   .post('/:sessionId/cancel', async (c) => {
     const stub = await sessionStub(c);
     return ok(c, unwrap(await stub.cancel(c.var.projectId, actorOf(c))));
-  })
-  .post('/:sessionId/comments', jsonBody(CommentInput), async (c) => {
-    const stub = await sessionStub(c);
-    const input = c.req.valid('json');
-    const result = unwrap(
-      await stub.comment(c.var.projectId, actorOf(c), {
-        objectKey: input.objectKey,
-        line: input.line ?? null,
-        body: input.body,
-        ...(input.threadId ? { threadId: input.threadId } : {}),
-      }),
-    );
-    return ok(c, result, 201);
-  })
-  .post('/:sessionId/threads/:threadId/resolve', async (c) => {
-    const stub = await sessionStub(c);
-    return ok(c, unwrap(await stub.setThreadStatus(c.var.projectId, actorOf(c), param(c, 'threadId'), 'resolved')));
-  })
-  .post('/:sessionId/threads/:threadId/reopen', async (c) => {
-    const stub = await sessionStub(c);
-    return ok(c, unwrap(await stub.setThreadStatus(c.var.projectId, actorOf(c), param(c, 'threadId'), 'open')));
-  })
-  .post('/:sessionId/approvals', jsonBody(ApproveInput), async (c) => {
-    const stub = await sessionStub(c);
-    return ok(c, unwrap(await stub.approve(c.var.projectId, actorOf(c), c.req.valid('json'))));
-  })
-  .delete('/:sessionId/approvals/me', async (c) => {
-    const stub = await sessionStub(c);
-    return ok(c, unwrap(await stub.withdrawApproval(c.var.projectId, actorOf(c))));
   })
   .get('/:sessionId/ws', async (c) => {
     if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {

@@ -89,7 +89,7 @@ function stateView(extra: Partial<SessionStateView> = {}): SessionStateView {
     latestSuggestion: null,
     validation: null,
     pendingEdits: false,
-    review: { threads: [], approvals: [], requiredApprovals: 0, countedApprovals: 0 },
+    review: { threads: [], approvals: [], requiredApprovals: 0, countedApprovals: 0, changeRequests: [], override: null, authors: [], block: null },
     messages: { items: [], nextCursor: null },
     turn: null,
     usage: { session: usage(0, 0), tokenBudget: null },

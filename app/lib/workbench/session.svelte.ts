@@ -6,73 +6,24 @@
  * the API and the socket can be swapped for fakes.
  */
 import { atLeast, type Role } from '../../../shared/api/common.ts';
-import type { SessionEvent, SessionEventType } from '../../../shared/ai/events.ts';
+import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { ContextSummary } from '../../../shared/ai/turn.ts';
 import type { ErrorBody } from '../../../shared/errors.ts';
 import type { PresenceEntry } from '../../../shared/protocol.ts';
 import type { AiTarget } from '../ai-target.ts';
 import { buildConversation, type AwaitingTurn, type ConversationItem } from './conversation.ts';
-import { LiveFeed, type Connect } from './live-feed.svelte.ts';
+import { LiveFeed } from './live-feed.svelte.ts';
 import { foldLifecycle, NO_LIFECYCLE, type Lifecycle } from './lifecycle.ts';
 import { sessionsApi, type SessionsApi } from './sessions-api.ts';
 import { isOpen, isRunning, type TurnActivity } from './turn-log.ts';
-import type { ApplyResultView, ChangesView, SessionStateView, SessionSummaryView } from './types.ts';
+import { Coalesced } from './coalesced.ts';
+import { matchesTarget } from './session-target.ts';
+import { REFRESH_ON } from './stale-events.ts';
+import { PollTimer } from './poll-timer.ts';
+import type { WorkbenchAction, WorkbenchOptions, WorkbenchPhase } from './workbench-options.ts';
+import type { ApplyResultView, ChangesView, SessionStateView } from './types.ts';
 
-/** `finding`: looking for the session; `none`: there is none yet; `ready`: attached to one. */
-export type WorkbenchPhase = 'finding' | 'none' | 'ready' | 'failed';
-
-export type WorkbenchAction = 'load' | 'send' | 'stop' | 'apply' | 'discard' | 'cancel';
-
-export interface WorkbenchOptions {
-  projectId: string;
-  target: AiTarget;
-  /** The caller's role on the project: viewers watch, editors and owners act. */
-  role: Role;
-  userId: string | null;
-  api?: SessionsApi;
-  connect?: Connect;
-  /** How often to look again for a session while there is none (someone else may start it). */
-  pollMs?: number;
-  /** Open this session (from the sessions page) instead of finding the target's active one. */
-  sessionId?: string;
-  /** Watch only: no composer, no apply, no end (a past session). */
-  readOnly?: boolean;
-}
-
-/** Events after which the stored view (messages, suggestion, validation, usage) is read again. */
-const REFRESH_ON: ReadonlySet<SessionEventType> = new Set<SessionEventType>([
-  'change.staged',
-  'change.validated',
-  'change.discarded',
-  'change.applied',
-  'apply.failed',
-  'approval.added',
-  'approval.revoked',
-  'session.cancelled',
-  'turn.finished',
-  'turn.failed',
-  'turn.stopped',
-  'turn.paused',
-]);
-
-/** The session for exactly this target and mode (the server stores a workflow's id as its target id). */
-export function matchesTarget(session: SessionSummaryView, target: AiTarget): boolean {
-  if (session.targetType !== target.targetType || session.mode !== target.mode) return false;
-  const workflowId = target.workflowId ?? null;
-  switch (target.targetType) {
-    case 'workflow':
-      return session.workflowId === workflowId;
-    case 'step':
-      return session.workflowId === workflowId && session.targetId === (target.targetId ?? null);
-    case 'agent':
-    case 'asset':
-      return session.targetId === (target.targetId ?? null);
-    default: {
-      const never: never = target.targetType;
-      return Boolean(never);
-    }
-  }
-}
+export type { WorkbenchAction, WorkbenchOptions, WorkbenchPhase };
 
 export class WorkbenchSession {
   readonly projectId: string;
@@ -83,7 +34,8 @@ export class WorkbenchSession {
   /** The live socket: its status, the folded turns, who is here. */
   readonly feed: LiveFeed;
   readonly #api: SessionsApi;
-  readonly #pollMs: number;
+  /** Looks again for a session while there is none (someone else may start it). */
+  readonly #poll: PollTimer;
 
   #phase = $state<WorkbenchPhase>('finding');
   #sessionId = $state<string | null>(null);
@@ -96,11 +48,13 @@ export class WorkbenchSession {
   #lifecycle = $state.raw<Lifecycle>(NO_LIFECYCLE);
   readonly #fixedSessionId: string | null;
 
-  #pollTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly #eventListeners = new Set<(fresh: SessionEvent[], replay: boolean) => void>();
   #disposed = false;
   /** Refreshes run one at a time; a request during one runs once more after it. */
-  #refreshing: Promise<void> | null = null;
-  #refreshAgain = false;
+  readonly #refresh = new Coalesced(
+    () => this.#load(),
+    () => this.#disposed,
+  );
 
   constructor(options: WorkbenchOptions) {
     this.projectId = options.projectId;
@@ -109,7 +63,7 @@ export class WorkbenchSession {
     this.userId = options.userId;
     this.#api = options.api ?? sessionsApi;
     this.feed = new LiveFeed(options.connect);
-    this.#pollMs = options.pollMs ?? 5_000;
+    this.#poll = new PollTimer(options.pollMs ?? 5_000);
     this.#fixedSessionId = options.sessionId ?? null;
     this.#readOnly = options.readOnly ?? false;
   }
@@ -200,7 +154,12 @@ export class WorkbenchSession {
     return suggestion;
   });
 
-  readonly canApply = $derived(this.canEdit && this.active && this.applicable !== null && !this.turnOpen && this.#pending === null);
+  /** Why the review blocks Apply (approvals missing, changes requested): the session's own words. */
+  readonly reviewBlock = $derived.by(() => (this.applicable ? (this.#view?.review.block ?? null) : null));
+
+  readonly canApply = $derived(
+    this.canEdit && this.active && this.applicable !== null && this.reviewBlock === null && !this.turnOpen && this.#pending === null,
+  );
   readonly canDiscard = $derived(this.canEdit && this.active && (this.#changes?.files.length ?? 0) > 0 && !this.turnOpen && this.#pending === null);
 
   /** Other people on the session's socket right now, once each. */
@@ -215,7 +174,7 @@ export class WorkbenchSession {
 
   /** Find the active session for this target and mode; attach to it, or wait for one. */
   async open(): Promise<void> {
-    this.#clearPoll();
+    this.#poll.clear();
     if (this.#fixedSessionId !== null) return this.#attach(this.#fixedSessionId);
     const result = await this.#api.list(this.projectId, 'active');
     // Meanwhile the page was left, or a first message started (or is starting) a session.
@@ -246,7 +205,7 @@ export class WorkbenchSession {
     try {
       let sessionId = this.#sessionId;
       if (sessionId === null) {
-        this.#clearPoll();
+        this.#poll.clear();
         const created = await this.#api.create(this.projectId, this.target);
         if (!created.ok) {
           this.#setError('send', created.error);
@@ -340,6 +299,12 @@ export class WorkbenchSession {
     if (this.#sessionId === null) await this.open();
   }
 
+  /** Also hear every batch of new events (the review pane's mentions); returns the unsubscribe. */
+  onEvents(listener: (fresh: SessionEvent[], replay: boolean) => void): () => void {
+    this.#eventListeners.add(listener);
+    return () => this.#eventListeners.delete(listener);
+  }
+
   /** Tell the others which staged file you are looking at (null: none). */
   lookAt(key: string | null): void {
     this.feed.lookAt(key);
@@ -347,25 +312,13 @@ export class WorkbenchSession {
 
   /** Read the stored view and the staged changes again. */
   refresh(): Promise<void> {
-    if (this.#refreshing) {
-      this.#refreshAgain = true;
-      return this.#refreshing;
-    }
-    this.#refreshing = (async () => {
-      do {
-        this.#refreshAgain = false;
-        await this.#load();
-      } while (this.#refreshAgain && !this.#disposed);
-    })().finally(() => {
-      this.#refreshing = null;
-    });
-    return this.#refreshing;
+    return this.#refresh.run();
   }
 
   /** Close the socket and stop looking for sessions (the page is left). */
   dispose(): void {
     this.#disposed = true;
-    this.#clearPoll();
+    this.#poll.clear();
     this.feed.close();
   }
 
@@ -381,7 +334,7 @@ export class WorkbenchSession {
   // ------------------------------------------------------------------------------- internals
 
   async #attach(sessionId: string): Promise<void> {
-    this.#clearPoll();
+    this.#poll.clear();
     this.#sessionId = sessionId;
     await this.#load();
     if (this.#disposed || this.#sessionId !== sessionId) return;
@@ -390,7 +343,7 @@ export class WorkbenchSession {
   }
 
   #detach(): void {
-    this.#clearPoll();
+    this.#poll.clear();
     this.feed.close();
     this.#sessionId = null;
     this.#view = null;
@@ -426,6 +379,7 @@ export class WorkbenchSession {
     // A resume replay mostly repeats what the stored view already reflects.
     const known = replay ? (this.#view?.lastSeq ?? 0) : 0;
     if (fresh.some((e) => e.seq > known && REFRESH_ON.has(e.type))) void this.refresh();
+    for (const listener of this.#eventListeners) listener(fresh, replay);
   }
 
   #setError(action: WorkbenchAction, error: ErrorBody | null): void {
@@ -436,16 +390,10 @@ export class WorkbenchSession {
   }
 
   #schedulePoll(): void {
-    this.#clearPoll();
+    this.#poll.clear();
     if (this.#disposed) return;
-    this.#pollTimer = setTimeout(() => {
-      this.#pollTimer = null;
+    this.#poll.schedule(() => {
       if (this.#phase === 'none' && this.#sessionId === null && this.#pending === null) void this.open();
-    }, this.#pollMs);
-  }
-
-  #clearPoll(): void {
-    if (this.#pollTimer !== null) clearTimeout(this.#pollTimer);
-    this.#pollTimer = null;
+    });
   }
 }

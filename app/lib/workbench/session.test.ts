@@ -4,7 +4,8 @@ import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { AiTarget } from '../ai-target.ts';
 import { accepted, event, finished, usage } from './events.fixture.ts';
 import { createSessionsApi } from './sessions-api.ts';
-import { matchesTarget, WorkbenchSession } from './session.svelte.ts';
+import { WorkbenchSession } from './session.svelte.ts';
+import { matchesTarget } from './session-target.ts';
 import { fakeApi, fakeSocket, type FakeApi } from './transport.fixture.ts';
 import type { ChangesView, SessionStateView, SessionSummaryView } from './types.ts';
 import { computeImpact } from '../../../shared/ai/change-impact.ts';
@@ -36,7 +37,7 @@ function stateView(sessionId: string, extra: Partial<SessionStateView> = {}): Se
     latestSuggestion: null,
     validation: null,
     pendingEdits: false,
-    review: { threads: [], approvals: [], requiredApprovals: 0, countedApprovals: 0 },
+    review: { threads: [], approvals: [], requiredApprovals: 0, countedApprovals: 0, changeRequests: [], override: null, authors: [], block: null },
     messages: { items: [], nextCursor: null },
     turn: null,
     usage: { session: usage(0, 0), tokenBudget: null },

@@ -18,10 +18,10 @@ describe('unifiedDiff', () => {
       { kind: 'header', text: '--- a/workflows/wf/steps/step-01.md' },
       { kind: 'header', text: '+++ b/workflows/wf/steps/step-01.md' },
       { kind: 'hunk', text: '@@ -1,3 +1,3 @@' },
-      { kind: 'ctx', text: ' one' },
+      { kind: 'ctx', text: ' one', newLine: 1 },
       { kind: 'del', text: '-two' },
-      { kind: 'add', text: '+2' },
-      { kind: 'ctx', text: ' three' },
+      { kind: 'add', text: '+2', newLine: 2 },
+      { kind: 'ctx', text: ' three', newLine: 3 },
     ]);
     expect([diff.added, diff.removed]).toEqual([1, 1]);
   });
@@ -58,9 +58,9 @@ describe('unifiedDiff', () => {
     const diff = unifiedDiff(file('--- \nintro\n', '+++ plus\n--- \nintro\n'));
     expect(diff.lines.slice(2)).toEqual([
       { kind: 'hunk', text: '@@ -1,2 +1,3 @@' },
-      { kind: 'add', text: '++++ plus' },
-      { kind: 'ctx', text: ' --- ' },
-      { kind: 'ctx', text: ' intro' },
+      { kind: 'add', text: '++++ plus', newLine: 1 },
+      { kind: 'ctx', text: ' --- ', newLine: 2 },
+      { kind: 'ctx', text: ' intro', newLine: 3 },
     ]);
   });
 
@@ -69,6 +69,8 @@ describe('unifiedDiff', () => {
     const after = before.replace('line 2\n', 'line two\n').replace('line 28\n', 'line twenty-eight\n');
     const wide = unifiedDiff(file(before, after));
     expect(wide.lines.filter((l) => l.kind === 'hunk').map((l) => l.text)).toEqual(['@@ -1,5 +1,5 @@', '@@ -25,6 +25,6 @@']);
+    // Each staged line carries its number in the staged text (where a comment anchors), across hunks.
+    expect(wide.lines.filter((l) => l.kind === 'add').map((l) => [l.text, l.newLine])).toEqual([['+line two', 2], ['+line twenty-eight', 28]]);
     const tight = unifiedDiff(file(before, after), 0);
     expect(tight.lines.filter((l) => l.kind === 'ctx')).toEqual([]);
     expect([tight.added, tight.removed]).toEqual([2, 2]);

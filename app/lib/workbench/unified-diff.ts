@@ -11,6 +11,8 @@ export type PatchLineKind = 'header' | 'hunk' | 'add' | 'del' | 'ctx' | 'note';
 export interface PatchLine {
   kind: PatchLineKind;
   text: string;
+  /** The line's number in the staged text (added and context lines): where a comment anchors. */
+  newLine?: number;
 }
 
 export interface UnifiedDiff {
@@ -44,9 +46,14 @@ export function unifiedDiff(file: FileDiffView, context = 3): UnifiedDiff {
   const raw = patch.split('\n').filter((line, i) => !(i === 0 && /^=+$/.test(line)));
   if (raw.at(-1) === '') raw.pop();
   let inHunk = false;
+  let next = 0;
   const lines = raw.map((text): PatchLine => {
     const kind = kindOf(text, inHunk);
-    if (kind === 'hunk') inHunk = true;
+    if (kind === 'hunk') {
+      inHunk = true;
+      next = Number(/\+(\d+)/.exec(text)?.[1] ?? '1');
+    }
+    if (kind === 'add' || kind === 'ctx') return { kind, text, newLine: next++ };
     return { kind, text };
   });
   return {

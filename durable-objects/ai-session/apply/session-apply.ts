@@ -40,7 +40,7 @@ export class SessionApply {
     // Re-validate on the baseline as it is now: someone may have saved since the last validation.
     const files = changedFiles(view);
     const validation = await this.#revalidate(meta, ctx, view, files, latest);
-    this.#checkApprovals(meta, ctx, latest);
+    this.#checkApprovals(ctx, latest);
     const outcome = await this.#write(meta, actor, request, view, files, latest, validation);
     this.#settleApplied(actor, latest, files, outcome);
     return { applied: true, sessionStatus: 'active', changeSetId: latest.id, newRevision: outcome.newRevision, warnings: outcome.warnings };
@@ -80,13 +80,13 @@ export class SessionApply {
     return validation;
   }
 
-  /** Approvals of this content from people other than the session's creator, as many as the project asks. */
-  #checkApprovals(meta: SessionMeta, ctx: ProjectContext, latest: ChangeVersion): void {
-    const counted = this.#host.review.approvals(latest.contentHash).filter((a) => a.userId !== meta.createdBy).length;
-    if (counted < ctx.requiredApprovals) {
-      throw new ApiError('AI_APPROVALS_REQUIRED', {
-        message: `This project needs ${ctx.requiredApprovals} approval(s) from someone other than the session's creator; this version has ${counted}.`,
-        extra: { required: ctx.requiredApprovals, approvals: counted },
+  /** The review gate (review/review-service.ts): enough approvals from people who did not ask for or edit the change, or an owner's override, and no open request for changes. */
+  #checkApprovals(ctx: ProjectContext, latest: ChangeVersion): void {
+    const gate = this.#host.reviewer.gate(latest, ctx.requiredApprovals);
+    if (gate.block) {
+      throw new ApiError(gate.block.code, {
+        message: gate.block.message,
+        extra: { required: ctx.requiredApprovals, approvals: gate.counted, changeRequests: gate.requests.length },
       });
     }
   }

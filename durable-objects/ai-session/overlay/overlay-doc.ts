@@ -121,6 +121,14 @@ export class OverlayDoc {
     return map instanceof Y.Map ? readEntry(key, map) : undefined;
   }
 
+  /** A staged file's live text (comment anchors resolve against it); undefined when not staged or deleted. */
+  textOf(key: string): Y.Text | undefined {
+    const map = this.#files.get(key);
+    if (!(map instanceof Y.Map) || map.get('deleted') === true) return undefined;
+    const text = map.get('text');
+    return text instanceof Y.Text ? text : undefined;
+  }
+
   get size(): number {
     return this.#files.size;
   }

@@ -1,23 +1,18 @@
 /**
- * Shared review on the session (session.ts runs these one at a time): comment threads anchored to
- * an object key and line, resolving and reopening them, approving the latest validated version
- * (by its content hash) and withdrawing an approval. Every change is an event.
+ * Shared review on the session (session.ts runs these one at a time): line comments (viewers may),
+ * resolving and reopening threads, approving the latest validated version (by its content hash),
+ * withdrawing an approval, requests for changes, an owner's dismiss and override. The rules are
+ * review-service.ts's; this file checks the session and the version the reviewer saw first.
  */
 import { ApiError } from '../../../shared/api-error.ts';
-import { parseObjectKey } from '../../../shared/object-keys.ts';
 import { userActor } from '../../../shared/ai/events.ts';
 import type { CoEdit } from '../co-edit.ts';
-import type { Actor } from '../../../shared/ai/session-rpc.ts';
+import type { Actor, ReviewedVersion } from '../../../shared/ai/session-rpc.ts';
+import type { ChangeVersion } from '../overlay/versions.ts';
+import type { CommentInput } from './review-service.ts';
 import { requireEditor, staleOrMissing, type SessionHost } from '../session-host.ts';
 
-const MAX_COMMENT_CHARS = 4000;
-
-export interface CommentInput {
-  objectKey: string;
-  line: number | null;
-  body: string;
-  threadId?: string | undefined;
-}
+export type { CommentInput };
 
 export class ReviewCommands {
   readonly #host: SessionHost;
@@ -28,69 +23,41 @@ export class ReviewCommands {
     this.#edits = edits;
   }
 
+  /** Start or answer a thread (viewers may: reviewers often are). */
   async comment(actor: Actor, input: CommentInput) {
-    const host = this.#host;
-    host.requireMeta();
-    requireEditor(actor);
-    const body = input.body.trim();
-    if (!body || body.length > MAX_COMMENT_CHARS) {
-      throw new ApiError('VALIDATION_FAILED', { message: `A comment needs between 1 and ${MAX_COMMENT_CHARS} characters.` });
-    }
-    let threadId = input.threadId;
-    let objectKey = input.objectKey;
-    let line = input.line;
-    let commentId: string;
-    if (threadId) {
-      const thread = host.review.thread(threadId);
-      if (!thread) throw new ApiError('AI_COMMENT_NOT_FOUND');
-      objectKey = thread.objectKey;
-      line = thread.line;
-      commentId = host.review.reply(threadId, actor, body);
-    } else {
-      if (!parseObjectKey(objectKey)) {
-        throw new ApiError('VALIDATION_FAILED', { message: `"${objectKey}" does not name a file of the package.` });
-      }
-      ({ threadId, commentId } = host.review.addThread(actor, objectKey, line, body));
-    }
-    host.emit({ type: 'comment.added', actor: userActor(actor), payload: { threadId, commentId, objectKey, line, body } });
-    return { threadId, commentId };
+    this.#host.requireMeta();
+    return this.#host.reviewer.comment(actor, input);
   }
 
   async setThreadStatus(actor: Actor, threadId: string, status: 'open' | 'resolved') {
-    const host = this.#host;
-    host.requireMeta();
-    requireEditor(actor);
-    const thread = host.review.thread(threadId);
-    if (!thread) throw new ApiError('AI_COMMENT_NOT_FOUND');
-    if (thread.status !== status) {
-      host.review.setThreadStatus(threadId, status, actor);
-      host.emit({ type: status === 'resolved' ? 'thread.resolved' : 'thread.reopened', actor: userActor(actor), payload: { threadId } });
-    }
-    return { threadId, status };
+    this.#host.requireMeta();
+    return this.#host.reviewer.setThreadStatus(actor, threadId, status);
   }
 
-  async approve(actor: Actor, input: { changeSetId: string; contentHash: string }) {
-    const host = this.#host;
-    host.requireActive();
-    requireEditor(actor);
+  /** The latest version, when it is the one the reviewer saw (same id and content hash). */
+  async #reviewedVersion(input: ReviewedVersion): Promise<ChangeVersion> {
     const latest = await this.#edits.flushEdits();
-    if (!latest || latest.id !== input.changeSetId) staleOrMissing(host.versions, input.changeSetId, latest);
+    if (!latest || latest.id !== input.changeSetId) staleOrMissing(this.#host.versions, input.changeSetId, latest);
+    if (latest.status === 'applied') throw new ApiError('AI_CHANGESET_ALREADY_APPLIED');
     if (latest.contentHash !== input.contentHash) {
       throw new ApiError('AI_CHANGESET_STALE', { message: 'The content you reviewed is not the content of this version.' });
     }
+    return latest;
+  }
+
+  async approve(actor: Actor, input: ReviewedVersion) {
+    const host = this.#host;
+    host.requireActive();
+    requireEditor(actor);
+    const latest = await this.#reviewedVersion(input);
+    host.reviewer.requireReviewer(actor);
     if (latest.status !== 'validated') {
       throw new ApiError('AI_VALIDATION_FAILED', {
         message: 'Only a version that passed validation can be approved.',
         hints: ['Validate the staged changes and fix what it reports first.'],
       });
     }
-    if (host.review.approve(actor, latest.version, latest.contentHash)) {
-      host.emit({
-        type: 'approval.added',
-        actor: userActor(actor),
-        payload: { version: latest.version, changeSetId: latest.id, contentHash: latest.contentHash },
-      });
-    }
+    host.reviewer.approve(actor, latest);
     return { changeSetId: latest.id, approvals: host.review.approvals(latest.contentHash) };
   }
 
@@ -101,5 +68,32 @@ export class ReviewCommands {
       host.emit({ type: 'approval.revoked', actor: userActor(actor), payload: { ...revoked, reason: 'withdrawn' } });
     }
     return { withdrawn: true };
+  }
+
+  /** "Request changes" on the version the reviewer saw: blocks Apply until approved, withdrawn or dismissed. */
+  async requestChanges(actor: Actor, input: ReviewedVersion & { body: string }) {
+    this.#host.requireActive();
+    requireEditor(actor);
+    const latest = await this.#reviewedVersion(input);
+    return { changeSetId: latest.id, ...this.#host.reviewer.requestChanges(actor, latest, input.body) };
+  }
+
+  async withdrawChangeRequest(actor: Actor) {
+    this.#host.requireMeta();
+    return this.#host.reviewer.withdrawRequest(actor);
+  }
+
+  async dismissChangeRequest(actor: Actor, requestId: string, reason: string) {
+    this.#host.requireMeta();
+    return this.#host.reviewer.dismissRequest(actor, requestId, reason);
+  }
+
+  /** An owner lets the version they saw apply without the required approvals (recorded with a reason). */
+  async overrideApprovals(actor: Actor, input: ReviewedVersion & { reason: string }) {
+    const host = this.#host;
+    host.requireActive();
+    const latest = await this.#reviewedVersion(input);
+    const ctx = await host.context();
+    return host.reviewer.override(actor, latest, ctx.requiredApprovals, input.reason);
   }
 }

@@ -1,10 +1,12 @@
 /**
- * Shared review of the staged changes: comment threads anchored to an object key and a line, and
- * approvals bound to a change-set version's content hash. A thread outlives re-stages while its
- * anchor still exists (the file is there and has that line); otherwise it shows as outdated. An
- * approval is revoked as soon as the content it approved changes.
+ * Shared review of the staged changes: comment threads anchored to an object key and a line range
+ * (Yjs relative positions, review-anchor.ts), and approvals bound to a change-set version's content
+ * hash. A thread follows edits to its file; when its lines are rewritten, or the file goes, it shows
+ * as outdated. An approval is revoked as soon as the content it approved changes.
  */
+import type * as Y from 'yjs';
 import { newId } from '../../../shared/ids.ts';
+import { resolveAnchor, type LineAnchor } from './review-anchor.ts';
 import type { Approval, ReviewComment, ReviewThread } from '../../../shared/api/ai-session-views.ts';
 
 export type { Approval, ReviewComment, ReviewThread };
@@ -28,6 +30,22 @@ interface ThreadRow extends Record<string, SqlStorageValue> {
   created_at: string;
   resolved_by: string | null;
   resolved_at: string | null;
+}
+
+interface AnchorRow extends Record<string, SqlStorageValue> {
+  thread_id: string;
+  line_end: number;
+  rel_start: ArrayBuffer;
+  rel_end: ArrayBuffer;
+  quote: string;
+}
+
+/** Where threads are resolved: the overlay's document and each file's current text. */
+export interface DraftTexts {
+  doc: Y.Doc;
+  textOf(objectKey: string): Y.Text | undefined;
+  /** Lines of the file in the effective view (null: the file is gone), for threads kept before anchors existed. */
+  lineCount(objectKey: string): number | null;
 }
 
 interface CommentRow extends Record<string, SqlStorageValue> {
@@ -54,8 +72,8 @@ export class ReviewStore {
     this.#sql = sql;
   }
 
-  /** Start a thread with its first comment. */
-  addThread(actor: ReviewActor, objectKey: string, line: number | null, body: string): { threadId: string; commentId: string } {
+  /** Start a thread with its first comment; `anchor` pins it to a line range of the file's text. */
+  addThread(actor: ReviewActor, objectKey: string, line: number | null, body: string, anchor: (LineAnchor & { lineEnd: number }) | null = null): { threadId: string; commentId: string } {
     const threadId = newId('thr');
     const at = new Date().toISOString();
     this.#sql.exec(
@@ -66,11 +84,21 @@ export class ReviewStore {
       actor.userId,
       at,
     );
+    if (anchor) {
+      this.#sql.exec(
+        'INSERT INTO thread_anchors (thread_id, line_end, rel_start, rel_end, quote) VALUES (?, ?, ?, ?, ?)',
+        threadId,
+        anchor.lineEnd,
+        toBuffer(anchor.start),
+        toBuffer(anchor.end),
+        anchor.quote,
+      );
+    }
     const commentId = this.#insertComment(threadId, actor, body, at);
     return { threadId, commentId };
   }
 
-  thread(threadId: string): Omit<ReviewThread, 'anchor' | 'comments'> | undefined {
+  thread(threadId: string): Omit<ReviewThread, 'anchor' | 'comments' | 'lineEnd' | 'quote'> | undefined {
     const row = this.#sql.exec<ThreadRow>('SELECT * FROM threads WHERE id = ?', threadId).toArray()[0];
     return row ? threadFromRow(row) : undefined;
   }
@@ -90,18 +118,31 @@ export class ReviewStore {
     );
   }
 
-  /** Every thread with its comments; `lineCount(key)` is the anchor's current line count (null: the file is gone). */
-  threads(lineCount: (objectKey: string) => number | null): ReviewThread[] {
+  /** Every thread with its comments, its lines as the draft is now, and whether they were rewritten. */
+  threads(draft: DraftTexts): ReviewThread[] {
     const comments = this.#sql.exec<CommentRow>('SELECT * FROM comments ORDER BY created_at, id').toArray();
+    const anchors = new Map(this.#sql.exec<AnchorRow>('SELECT * FROM thread_anchors').toArray().map((a) => [a.thread_id, a]));
     return this.#sql
       .exec<ThreadRow>('SELECT * FROM threads ORDER BY created_at, id')
       .toArray()
       .map((row) => {
-        const lines = lineCount(row.object_key);
-        const anchored = lines !== null && (row.line === null || row.line <= lines);
+        const stored = anchors.get(row.id);
+        let place: Pick<ReviewThread, 'line' | 'lineEnd' | 'quote' | 'anchor'>;
+        if (stored) {
+          const anchor = { start: new Uint8Array(stored.rel_start), end: new Uint8Array(stored.rel_end), quote: stored.quote };
+          const now = resolveAnchor(draft.doc, draft.textOf(row.object_key), anchor);
+          place =
+            now && !now.outdated
+              ? { line: now.line, lineEnd: now.lineEnd, quote: stored.quote, anchor: 'current' }
+              : { line: row.line, lineEnd: stored.line_end, quote: stored.quote, anchor: 'outdated' };
+        } else {
+          const lines = draft.lineCount(row.object_key);
+          const anchored = lines !== null && (row.line === null || row.line <= lines);
+          place = { line: row.line, lineEnd: row.line, quote: null, anchor: anchored ? 'current' : 'outdated' };
+        }
         return {
           ...threadFromRow(row),
-          anchor: anchored ? 'current' : 'outdated',
+          ...place,
           comments: comments
             .filter((c) => c.thread_id === row.id)
             .map((c) => ({ id: c.id, authorId: c.author_id, authorName: c.author_name, body: c.body, createdAt: c.created_at })),
@@ -165,7 +206,11 @@ export class ReviewStore {
   }
 }
 
-function threadFromRow(row: ThreadRow): Omit<ReviewThread, 'anchor' | 'comments'> {
+function toBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.slice().buffer;
+}
+
+function threadFromRow(row: ThreadRow): Omit<ReviewThread, 'anchor' | 'comments' | 'lineEnd' | 'quote'> {
   return {
     id: row.id,
     objectKey: row.object_key,

@@ -1,0 +1,171 @@
+/**
+ * The review side of the workbench (issue 15, line comments and approvals): threads by file, the
+ * approval state of the version the diff shows, the actions (comment, reply, resolve, approve,
+ * request changes, withdraw, dismiss, override), @mentions of the person here, and who applied.
+ * It rides on a `WorkbenchSession`: its events and its refreshed view; nothing here touches the DOM.
+ */
+import { atLeast } from '../../../shared/api/common.ts';
+import type { ReviewThread } from '../../../shared/api/ai-session-views.ts';
+import type { SessionEvent } from '../../../shared/ai/events.ts';
+import type { ErrorBody } from '../../../shared/errors.ts';
+import { reviewApi, type ReviewApi, type ReviewedVersion } from './review-api.ts';
+import type { WorkbenchSession } from './session.svelte.ts';
+
+export interface MentionNotice {
+  seq: number;
+  by: string;
+  objectKey: string;
+  line: number | null;
+  threadId: string;
+}
+
+export interface AppliedNotice {
+  by: string;
+  version: number;
+}
+
+type Result = { ok: true } | { ok: false; error: ErrorBody };
+
+export class WorkbenchReview {
+  readonly #session: WorkbenchSession;
+  readonly #api: ReviewApi;
+  #mentions = $state.raw<MentionNotice[]>([]);
+  #applied = $state.raw<AppliedNotice | null>(null);
+  #error = $state.raw<ErrorBody | null>(null);
+  #pending = $state(false);
+  readonly #stop: () => void;
+
+  constructor(session: WorkbenchSession, api: ReviewApi = reviewApi) {
+    this.#session = session;
+    this.#api = api;
+    this.#stop = session.onEvents((fresh) => this.#hear(fresh));
+  }
+
+  get mentions(): MentionNotice[] {
+    return this.#mentions;
+  }
+  get applied(): AppliedNotice | null {
+    return this.#applied;
+  }
+  get error(): ErrorBody | null {
+    return this.#error;
+  }
+  get pending(): boolean {
+    return this.#pending;
+  }
+
+  readonly #me = $derived.by(() => this.#session.feed.you?.userId ?? this.#session.userId);
+  readonly review = $derived.by(() => this.#session.view?.review ?? null);
+  readonly threads = $derived.by<ReviewThread[]>(() => this.review?.threads ?? []);
+
+  /** The version the diff shows (what a review is bound to), validated or not. */
+  readonly shown = $derived.by<(ReviewedVersion & { version: number; validated: boolean }) | null>(() => {
+    const suggestion = this.#session.view?.latestSuggestion;
+    if (!suggestion || this.#session.changes?.changeSetId !== suggestion.changeSetId) return null;
+    return { changeSetId: suggestion.changeSetId, contentHash: suggestion.contentHash, version: suggestion.version, validated: suggestion.status === 'validated' };
+  });
+
+  readonly isOwner = $derived.by(() => this.#session.liveRole === 'owner');
+  readonly canReview = $derived.by(() => atLeast(this.#session.liveRole, 'editor') && this.#session.active);
+  readonly isAuthor = $derived(this.#me !== null && (this.review?.authors ?? []).includes(this.#me));
+  readonly approvedByMe = $derived((this.review?.approvals ?? []).some((a) => a.userId === this.#me));
+  readonly myRequest = $derived((this.review?.changeRequests ?? []).find((r) => r.userId === this.#me) ?? null);
+
+  /** Why this person cannot approve the shown version right now (null: they can). */
+  readonly approveBlocked = $derived.by(() => {
+    if (!this.canReview) return 'Only editors and owners approve.';
+    if (!this.shown) return 'Nothing is ready to review.';
+    if (this.isAuthor) return 'You asked for this change or edited it; someone else approves it.';
+    if (!this.shown.validated) return 'Only a version that passed validation can be approved.';
+    if (this.approvedByMe) return 'You approved this version.';
+    return null;
+  });
+
+  /** Resolving is for the thread's author, editors and owners. */
+  canResolve(thread: ReviewThread): boolean {
+    return thread.createdBy === this.#me || atLeast(this.#session.liveRole, 'editor');
+  }
+
+  comment(objectKey: string, line: number | null, body: string): Promise<boolean> {
+    return this.#run((projectId, sessionId) => this.#api.comment(projectId, sessionId, { objectKey, line, body }));
+  }
+
+  reply(thread: ReviewThread, body: string): Promise<boolean> {
+    return this.#run((p, s) => this.#api.comment(p, s, { objectKey: thread.objectKey, line: thread.line, body, threadId: thread.id }));
+  }
+
+  setThread(thread: ReviewThread, status: 'resolved' | 'open'): Promise<boolean> {
+    return this.#run((p, s) => this.#api.setThread(p, s, thread.id, status));
+  }
+
+  /** Exactly what a review is bound to (the routes take no other field). */
+  #bound(): ReviewedVersion | null {
+    const shown = this.shown;
+    return shown ? { changeSetId: shown.changeSetId, contentHash: shown.contentHash } : null;
+  }
+
+  approve(): Promise<boolean> {
+    const bound = this.#bound();
+    return bound ? this.#run((p, s) => this.#api.approve(p, s, bound)) : Promise.resolve(false);
+  }
+
+  requestChanges(body: string): Promise<boolean> {
+    const bound = this.#bound();
+    return bound ? this.#run((p, s) => this.#api.requestChanges(p, s, bound, body)) : Promise.resolve(false);
+  }
+
+  withdrawApproval(): Promise<boolean> {
+    return this.#run((p, s) => this.#api.withdrawApproval(p, s));
+  }
+
+  withdrawRequest(): Promise<boolean> {
+    return this.#run((p, s) => this.#api.withdrawRequest(p, s));
+  }
+
+  dismiss(requestId: string, reason: string): Promise<boolean> {
+    return this.#run((p, s) => this.#api.dismissRequest(p, s, requestId, reason));
+  }
+
+  override(reason: string): Promise<boolean> {
+    const bound = this.#bound();
+    return bound ? this.#run((p, s) => this.#api.override(p, s, bound, reason)) : Promise.resolve(false);
+  }
+
+  markMentionsRead(): void {
+    this.#mentions = [];
+  }
+
+  dispose(): void {
+    this.#stop();
+  }
+
+  async #run(action: (projectId: string, sessionId: string) => Promise<Result>): Promise<boolean> {
+    const sessionId = this.#session.sessionId;
+    if (sessionId === null || this.#pending) return false;
+    this.#pending = true;
+    this.#error = null;
+    try {
+      const result = await action(this.#session.projectId, sessionId);
+      if (!result.ok) this.#error = result.error;
+      await this.#session.refresh();
+      return result.ok;
+    } finally {
+      this.#pending = false;
+    }
+  }
+
+  #hear(fresh: SessionEvent[]): void {
+    const me = this.#me;
+    const mine: MentionNotice[] = [];
+    for (const event of fresh) {
+      if (event.type === 'mention' && event.payload.userId === me && event.actor.kind === 'user') {
+        mine.push({ seq: event.seq, by: event.actor.name, objectKey: event.payload.objectKey, line: event.payload.line, threadId: event.payload.threadId });
+      }
+      if (event.type === 'change.applied') {
+        this.#applied = { by: event.actor.kind === 'user' ? event.actor.name : 'someone', version: event.payload.version };
+      }
+      if (event.type === 'change.staged') this.#applied = null;
+    }
+    if (mine.length > 0) this.#mentions = [...this.#mentions, ...mine];
+  }
+}
