@@ -46,12 +46,28 @@ describe('graph edits', () => {
     expect(changed(addStep(GRAPH, steps)).graph.nodes[2].id).toBe('step-4');
   });
 
+  it('adds a step with nothing selected after the start step, so no step is left that nothing leads to', () => {
+    expect(changed(addStep(GRAPH, STEPS)).graph.edges[1]).toEqual({ from: 'start', to: 'step-3', label: 'next' });
+  });
+
+  it('makes the old way out the default when a step gains a second one', () => {
+    const added = changed(addStep(GRAPH, STEPS, { from: 'start' }));
+    expect(added.graph.edges[0]).toEqual({ from: 'start', to: 'end', label: 'next', isDefault: true });
+    const connected = changed(addEdge(GRAPH, STEPS, 'start', 'start', 'again'));
+    expect(connected.graph.edges.filter((e: { isDefault?: boolean }) => e.isDefault)).toEqual([{ from: 'start', to: 'end', label: 'next', isDefault: true }]);
+    // Deleting the default of three ways out hands the flag to the first that is left.
+    const three = changed(addEdge(added.after, STEPS, 'start', 'start', 'again'));
+    const left = changed(deleteEdge(three.after, STEPS, 0));
+    expect(left.graph.edges.filter((e: { from: string; isDefault?: boolean }) => e.from === 'start' && e.isDefault)).toHaveLength(1);
+  });
+
   it('deletes a step with its edges, position and file; undo brings the same file back', () => {
     const added = changed(addStep(GRAPH, STEPS, { from: 'start', position: { x: 1, y: 2 } }));
     const steps = [...STEPS, ...added.createSteps];
     const removed = changed(deleteStep(added.after, steps, 'step-3'));
     expect(removed.graph.nodes.map((n: { id: string }) => n.id)).toEqual(['start', 'end']);
-    expect(removed.graph.edges).toEqual([{ from: 'start', to: 'end', label: 'next' }]);
+    // The default flag the second way out needed stays on the way that is left.
+    expect(removed.graph.edges).toEqual([{ from: 'start', to: 'end', label: 'next', isDefault: true }]);
     expect(readNodePositions(removed.graph).has('step-3')).toBe(false);
     expect(removed.deleteSteps).toEqual(added.createSteps);
     const undo = invertChange(removed);
@@ -127,5 +143,43 @@ describe('autoLayout', () => {
     expect(positions.get('d')!.y).toBeGreaterThan(positions.get('b')!.y + 70);
     expect(positions.get('b')!.y).toBe(positions.get('c')!.y);
     expect(Math.abs(positions.get('b')!.x - positions.get('c')!.x)).toBeGreaterThanOrEqual(180);
+  });
+});
+
+describe('graph edits keep step transitions', () => {
+  const step = (id: string, transitions: string) =>
+    `---\nschemaVersion: "1.1"\nnodeId: "${id}"\ntype: "step"\n${transitions}---\n\n# ${id}\n\n## Goal\n\nG.\n`;
+  const START_MD = step('start', 'transitions:\n  - to: "end"\n    label: "next"\n    isDefault: true\n');
+  const FILES: StepView[] = [
+    { nodeId: 'end', path: 'workflows/w/steps/end.md', markdown: step('end', 'transitions: []\n') },
+    { nodeId: 'start', path: 'workflows/w/steps/start.md', markdown: START_MD },
+  ];
+  const transitions = (markdown: string) => /transitions:\n((?: {2}.*\n|- .*\n)*)/.exec(markdown)?.[1] ?? '';
+
+  it('adding a step after start rewrites the start step’s transitions, and the undo restores the file as it was', () => {
+    const added = changed(addStep(GRAPH, FILES, { from: 'start' }));
+    expect(added.updateSteps).toHaveLength(1);
+    expect(added.updateSteps[0]).toMatchObject({ nodeId: 'start', path: 'workflows/w/steps/start.md', before: START_MD });
+    expect(transitions(added.updateSteps[0]!.after)).toBe('  - to: "end"\n    label: "next"\n    isDefault: true\n  - to: "step-3"\n    label: "next"\n');
+    expect(added.updateSteps[0]!.after.replace(transitions(added.updateSteps[0]!.after), '')).toBe(START_MD.replace(transitions(START_MD), ''));
+    const undo = invertChange(added);
+    expect(undo.updateSteps).toEqual([{ nodeId: 'start', path: 'workflows/w/steps/start.md', before: added.updateSteps[0]!.after, after: START_MD }]);
+  });
+
+  it('a new step lists its own outgoing edges; relabelling and deleting edges follow in the source step', () => {
+    const added = changed(addStep(GRAPH, FILES, { from: 'start' }));
+    const files = [...FILES.filter((f) => f.nodeId !== 'start'), { ...FILES[1]!, markdown: added.updateSteps[0]!.after }, ...added.createSteps];
+    const linked = changed(addEdge(added.after, files, 'step-3', 'end'));
+    expect(linked.updateSteps.map((u) => u.nodeId)).toEqual(['step-3']);
+    expect(transitions(linked.updateSteps[0]!.after)).toBe('  - to: "end"\n    label: "next"\n');
+    const relabelled = changed(updateEdge(added.after, files, 1, { label: 'review', conditionText: 'if unsure' }));
+    expect(transitions(relabelled.updateSteps[0]!.after)).toContain('  - to: "step-3"\n    label: "review"\n    conditionText: "if unsure"\n');
+    const removed = changed(deleteStep(added.after, files, 'step-3'));
+    expect(removed.updateSteps.map((u) => u.nodeId)).toEqual(['start']);
+    expect(transitions(removed.updateSteps[0]!.after)).toBe('  - to: "end"\n    label: "next"\n    isDefault: true\n');
+  });
+
+  it('moving steps rewrites no step file', () => {
+    expect(changed(moveNodes(GRAPH, FILES, new Map([['end', { x: 5, y: 300 }]]))).updateSteps).toEqual([]);
   });
 });

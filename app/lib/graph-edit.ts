@@ -1,11 +1,12 @@
 /**
  * The canvas's edits as pure functions of the stored graph text and step files: each returns a
- * GraphChange (graph before and after, step files created and deleted) or the reason it is
- * refused, checked with the same rules the Worker applies. A change inverts exactly, which is
- * what undo saves. No Svelte, no I/O.
+ * GraphChange (graph before and after, step files created, deleted, and rewritten so their
+ * `transitions` match the new edges) or the reason it is refused, checked with the same rules the
+ * Worker applies. A change inverts exactly, which is what undo saves. No Svelte, no I/O.
  */
 import type { StepView } from '../../shared/api/index.ts';
 import { graphEditProblems } from '../../shared/bmad/graph-edit-rules.ts';
+import { stepWithGraphTransitions, transitionUpdates } from '../../shared/bmad/graph-edit-steps.ts';
 import { readNodePositions, withNodePositions, type NodePosition } from '../../shared/bmad/graph-positions.ts';
 
 export interface GraphChange {
@@ -15,6 +16,15 @@ export interface GraphChange {
   after: string;
   createSteps: StepView[];
   deleteSteps: StepView[];
+  /** Existing step files whose transitions follow the new edges: the file before and after. */
+  updateSteps: StepUpdate[];
+}
+
+export interface StepUpdate {
+  nodeId: string;
+  path: string;
+  before: string;
+  after: string;
 }
 
 export type EditResult = { ok: true; change: GraphChange } | { ok: false; message: string };
@@ -47,7 +57,7 @@ export function serializeGraph(graph: Json): string {
   return `${JSON.stringify(graph, null, 2)}\n`;
 }
 
-/** The undo of a change: the graph back, created files deleted, deleted files created. */
+/** The undo of a change: the graph back, created files deleted, deleted files created, rewritten files as they were. */
 export function invertChange(change: GraphChange): GraphChange {
   return {
     label: change.label,
@@ -55,7 +65,26 @@ export function invertChange(change: GraphChange): GraphChange {
     after: change.before,
     createSteps: change.deleteSteps,
     deleteSteps: change.createSteps,
+    updateSteps: change.updateSteps.map((u) => ({ ...u, before: u.after, after: u.before })),
   };
+}
+
+/**
+ * A step with several ways out needs one default; when an edit leaves `sources` without one, the
+ * first of their edges becomes it (the way the step went before the edit, for an added edge).
+ */
+function withDefaults(edges: Json[], sources: ReadonlyArray<unknown>): Json[] {
+  const needing = new Set(
+    sources.filter((id) => {
+      const out = edges.filter((e) => e.from === id);
+      return out.length > 1 && !out.some((e) => e.isDefault === true);
+    }),
+  );
+  return edges.map((e) => {
+    if (!needing.has(e.from)) return e;
+    needing.delete(e.from);
+    return { ...e, isDefault: true };
+  });
 }
 
 function finish(label: string, before: string, graph: Json, steps: readonly StepView[], create: StepView[] = [], remove: StepView[] = []): EditResult {
@@ -68,7 +97,15 @@ function finish(label: string, before: string, graph: Json, steps: readonly Step
     deleteSteps: remove.map((s) => s.nodeId),
   });
   if (problems.length > 0) return { ok: false, message: problems.map((p) => p.message).join(' ') };
-  return { ok: true, change: { label, before, after, createSteps: create, deleteSteps: remove } };
+  // Step files list their node's edges as transitions: the same derivation the Worker repeats.
+  const gone = new Set(remove.map((s) => s.nodeId));
+  const kept = steps.filter((s) => !gone.has(s.nodeId));
+  const updateSteps = transitionUpdates(before, after, kept).map(({ nodeId, markdown }) => {
+    const step = kept.find((s) => s.nodeId === nodeId)!;
+    return { nodeId, path: step.path, before: step.markdown, after: markdown };
+  });
+  const createSteps = create.map((s) => ({ ...s, markdown: stepWithGraphTransitions(after, s.nodeId, s.markdown) }));
+  return { ok: true, change: { label, before, after, createSteps, deleteSteps: remove, updateSteps } };
 }
 
 function unreadable(): EditResult {
@@ -115,8 +152,8 @@ Describe what this step achieves.
 }
 
 /**
- * A new step with its node and step file; after `from` (an edge `from` → new) when given, at
- * `position` when given.
+ * A new step with its node and step file, after `from` (an edge `from` → new; the start step when
+ * none is given, since a step nothing leads to would break the graph), at `position` when given.
  */
 export function addStep(
   text: string,
@@ -127,9 +164,10 @@ export function addStep(
   if (!graph) return unreadable();
   const id = freshNodeId(graph, steps);
   const title = `New step ${id.slice('step-'.length)}`;
-  const file = `${stepsFolder(graph, options.from)}/${id}.md`;
+  const from = options.from ?? (typeof graph.entryNodeId === 'string' ? graph.entryNodeId : undefined);
+  const file = `${stepsFolder(graph, from)}/${id}.md`;
   let next: Json = { ...graph, nodes: [...nodesOf(graph), { id, type: 'step', file, title }] };
-  if (options.from !== undefined) next = { ...next, edges: [...edgesOf(graph), { from: options.from, to: id, label: 'next' }] };
+  if (from !== undefined) next = { ...next, edges: withDefaults([...edgesOf(graph), { from, to: id, label: 'next' }], [from]) };
   if (options.position) next = withNodePositions(next, new Map([...readNodePositions(graph), [id, options.position]]));
   return finish(`Add step “${id}”`, text, next, steps, [{ nodeId: id, path: file, markdown: newStepMarkdown(id, title) }]);
 }
@@ -140,10 +178,14 @@ export function deleteStep(text: string, steps: readonly StepView[], nodeId: str
   if (!graph) return unreadable();
   const node = nodesOf(graph).find((n) => n.id === nodeId);
   if (!node) return { ok: false, message: `There is no step “${nodeId}” in the graph.` };
+  const sources = edgesOf(graph).filter((e) => e.to === nodeId).map((e) => e.from);
   let next: Json = {
     ...graph,
     nodes: nodesOf(graph).filter((n) => n.id !== nodeId),
-    edges: edgesOf(graph).filter((e) => e.from !== nodeId && e.to !== nodeId),
+    edges: withDefaults(
+      edgesOf(graph).filter((e) => e.from !== nodeId && e.to !== nodeId),
+      sources,
+    ),
   };
   const positions = readNodePositions(graph);
   if (positions.has(nodeId)) next = withNodePositions(next, positions);
@@ -158,7 +200,7 @@ export function addEdge(text: string, steps: readonly StepView[], from: string, 
   if (edgesOf(graph).some((e) => e.from === from && e.to === to)) {
     return { ok: false, message: `There is already an edge from “${from}” to “${to}”.` };
   }
-  const next = { ...graph, edges: [...edgesOf(graph), { from, to, label }] };
+  const next = { ...graph, edges: withDefaults([...edgesOf(graph), { from, to, label }], [from]) };
   return finish(`Connect “${from}” to “${to}”`, text, next, steps);
 }
 
@@ -167,7 +209,7 @@ export function deleteEdge(text: string, steps: readonly StepView[], index: numb
   if (!graph) return unreadable();
   const edge = edgesOf(graph)[index];
   if (!edge) return { ok: false, message: 'That edge is no longer in the graph.' };
-  const next = { ...graph, edges: edgesOf(graph).filter((_, i) => i !== index) };
+  const next = { ...graph, edges: withDefaults(edgesOf(graph).filter((_, i) => i !== index), [edge.from]) };
   return finish(`Delete edge “${String(edge.label)}”`, text, next, steps);
 }
 

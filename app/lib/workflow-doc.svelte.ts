@@ -224,17 +224,20 @@ export class WorkflowDoc {
     });
   }
 
-  /** A canvas edit: the new graph with the step files it creates and deletes, as one revision. */
+  /** A canvas edit: the new graph with the step files it creates, deletes and rewrites, as one revision. */
   async applyGraphChange(change: GraphChange): Promise<SaveOutcome> {
     const result = await this.#api.workflows.editGraph(this.#projectId, this.#workflow.id, {
       graph: change.after,
       createSteps: change.createSteps.map((s) => ({ nodeId: s.nodeId, markdown: s.markdown })),
+      updateSteps: change.updateSteps.map((s) => ({ nodeId: s.nodeId, markdown: s.after })),
       deleteSteps: change.deleteSteps.map((s) => s.nodeId),
       baseRevision: this.#workflow.revision,
     });
     return this.#settle(result, (revision) => {
       const gone = new Set(change.deleteSteps.map((s) => s.nodeId));
-      const steps = [...this.#workflow.steps.filter((s) => !gone.has(s.nodeId)), ...change.createSteps];
+      const rewritten = new Map(change.updateSteps.map((s) => [s.nodeId, s.after]));
+      const kept = this.#workflow.steps.filter((s) => !gone.has(s.nodeId)).map((s) => ({ ...s, markdown: rewritten.get(s.nodeId) ?? s.markdown }));
+      const steps = [...kept, ...change.createSteps];
       steps.sort((a, b) => a.path.localeCompare(b.path));
       this.#workflow = { ...this.#workflow, revision, graphJson: change.after, steps, stepCount: steps.length };
     });

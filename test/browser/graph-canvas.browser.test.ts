@@ -11,7 +11,7 @@ import { describeBrowser, newUser, screenshot, startSuite, type Suite } from './
 interface StoredWorkflow {
   revision: number;
   graphJson: string;
-  steps: Array<{ nodeId: string; path: string }>;
+  steps: Array<{ nodeId: string; path: string; markdown: string }>;
 }
 
 async function api<T>(context: BrowserContext, baseUrl: string, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
@@ -91,6 +91,10 @@ describeBrowser('graph canvas (browser)', () => {
     let workflow = await stored();
     expect(workflow.steps.map((s) => s.nodeId).sort()).toEqual(['end', 'start', 'step-3']);
     expect(JSON.parse(workflow.graphJson).edges).toContainEqual({ from: 'start', to: 'step-3', label: 'next' });
+    // The start step's file lists its new way out, and validation marks no error on it.
+    expect(workflow.steps.find((s) => s.nodeId === 'start')!.markdown).toContain('  - to: "step-3"\n    label: "next"\n');
+    expect(await page.locator('[data-testid="graph-node"][data-node-id="start"] [data-testid="node-issues"]:not([data-errors="0"])').count()).toBe(0);
+    expect(await page.locator('[data-testid="node-issues"]:not([data-errors="0"])').count()).toBe(0);
 
     // Connect step-3 to end by dragging from its bottom handle to end's top handle.
     await page.getByTestId('graph-auto-layout').click();
@@ -132,15 +136,18 @@ describeBrowser('graph canvas (browser)', () => {
     expect(await page.getByTestId('graph-edit-message').textContent()).toContain('“start” is the start step and cannot be deleted');
     expect((await stored()).revision).toBe(5);
 
-    // Keys: A adds a step after the selected one; C, an arrow and Enter connect it.
-    await page.locator('[data-testid="graph-node"][data-node-id="end"]').click();
+    // Keys: A adds a step after the selected one; C, an arrow and Enter connect it (to "end":
+    // the first choice, "start", would close a loop without a decision, which is refused).
+    await page.locator('[data-testid="graph-node"][data-node-id="step-3"]').click();
     await page.keyboard.press('a');
     await page.locator('[data-testid="graph-node"][data-node-id="step-4"]').waitFor();
     await revisionShown(page, 6);
     await page.locator('[data-testid="graph-node"][data-node-id="step-4"]').click();
     await page.keyboard.press('c');
     await page.getByTestId('graph-connecting').waitFor();
+    await page.keyboard.press('ArrowRight');
     const target = (await page.getByTestId('graph-connecting').locator('.mono').nth(1).textContent())!;
+    expect(target).toBe('end');
     await page.keyboard.press('Enter');
     await page.locator(`[data-testid="graph-edge"][data-from="step-4"][data-to="${target}"]`).waitFor();
     await revisionShown(page, 7);

@@ -27,7 +27,8 @@ describe('graph edits from the canvas', () => {
     const added = {
       ...graph,
       nodes: [...graph.nodes, { id: 'review', type: 'step', file: 'workflows/w/steps/review.md', title: 'Review' }],
-      edges: [...graph.edges, { from: 'start', to: 'review', label: 'check' }],
+      // A second way out of start needs one of the two to be the default.
+      edges: [{ ...graph.edges[0], isDefault: true }, { from: 'start', to: 'review', label: 'check' }],
       metadata: { layout: { positions: { review: { x: 40, y: 300 } } } },
     };
     const save = await owner.post(`${base}/workflows/w/graph-edit`, {
@@ -40,7 +41,8 @@ describe('graph edits from the canvas', () => {
     const stored = (await owner.get(`${base}/workflows/w`)).data.workflow;
     expect(JSON.parse(stored.graphJson).metadata.layout.positions.review).toEqual({ x: 40, y: 300 });
     expect(stored.steps.find((s: { nodeId: string }) => s.nodeId === 'review')).toMatchObject({ path: 'workflows/w/steps/review.md', markdown: STEP_MD });
-    expect(await historyCount(projectId)).toBe(before + 2);
+    // The graph, the new step, and the start step whose transitions follow its new edge.
+    expect(await historyCount(projectId)).toBe(before + 3);
     const revisions = await env.DB.prepare('SELECT DISTINCT new_revision FROM revision_history WHERE project_id = ? AND new_revision = 2')
       .bind(projectId)
       .all();
