@@ -71,6 +71,7 @@ export const ISSUE_CODES = {
   BMAD_FRONTMATTER_INVALID: '(warning) A BMAD file frontmatter is not valid YAML, so its links were not read.',
   BMAD_LINK_OUTSIDE: '(warning) A link leaves the uploaded folder; ignored.',
   BMAD_LINK_MISSING: '(warning) A link names a step file that is not there; ignored.',
+  BMAD_LINK_TO_ENTRY: '(warning) A step links back to the entry step; kept in the text, not drawn as an edge.',
   BMAD_LINK_OTHER_WORKFLOW: '(warning) A step links a step of another workflow; ignored.',
   BMAD_ENTRY_GUESSED: '(warning) workflow.md names no first step; the first step file by name was taken.',
   BMAD_NO_STEPS: 'A workflow has no step files.',
