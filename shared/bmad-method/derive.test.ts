@@ -112,6 +112,20 @@ describe('deriving a .bmad package from the BMAD-METHOD layout', () => {
     ]);
   });
 
+  it('a key written twice in a step frontmatter (as real BMAD steps do): the earlier line is set aside with a warning, links read, export gives the file back', () => {
+    const files = new Map(fixture('returns'));
+    const path = 'ideas/steps/step-02b-guided.md';
+    files.set(path, files.get(path)!.replace("nextStepFile: './step-03-sort.md'\n", "notesFile: '{output}/notes.md'\nnextStepFile: './step-03-sort.md'\nnotesFile: '{output}/notes.md'\n"));
+    const d = deriveBmadMethod(files);
+    expect(d.issues.filter((i) => i.code === 'BMAD_FRONTMATTER_DUPLICATE_KEY').map((i) => `${i.filePath}: ${i.message}`)).toEqual([
+      `${path}: The frontmatter names "notesFile" more than once (line 3); the last one counts, and the earlier line is kept as a comment until export.`,
+    ]);
+    expect(codes(d)).not.toContain(`warning BMAD_FRONTMATTER_INVALID ${path}`);
+    expect(edgesOf(d, 'ideas')).toContain('step-02b-guided -> step-03-sort [[C] Continue]');
+    expect(validatePackage(d.pkg).errors).toEqual([]);
+    expect(exportBmadMethod(d.pkg, d.origin).files.get(path)).toBe(files.get(path));
+  });
+
   it('adds the .bmad fields to the frontmatter and keeps the original text as the body', () => {
     const files = fixture('linear');
     const d = deriveBmadMethod(files);

@@ -9,7 +9,7 @@ import { ID_PATTERN } from '../bmad/formats.ts';
 import { errorIssue, warningIssue, type ValidationIssue } from '../bmad/issues.ts';
 import type { GraphEdge, GraphNode, WorkflowGraph } from '../bmad/models.ts';
 import type { BmadPackage } from '../bmad/package.ts';
-import { addGeneratedFields } from './generated.ts';
+import { addGeneratedFields, setAsideDuplicateKeys } from './generated.ts';
 import { agentFromYaml, isAgentFile, placeholderAgent } from './agents.ts';
 import { readStepText, stepLinks, type StepText } from './links.ts';
 import { layeredPositions } from './positions.ts';
@@ -118,7 +118,19 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
       for (const p of stepPaths) used.add(p);
       continue;
     }
-    const texts = new Map(stepPaths.map((p) => [p, readStepText(files.get(p)!)]));
+    const texts = new Map(
+      stepPaths.map((p) => {
+        const { text, duplicates } = setAsideDuplicateKeys(files.get(p)!);
+        for (const d of duplicates) {
+          issues.push(
+            warningIssue('BMAD_FRONTMATTER_DUPLICATE_KEY', p, `The frontmatter names "${d.key}" more than once (line ${d.line}); the last one counts, and the earlier line is kept as a comment until export.`, {
+              hint: 'Delete one of the two lines.',
+            }),
+          );
+        }
+        return [p, readStepText(text)];
+      }),
+    );
     const stepSet = new Set(stepPaths);
     // Edges by step path, resolved once for the folder.
     const edgesOf = new Map<string, Array<{ to: string; label: string; key?: string; line: number }>>();

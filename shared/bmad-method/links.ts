@@ -56,7 +56,7 @@ function menuItems(body: string): Map<string, string> {
     const key = m[1]!;
     // "[Back] - choose another method" names the item after the dash; "[A] Parity - more" before it.
     const rest = clean(m[2]!).replace(/^[-–—:]\s*/u, '');
-    const text = clean(rest.split(/\s[-–—]\s/u)[0]!).replace(/["']+$/u, '');
+    const text = clean(rest.split(/\s[-–—]\s/u)[0]!).replace(/["':]+$/u, '');
     if (!items.has(key) && text) items.set(key, `[${key}] ${text}`);
     else if (!items.has(key) && key.length > 1) items.set(key, `[${key}]`);
   }

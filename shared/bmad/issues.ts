@@ -69,6 +69,7 @@ export const ISSUE_CODES = {
   BMAD_FILE_SKIPPED: '(warning) An uploaded file is binary, or has an extension or name a package cannot keep; left out.',
   BMAD_TOO_MANY_STEPS: 'A folder has more step files than can be imported.',
   BMAD_FRONTMATTER_INVALID: '(warning) A BMAD file frontmatter is not valid YAML, so its links were not read.',
+  BMAD_FRONTMATTER_DUPLICATE_KEY: '(warning) A BMAD step frontmatter names a key twice; the earlier line is a comment until export.',
   BMAD_LINK_OUTSIDE: '(warning) A link leaves the uploaded folder; ignored.',
   BMAD_LINK_MISSING: '(warning) A link names a step file that is not there; ignored.',
   BMAD_LINK_TO_ENTRY: '(warning) A step links back to the entry step; kept in the text, not drawn as an edge.',
