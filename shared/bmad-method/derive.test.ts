@@ -90,6 +90,42 @@ describe('deriving a .bmad package from the BMAD-METHOD layout', () => {
     expect(validatePackage(d.pkg).errors).toEqual([]);
   });
 
+  it('returns: a link back to the entry step is kept in the text, not drawn, with a warning; the graph loads', () => {
+    const d = deriveBmadMethod(fixture('returns'));
+    expect(edgesOf(d, 'ideas')).not.toContain(expect.stringMatching(/-> step-01-setup /u));
+    expect(d.issues.filter((i) => i.code === 'BMAD_LINK_TO_ENTRY').map((i) => `${i.filePath}: ${i.message}`)).toEqual([
+      expect.stringMatching(/^ideas\/steps\/step-02a-free\.md: Line \d+ links back to the entry step step-01-setup \(\[Back\] choose another method\)/u),
+    ]);
+    expect(typesOf(d, 'ideas')['step-02a-free']).toBe('step');
+    expect(validatePackage(d.pkg).errors).toEqual([]);
+  });
+
+  it('returns: labels from numbered menus, quoted choices in headings, the condition line above a link; the continuation is never the default', () => {
+    const d = deriveBmadMethod(fixture('returns'));
+    expect(edgesOf(d, 'ideas')).toEqual([
+      'step-01-setup -> step-01b-continue [the notes file already lists stepsCompleted]',
+      'step-01-setup -> step-02a-free [[1] Free Listing] default',
+      'step-01-setup -> step-02b-guided [[2] Guided Prompts]',
+      'step-01b-continue -> step-03-sort [next]',
+      'step-02a-free -> step-03-sort [[C] Continue]',
+      'step-02b-guided -> step-03-sort [[C] Continue]',
+    ]);
+  });
+
+  it('a key written twice in a step frontmatter (as real BMAD steps do): the earlier line is set aside with a warning, links read, export gives the file back', () => {
+    const files = new Map(fixture('returns'));
+    const path = 'ideas/steps/step-02b-guided.md';
+    files.set(path, files.get(path)!.replace("nextStepFile: './step-03-sort.md'\n", "notesFile: '{output}/notes.md'\nnextStepFile: './step-03-sort.md'\nnotesFile: '{output}/notes.md'\n"));
+    const d = deriveBmadMethod(files);
+    expect(d.issues.filter((i) => i.code === 'BMAD_FRONTMATTER_DUPLICATE_KEY').map((i) => `${i.filePath}: ${i.message}`)).toEqual([
+      `${path}: The frontmatter names "notesFile" more than once (line 3); the last one counts, and the earlier line is kept as a comment until export.`,
+    ]);
+    expect(codes(d)).not.toContain(`warning BMAD_FRONTMATTER_INVALID ${path}`);
+    expect(edgesOf(d, 'ideas')).toContain('step-02b-guided -> step-03-sort [[C] Continue]');
+    expect(validatePackage(d.pkg).errors).toEqual([]);
+    expect(exportBmadMethod(d.pkg, d.origin).files.get(path)).toBe(files.get(path));
+  });
+
   it('adds the .bmad fields to the frontmatter and keeps the original text as the body', () => {
     const files = fixture('linear');
     const d = deriveBmadMethod(files);
@@ -100,7 +136,7 @@ describe('deriving a .bmad package from the BMAD-METHOD layout', () => {
     expect(parsed.ok && original.ok && parsed.value.body).toBe(original.ok && original.value.body);
   });
 
-  it.each(['linear', 'continuation', 'branches', 'module'])('%s: exports back to the same files, byte for byte', (name) => {
+  it.each(['linear', 'continuation', 'branches', 'module', 'returns'])('%s: exports back to the same files, byte for byte', (name) => {
     const files = fixture(name);
     const d = deriveBmadMethod(files);
     const out = exportBmadMethod(d.pkg, d.origin);

@@ -9,7 +9,7 @@ import { ID_PATTERN } from '../bmad/formats.ts';
 import { errorIssue, warningIssue, type ValidationIssue } from '../bmad/issues.ts';
 import type { GraphEdge, GraphNode, WorkflowGraph } from '../bmad/models.ts';
 import type { BmadPackage } from '../bmad/package.ts';
-import { addGeneratedFields } from './generated.ts';
+import { addGeneratedFields, setAsideDuplicateKeys } from './generated.ts';
 import { agentFromYaml, isAgentFile, placeholderAgent } from './agents.ts';
 import { readStepText, stepLinks, type StepText } from './links.ts';
 import { layeredPositions } from './positions.ts';
@@ -52,6 +52,7 @@ export interface BmadMethodImport {
 const WORKFLOW_FILE = /^workflow(-[A-Za-z0-9._-]+)?\.md$/u;
 const STEP_FILE = /^step[A-Za-z0-9._-]*\.md$/u;
 const SAFE_STORED = /^[A-Za-z0-9._/-]+$/u;
+const CONTINUATION_FILE = /-continue\.md$/u;
 
 const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '');
 const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
@@ -117,22 +118,34 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
       for (const p of stepPaths) used.add(p);
       continue;
     }
-    const texts = new Map(stepPaths.map((p) => [p, readStepText(files.get(p)!)]));
+    const texts = new Map(
+      stepPaths.map((p) => {
+        const { text, duplicates } = setAsideDuplicateKeys(files.get(p)!);
+        for (const d of duplicates) {
+          issues.push(
+            warningIssue('BMAD_FRONTMATTER_DUPLICATE_KEY', p, `The frontmatter names "${d.key}" more than once (line ${d.line}); the last one counts, and the earlier line is kept as a comment until export.`, {
+              hint: 'Delete one of the two lines.',
+            }),
+          );
+        }
+        return [p, readStepText(text)];
+      }),
+    );
     const stepSet = new Set(stepPaths);
     // Edges by step path, resolved once for the folder.
-    const edgesOf = new Map<string, Array<{ to: string; label: string; key?: string }>>();
+    const edgesOf = new Map<string, Array<{ to: string; label: string; key?: string; line: number }>>();
     for (const path of stepPaths) {
       const text = texts.get(path)!;
       if (!text.frontmatterOk) {
         issues.push(warningIssue('BMAD_FRONTMATTER_INVALID', path, `The frontmatter of ${path} is not valid YAML; its frontmatter links were not read.`));
       }
-      const out: Array<{ to: string; label: string; key?: string }> = [];
+      const out: Array<{ to: string; label: string; key?: string; line: number }> = [];
       for (const link of stepLinks(text)) {
         const resolved = resolveTarget(path, link.target, files, stepSet);
         if (resolved.kind === 'file') {
           if (!stepSet.has(resolved.path)) continue; // a template or data file, not a step
           if (resolved.path === path || out.some((e) => e.to === resolved.path)) continue;
-          out.push({ to: resolved.path, label: link.label, ...(link.key ? { key: link.key } : {}) });
+          out.push({ to: resolved.path, label: link.label, line: link.line, ...(link.key ? { key: link.key } : {}) });
         } else if (resolved.kind === 'outside') {
           issues.push(warningIssue('BMAD_LINK_OUTSIDE', path, `Line ${link.line} links "${link.target}", which leaves the uploaded folder; the link was ignored.`));
         } else if (resolved.kind === 'missing' && (STEP_FILE.test(baseOf(link.target)) || /step/iu.test(link.key ?? ''))) {
@@ -256,7 +269,7 @@ function buildWorkflow(
   entry: string,
   order: string[],
   texts: ReadonlyMap<string, StepText>,
-  edgesOf: ReadonlyMap<string, Array<{ to: string; label: string; key?: string }>>,
+  edgesOf: ReadonlyMap<string, Array<{ to: string; label: string; key?: string; line: number }>>,
   claimed: ReadonlyMap<string, string>,
   pkg: BmadPackage,
   issues: ValidationIssue[],
@@ -270,11 +283,26 @@ function buildWorkflow(
   for (const path of [...order].sort()) {
     const from = nodeIds.get(path)!;
     const out = (edgesOf.get(path) ?? []).filter((e) => {
-      if (claimed.get(e.to) === id) return true;
-      issues.push(warningIssue('BMAD_LINK_OTHER_WORKFLOW', path, `${path} links ${e.to}, a step of another workflow in the same folder; the link was ignored.`));
-      return false;
+      if (claimed.get(e.to) !== id) {
+        issues.push(warningIssue('BMAD_LINK_OTHER_WORKFLOW', path, `${path} links ${e.to}, a step of another workflow in the same folder; the link was ignored.`));
+        return false;
+      }
+      // "[Back] - return to step-01" is common in real BMAD steps, but a .bmad graph's entry is its
+      // only node without incoming edges (the start rule), so the return stays in the text only.
+      if (e.to === entry) {
+        issues.push(
+          warningIssue('BMAD_LINK_TO_ENTRY', path, `Line ${e.line} links back to the entry step ${nodeIds.get(entry)!} (${e.label}); a graph cannot lead into its entry, so the link stays in the step text but is not an edge.`, {
+            hint: 'The model still follows the text; to draw the loop, point it at a step after the entry.',
+          }),
+        );
+        return false;
+      }
+      return true;
     });
-    const preferred = out.find((e) => e.key === 'nextStepFile') ?? out.find((e) => e.label.startsWith('[C]')) ?? out[0];
+    // The default is the ordinary way on: nextStepFile, else [C], else the first link that is not
+    // the hand-over to a continuation file (`step-01b-continue.md` runs only when resuming).
+    const preferred =
+      out.find((e) => e.key === 'nextStepFile') ?? out.find((e) => e.label.startsWith('[C]')) ?? out.find((e) => !CONTINUATION_FILE.test(baseOf(e.to))) ?? out[0];
     for (const e of out) {
       edges.push({ id: `${from}->${nodeIds.get(e.to)!}`, from, to: nodeIds.get(e.to)!, label: e.label, ...(out.length > 1 && e === preferred ? { isDefault: true } : {}) });
     }

@@ -28,6 +28,47 @@ export function addGeneratedFields(text: string, fields: GeneratedFields): strin
   return ['---', BLOCK_START_ADDED, ...lines, BLOCK_END, '---'].join(eol) + eol + text;
 }
 
+/**
+ * Real BMAD steps sometimes write a frontmatter key twice (the same template path under two
+ * comments), which YAML and the `.bmad` rules refuse. Import turns every earlier line of such a
+ * key into a marked comment (the last one counts, as in most YAML readers); export restores it.
+ * Only one-line entries are touched: a key whose value continues on indented lines is left alone.
+ */
+export const DUPLICATE_PREFIX = '# crewagent:duplicate-key (export restores this line) ';
+
+export interface SetAsideDuplicate {
+  key: string;
+  /** 1-based line of the file that was set aside. */
+  line: number;
+}
+
+export function setAsideDuplicateKeys(text: string): { text: string; duplicates: SetAsideDuplicate[] } {
+  if (!/^---\r?\n/u.test(text)) return { text, duplicates: [] };
+  const lines = text.split('\n');
+  const close = lines.findIndex((l, i) => i > 0 && /^---[ \t]*\r?$/u.test(l));
+  if (close < 0) return { text, duplicates: [] };
+  const lastAt = new Map<string, number>();
+  const keyAt = (i: number) => /^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|\r?$)/u.exec(lines[i]!)?.[1];
+  for (let i = 1; i < close; i++) {
+    const key = keyAt(i);
+    if (key) lastAt.set(key, i);
+  }
+  const duplicates: SetAsideDuplicate[] = [];
+  for (let i = 1; i < close; i++) {
+    const key = keyAt(i);
+    const oneLine = !/^[ \t]/u.test(lines[i + 1] ?? '') || i + 1 === close;
+    if (key && lastAt.get(key) !== i && oneLine) {
+      lines[i] = DUPLICATE_PREFIX + lines[i]!;
+      duplicates.push({ key, line: i + 1 });
+    }
+  }
+  return { text: duplicates.length > 0 ? lines.join('\n') : text, duplicates };
+}
+
+function restoreDuplicateKeys(text: string): string {
+  return text.includes(DUPLICATE_PREFIX) ? text.split(`\n${DUPLICATE_PREFIX}`).join('\n') : text;
+}
+
 export type StripResult = { ok: true; text: string } | { ok: false; text: string };
 
 /**
@@ -43,8 +84,8 @@ export function stripGeneratedFields(text: string): StripResult {
   const afterBlock = end + BLOCK_END.length + eol.length;
   if (text.startsWith(BLOCK_START_ADDED + eol, fence.length)) {
     if (!text.startsWith(fence, afterBlock)) return { ok: false, text };
-    return { ok: true, text: text.slice(afterBlock + fence.length) };
+    return { ok: true, text: restoreDuplicateKeys(text.slice(afterBlock + fence.length)) };
   }
-  if (text.startsWith(BLOCK_START + eol, fence.length)) return { ok: true, text: fence + text.slice(afterBlock) };
+  if (text.startsWith(BLOCK_START + eol, fence.length)) return { ok: true, text: restoreDuplicateKeys(fence + text.slice(afterBlock)) };
   return { ok: false, text };
 }

@@ -46,13 +46,19 @@ function clean(text: string): string {
   return text.replace(/[*`_]/gu, '').replace(/\s+/gu, ' ').trim();
 }
 
-/** `[A] Parity Check` menu items of the body, by letter. */
+/** A menu key: one letter or digit (`[A]`, `[1]`), or one capitalised word (`[Back]`, `[Details]`). */
+const MENU_KEY = String.raw`[A-Z0-9]|[A-Z][a-z]+`;
+
+/** `[A] Parity Check`, `[1] Free Listing`, `[Back] - choose another method` menu items of the body, by key. */
 function menuItems(body: string): Map<string, string> {
   const items = new Map<string, string>();
-  for (const m of body.matchAll(/\[([A-Z])\]\s*([^\n[]*)/gu)) {
-    const letter = m[1]!;
-    const text = clean(m[2]!.split(/\s[-–—]\s/u)[0]!);
-    if (!items.has(letter) && text) items.set(letter, `[${letter}] ${text}`);
+  for (const m of body.matchAll(new RegExp(String.raw`\[(${MENU_KEY})\]\s*([^\n[]*)`, 'gu'))) {
+    const key = m[1]!;
+    // "[Back] - choose another method" names the item after the dash; "[A] Parity - more" before it.
+    const rest = clean(m[2]!).replace(/^[-–—:]\s*/u, '');
+    const text = clean(rest.split(/\s[-–—]\s/u)[0]!).replace(/["':]+$/u, '');
+    if (!items.has(key) && text) items.set(key, `[${key}] ${text}`);
+    else if (!items.has(key) && key.length > 1) items.set(key, `[${key}]`);
   }
   return items;
 }
@@ -61,17 +67,31 @@ function shorten(label: string): string {
   return label.length <= MAX_LABEL ? label : `${label.slice(0, MAX_LABEL - 1).trimEnd()}…`;
 }
 
-/** The label of a link from the line that uses it; `fallback` when the line says nothing. */
-export function labelFromLine(line: string, menu: ReadonlyMap<string, string>, fallback: string): string {
+/** The label a line gives its link, if it says anything: a condition (`If lastStep = 1 →`, `IF C:`, `If 'C' (Continue):`) or a menu choice. */
+function ownLabel(line: string, menu: ReadonlyMap<string, string>): string | undefined {
   const condition = /\bif\s+(.+?)\s*(?::|→|->|,\s*then\b)/iu.exec(clean(line))?.[1];
   if (condition) {
-    const letter = /^([A-Z])\b/u.exec(condition)?.[1];
-    if (letter && menu.has(letter)) return shorten(menu.get(letter)!);
+    const key = new RegExp(String.raw`^['"\[]?(${MENU_KEY})['"\]]?(?=$|[\s(,])`, 'u').exec(condition)?.[1];
+    if (key && menu.has(key)) return shorten(menu.get(key)!);
     return shorten(condition);
   }
-  const choice = /\[([A-Z])\]/u.exec(line)?.[1];
+  const choice = new RegExp(String.raw`\[(${MENU_KEY})\]`, 'u').exec(line)?.[1];
   if (choice && menu.has(choice)) return shorten(menu.get(choice)!);
-  return fallback;
+  return undefined;
+}
+
+/**
+ * Real BMAD steps often put the condition above the link: "If the document exists …:" then a list
+ * item "- STOP and load `./step-01b-continue.md`", or a heading "#### If 'C' (Continue):" over the
+ * list that loads the next step. Walks back over list items and blank lines to that line.
+ */
+function conditionAbove(lines: readonly string[], index: number, menu: ReadonlyMap<string, string>): string | undefined {
+  for (let i = index - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (!line.trim() || /^\s*(?:[-*+]|\d+\.)\s/u.test(line)) continue;
+    return /\bif\b/iu.test(line) && /(?::|→|->)\s*$/u.test(clean(line)) ? ownLabel(line.replace(/^#+\s*/u, ''), menu) : undefined;
+  }
+  return undefined;
 }
 
 function keyLabel(key: string): string {
@@ -92,15 +112,16 @@ export function stepLinks(step: StepText): RawLink[] {
   };
   lines.forEach((text, i) => {
     const line = i + step.bodyStartLine;
+    const label = (fallback: string) => ownLabel(text, menu) ?? conditionAbove(lines, i, menu) ?? fallback;
     for (const [key, target] of keys) {
-      if (text.includes(`{${key}}`)) add(target, line, labelFromLine(text, menu, keyLabel(key)), key);
+      if (text.includes(`{${key}}`)) add(target, line, label(keyLabel(key)), key);
     }
     for (const m of text.matchAll(MD_TOKEN)) {
       const token = m[0];
       const base = token.slice(token.lastIndexOf('/') + 1);
       if (!/^step[\w.-]*\.md$/u.test(base)) continue;
       const key = [...keys].find(([, target]) => target === token)?.[0];
-      add(token, line, labelFromLine(text, menu, key ? keyLabel(key) : 'next'), key);
+      add(token, line, label(key ? keyLabel(key) : 'next'), key);
     }
   });
   // Frontmatter links the body never mentions still say where the step goes.
