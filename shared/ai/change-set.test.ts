@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the changeSet contract case by case (both shapes), one describe block per rule.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChangeSet, operationKeys, parseChangeSet } from './change-set.ts';

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one subject (the session object through the Worker), one describe block per concern, sharing one set of fixtures.
 /**
  * The AI session Durable Object through the real Worker: lifecycle over REST, staging into the
  * overlay, validation, shared review, apply in one D1 batch (and its rollback), cancel, the live

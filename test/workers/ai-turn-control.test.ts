@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one subject (controlling a turn), one describe block per control, sharing one scripted-model harness.
 /**
  * Controlling the AI turn, inside workerd against the real Worker, session object and scripted
  * model: stop (route and socket frame), one turn at a time, refused input, validation repairs,

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one table of provider and tool-call faults, each a short case over one shared harness.
 /**
  * The AI turn when things go wrong, inside workerd: the real Worker and session Durable Object, the
  * real `openai` SDK against the scripted OpenAI-compatible server playing provider faults, odd tool

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one route family (the LLM profile), one describe block per concern.
 // /api/users/me/llm-profile through the real Worker and D1: read, save, validation codes, key
 // secrecy, fail-closed decryption, org policy, private base URLs, and the connection test against
 // the scripted OpenAI-compatible server (started by test/support/workers-global-setup.ts).

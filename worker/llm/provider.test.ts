@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one subject (the provider adapter against the scripted server), one describe block per behaviour.
 // The provider adapter against the scripted OpenAI-compatible server, through the real openai SDK.
 
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one describe block per read tool, over one shared effective view.
 /** The read-only builder.* tools over an effective view built from a real example package. */
 import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../../../test/fixtures/packages.ts';
