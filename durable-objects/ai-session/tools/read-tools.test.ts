@@ -160,7 +160,7 @@ describe('builder.context.get', () => {
     const { data } = call(context([], { targetType: 'asset', targetId: 'assets/policies/support-policy.md', workflowId: null }), 'builder.context.get', {});
     expect(data.target_snapshot).toMatchObject({ exists: true, content: POLICY, truncated: false });
     expect(data.dependency_digest.referencedBy).toEqual([{ type: 'step', workflowId: EC, nodeId: 'classify-issue' }]);
-    expect(data.dependency_digest.constraints).toMatchObject({ allowedExtensions: ['.md', '.txt', '.json', '.yaml', '.yml'], current: { count: 2 } });
+    expect(data.dependency_digest.constraints).toMatchObject({ allowedExtensions: ['.md', '.txt', '.json', '.yaml', '.yml', '.csv'], current: { count: 2 } });
     expect(data.revision_info.baseline).toEqual({ assets: 7 });
   });
 
