@@ -118,6 +118,21 @@ async function yjsSample(a: YClient, b: YClient, mark: string): Promise<number> 
   return (await seen) - start;
 }
 
+/** Stages a small rewrite of the bench's step in the session (what comments and co-edits work on). */
+async function stageStep(owner: Awaited<ReturnType<typeof register>>, base: string, sessionId: string): Promise<void> {
+  const step = await owner.call<{ step: { markdown: string } }>('GET', `${base}/workflows/${WORKFLOW}/steps/${STEP}`, undefined, 200);
+  const staged = step.step.markdown.replace('## Goal\n\n', '## Goal\n\nStaged by bench/session.ts. ');
+  await owner.call('POST', `${base}/ai/sessions/${sessionId}/stage`, {
+    changeSet: {
+      schemaVersion: '1.0',
+      targetType: 'step',
+      mode: 'optimize',
+      operations: [{ op: 'upsert', targetType: 'step', target: { workflowId: WORKFLOW, nodeId: STEP }, payload: { stepMarkdown: staged }, reason: 'bench' }],
+      impact: { objects: [STEP_KEY] },
+    },
+  }, 200);
+}
+
 // ---- the section ----------------------------------------------------------------------------
 
 async function run(log: (message: string) => void, resources: ProductResources): Promise<SessionBenchResult> {
@@ -142,6 +157,8 @@ async function run(log: (message: string) => void, resources: ProductResources):
   for (const count of FANOUT_SOCKETS) {
     log(`fan-out to ${count} socket${count === 1 ? '' : 's'} …`);
     const sessionId = await stepSession(owner, base);
+    // A comment is anchored to a line of the staged draft, so the session stages the step first.
+    await stageStep(owner, base, sessionId);
     const ours = await subscribedSockets(wsUrl(base, sessionId), owner.headers(), count, 'ours', clients);
     const commentsUrl = `${product.url}${base}/ai/sessions/${sessionId}/comments`;
     const oursSample: Sample = (n) => {
@@ -178,17 +195,7 @@ async function run(log: (message: string) => void, resources: ProductResources):
   // -- Yjs: an editor's insert reaches a second client
   log('Yjs update round trip …');
   const sessionId = await stepSession(owner, base);
-  const step = await owner.call<{ step: { markdown: string } }>('GET', `${base}/workflows/${WORKFLOW}/steps/${STEP}`, undefined, 200);
-  const staged = step.step.markdown.replace('## Goal\n\n', '## Goal\n\nStaged by bench/session.ts. ');
-  await owner.call('POST', `${base}/ai/sessions/${sessionId}/stage`, {
-    changeSet: {
-      schemaVersion: '1.0',
-      targetType: 'step',
-      mode: 'optimize',
-      operations: [{ op: 'upsert', targetType: 'step', target: { workflowId: WORKFLOW, nodeId: STEP }, payload: { stepMarkdown: staged }, reason: 'bench' }],
-      impact: { objects: [STEP_KEY] },
-    },
-  }, 200);
+  await stageStep(owner, base, sessionId);
   const yClients = async (url: string, side: string, editorHeaders: Record<string, string>, watcherHeaders: Record<string, string>) => {
     const a = new YClient((await connect(url, editorHeaders, `${side} Yjs editor`, clients)).client);
     const b = new YClient((await connect(url, watcherHeaders, `${side} Yjs watcher`, clients)).client);
