@@ -6,6 +6,7 @@ import { checkGraph } from './graph-rules.ts';
 import { errorIssue } from './issues.ts';
 import type { ValidationIssue } from './issues.ts';
 import { ID_PATTERN } from './formats.ts';
+import { duplicateAgentIdIssues } from './loose-rules.ts';
 import type { AgentsFile, BmadManifest } from './models.ts';
 import { DEFAULT_AGENTS_PATH, MANIFEST_PATH, packagePaths } from './package.ts';
 import type { BmadPackage } from './package.ts';
@@ -14,20 +15,10 @@ import { checkStepBody } from './step-body.ts';
 import { checkStepsIndex, checkWorkflowState } from './workflow-rules.ts';
 
 export function checkAgentIds(agents: AgentsFile, filePath: string): ValidationIssue[] {
-  const seen = new Set<string>();
-  const issues: ValidationIssue[] = [];
-  agents.agents.forEach((agent, i) => {
-    if (seen.has(agent.id)) {
-      issues.push(
-        errorIssue('AGENT_DUPLICATE_ID', filePath, `Agent id "${agent.id}" is used by more than one agent.`, {
-          pointer: `/agents/${i}/id`,
-          hint: 'Give every agent its own id; steps and nodes refer to agents by id.',
-        }),
-      );
-    }
-    seen.add(agent.id);
-  });
-  return issues;
+  return duplicateAgentIdIssues(
+    agents.agents.map((agent) => agent.id),
+    filePath,
+  );
 }
 
 /** bmad.json `entry` must point at files of this package. */

@@ -40,22 +40,30 @@ export function looseGraphIdIssues(value: unknown, filePath: string): Validation
   return issues;
 }
 
-/** Agents sharing an id. */
-export function looseAgentIdIssues(value: unknown, filePath: string): ValidationIssue[] {
-  if (!isRecord(value) || !Array.isArray(value.agents)) return [];
+/** Agents sharing an id: `ids[i]` is agent i's id, or undefined where agent i has none to compare. */
+export function duplicateAgentIdIssues(ids: ReadonlyArray<string | undefined>, filePath: string): ValidationIssue[] {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
-  value.agents.forEach((agent, i) => {
-    if (!isRecord(agent) || typeof agent.id !== 'string') return;
-    if (seen.has(agent.id)) {
+  ids.forEach((id, i) => {
+    if (id === undefined) return;
+    if (seen.has(id)) {
       issues.push(
-        errorIssue('AGENT_DUPLICATE_ID', filePath, `Agent id "${agent.id}" is used by more than one agent.`, {
+        errorIssue('AGENT_DUPLICATE_ID', filePath, `Agent id "${id}" is used by more than one agent.`, {
           pointer: `/agents/${i}/id`,
           hint: 'Give every agent its own id; steps and nodes refer to agents by id.',
         }),
       );
     }
-    seen.add(agent.id);
+    seen.add(id);
   });
   return issues;
+}
+
+/** Agents sharing an id, in an agents.json that may not satisfy its schema. */
+export function looseAgentIdIssues(value: unknown, filePath: string): ValidationIssue[] {
+  if (!isRecord(value) || !Array.isArray(value.agents)) return [];
+  return duplicateAgentIdIssues(
+    value.agents.map((agent) => (isRecord(agent) && typeof agent.id === 'string' ? agent.id : undefined)),
+    filePath,
+  );
 }
