@@ -154,6 +154,12 @@ export const ERROR_CODES = {
   AWARENESS_REFUSED: { status: 400, message: 'Your cursor information was not accepted, so it was not shared.' },
   MEMBERSHIP_REVOKED: { status: 403, message: 'You are no longer a member of this project.' },
   SIGNED_OUT: { status: 401, message: 'You signed out, so this live connection was closed.' },
+  // Checkpoints of the draft (compare and restore)
+  AI_CHECKPOINT_NOT_FOUND: { status: 404, message: 'This version has no checkpoint to compare or restore.' },
+  AI_RESTORE_TURN_RUNNING: {
+    status: 409,
+    message: 'The AI is working on this draft; a checkpoint can be restored once its turn has ended (or been stopped).',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -29,6 +29,7 @@ import { SocketHub } from './sockets/socket-hub.ts';
 import { sendBinary, syncUpdateFrame, type SessionConnection, type SocketState } from './sockets/socket-state.ts';
 import { runTool } from './tools/registry.ts';
 import type { ToolEnvelope } from '../../shared/ai/tool-envelope.ts';
+import type { CompareSide } from '../../shared/api/ai-versions.ts';
 
 /**
  * While a turn runs, the watchdog alarm fires this often: it keeps the object awake, and after a
@@ -303,6 +304,18 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   async overrideApprovals(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string; reason: string }) {
     return this.#session(projectId) ?? outcomeOf(() => this.core.overrideApprovals(actor, input));
+  }
+
+  async listVersions(projectId: string) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.versionsTimeline());
+  }
+
+  async compareVersions(projectId: string, from: CompareSide, to: CompareSide) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.compareVersions(from, to));
+  }
+
+  async restoreVersion(projectId: string, actor: Actor, version: number) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.restoreVersion(actor, version));
   }
 
   /** A `builder.*` tool as the model calls it (the loop calls runTool itself; tests call this). */

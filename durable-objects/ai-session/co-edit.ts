@@ -11,6 +11,7 @@ import type { ProjectContext } from './overlay/baseline.ts';
 import { mirrorVersion } from './apply/d1-records.ts';
 import { changedFiles, overlayHash, type EffectiveView } from './overlay/effective-view.ts';
 import type { SessionHost } from './session-host.ts';
+import { prepareCheckpoint } from './overlay/checkpoints.ts';
 import { readKv, writeKv } from './storage.ts';
 import type { ChangeVersion, VersionSource } from './overlay/versions.ts';
 
@@ -24,19 +25,34 @@ export class CoEdit {
     this.#host = host;
   }
 
-  /** Make a new version of the current overlay (when it differs from the latest) and revoke stale approvals. */
-  async recordVersion(view: EffectiveView, source: VersionSource, createdBy: { userId: string; name: string } | null, changeSet: ChangeSet | null): Promise<ChangeVersion> {
+  /**
+   * Make a new version of the current overlay and revoke stale approvals. Every version is made
+   * here, so every version gets its checkpoint (overlay/checkpoints.ts) of exactly the entries its
+   * content hash names, linked to its `change.staged` event.
+   */
+  async recordVersion(
+    view: EffectiveView,
+    source: VersionSource,
+    createdBy: { userId: string; name: string } | null,
+    changeSet: ChangeSet | null,
+    options: { restoredFrom?: number } = {},
+  ): Promise<ChangeVersion> {
     const host = this.#host;
     const meta = host.requireMeta();
     const files = changedFiles(view);
-    const contentHash = await overlayHash(host.overlay.entries());
+    // One read of the entries for both the hash and the checkpoint: a co-edit landing at an await cannot split them.
+    const entries = host.overlay.entries();
+    const contentHash = await overlayHash(entries);
+    const checkpoint = await prepareCheckpoint(entries);
     const version = host.versions.add({ id: newId('cs'), contentHash, source, createdBy: createdBy?.userId ?? null, changeSet, files });
     const actor: EventActor = source === 'ai' ? { kind: 'ai' } : createdBy ? userActor(createdBy) : { kind: 'system' };
-    host.emit({
+    const restoredFrom = options.restoredFrom ?? null;
+    const staged = host.emit({
       type: 'change.staged',
       actor,
-      payload: { version: version.version, changeSetId: version.id, contentHash, source, files },
+      payload: { version: version.version, changeSetId: version.id, contentHash, source, files, ...(restoredFrom !== null ? { restoredFrom } : {}) },
     });
+    host.checkpoints.save(version.version, checkpoint, { seq: staged.seq, createdByName: createdBy?.name ?? null, restoredFrom });
     for (const revoked of host.review.revoke('content_changed', { exceptHash: contentHash })) {
       host.emit({ type: 'approval.revoked', actor: { kind: 'system' }, payload: { ...revoked, reason: 'content_changed' } });
     }

@@ -18,6 +18,7 @@ import type { ChangeRequestStore } from './review/change-requests.ts';
 import type { ReviewService } from './review/review-service.ts';
 import type { ChangeVersion, VersionStore } from './overlay/versions.ts';
 import type { TurnStore } from './loop/turn-store.ts';
+import type { CheckpointStore } from './overlay/checkpoints.ts';
 import type { Actor } from '../../shared/ai/session-rpc.ts';
 
 export interface SessionDeps {
@@ -38,6 +39,8 @@ export interface SessionHost extends SessionDeps {
   /** The review rules and the gate Apply and the views share (review/review-service.ts). */
   reviewer: ReviewService;
   turns: TurnStore;
+  /** The draft's checkpoint per version (overlay/checkpoints.ts). */
+  checkpoints: CheckpointStore;
   status(): SessionStatus;
   /** True while an apply waits or runs. */
   applying(): boolean;

@@ -32,6 +32,9 @@ import { SessionViews, type StateOptions } from './session-views.ts';
 import { readKv, writeKv } from './storage.ts';
 import { VersionStore, type VersionSource } from './overlay/versions.ts';
 import { TurnStore } from './loop/turn-store.ts';
+import { CheckpointStore } from './overlay/checkpoints.ts';
+import { CheckpointCommands } from './checkpoint-commands.ts';
+import type { CompareSide, CompareView, RestoreResult, VersionsTimelineView } from '../../shared/api/ai-versions.ts';
 import type { Actor, ApplyRequest, ApplyResult, FileDiff, ReviewedVersion, SessionView, StageResult, TurnView, VersionView } from '../../shared/ai/session-rpc.ts';
 
 export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView };
@@ -46,12 +49,15 @@ export class SessionCore {
   readonly requests: ChangeRequestStore;
   /** The AI turns' checkpoints and the conversation (loop/turn-store.ts). */
   readonly turns: TurnStore;
+  /** The draft's checkpoint per version (overlay/checkpoints.ts). */
+  readonly checkpoints: CheckpointStore;
   readonly #deps: SessionDeps;
   readonly #edits: CoEdit;
   readonly #changes: ChangeCommands;
   readonly #reviews: ReviewCommands;
   readonly #apply: SessionApply;
   readonly #views: SessionViews;
+  readonly #checkpointCommands: CheckpointCommands;
   #queue: Promise<unknown> = Promise.resolve();
   #applying = false;
   #baselineReport: { key: string; report: ValidationReport } | null = null;
@@ -64,6 +70,7 @@ export class SessionCore {
     this.review = new ReviewStore(deps.sql);
     this.requests = new ChangeRequestStore(deps.sql);
     this.turns = new TurnStore(deps.sql);
+    this.checkpoints = new CheckpointStore(deps.sql);
     const reviewer = new ReviewService({
       db: deps.db,
       review: this.review,
@@ -80,6 +87,7 @@ export class SessionCore {
       requests: this.requests,
       reviewer,
       turns: this.turns,
+      checkpoints: this.checkpoints,
       status: () => this.status,
       applying: () => this.#applying,
       requireMeta: () => this.#requireMeta(),
@@ -93,6 +101,7 @@ export class SessionCore {
     this.#reviews = new ReviewCommands(host, this.#edits);
     this.#apply = new SessionApply(host, this.#edits);
     this.#views = new SessionViews(host, this.log);
+    this.#checkpointCommands = new CheckpointCommands(host, this.#edits);
   }
 
   /** True while an apply waits or runs. */
@@ -271,5 +280,21 @@ export class SessionCore {
   /** Baseline and staged text of every changed file: what the diff shows. */
   changes(): Promise<ChangesView> {
     return this.#views.changes();
+  }
+
+  // ---------------------------------------------------------------- checkpoints (checkpoint-commands.ts)
+
+  versionsTimeline(): VersionsTimelineView {
+    return this.#checkpointCommands.timeline();
+  }
+
+  compareVersions(from: CompareSide, to: CompareSide): Promise<CompareView> {
+    return this.#checkpointCommands.compare(from, to);
+  }
+
+  /** Restore the draft to a version's checkpoint, as a new version (refused while a turn is open). */
+  restoreVersion(actor: Actor, version: number): Promise<RestoreResult> {
+    if (this.#applying) return Promise.reject(new ApiError('AI_SESSION_BUSY'));
+    return this.#exclusive(() => this.#checkpointCommands.restore(actor, version));
   }
 }

@@ -68,6 +68,11 @@ const SCHEMA = [
   // Audit rows waiting for D1 (loop/audit-outbox.ts): written here first, deleted once D1 has them.
   // `id` is the D1 row's primary key, so a retried flush cannot write a row twice.
   `CREATE TABLE IF NOT EXISTS audit_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, row TEXT NOT NULL)`,
+  // Checkpoints of the draft (overlay/checkpoints.ts): each distinct file text once, by its SHA-256,
+  // and per version the map of object key → blob hash, deleted flag and baseline it was staged on.
+  `CREATE TABLE IF NOT EXISTS checkpoint_blobs (hash TEXT PRIMARY KEY, text TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS checkpoints (
+     version INTEGER PRIMARY KEY, seq INTEGER NOT NULL, created_by_name TEXT, restored_from INTEGER, files TEXT NOT NULL)`,
 ];
 
 export function migrate(sql: SqlStorage): void {

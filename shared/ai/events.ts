@@ -53,9 +53,11 @@ const payloads = {
     version: z.number().int(),
     changeSetId: z.string(),
     contentHash: z.string(),
-    /** `ai`: staged by the model's tool; `edit`: a person's co-edit; `api`: staged through the tool API by a person. */
-    source: z.enum(['ai', 'edit', 'api']),
+    /** `ai`: staged by the model's tool; `edit`: a person's co-edit; `api`: staged through the tool API by a person; `restore`: a person restored a checkpoint. */
+    source: z.enum(['ai', 'edit', 'api', 'restore']),
     files: z.array(ChangedFileSchema),
+    /** For `restore`: the version whose checkpoint the draft was restored to. */
+    restoredFrom: z.number().int().optional(),
   }),
   'change.validated': z.object({
     version: z.number().int(),

@@ -14,6 +14,7 @@ import type {
   StageResult,
 } from '../api/ai-session-views.ts';
 import type { MessageAccepted, MessageInput, MessageWaited } from '../api/ai-sessions.ts';
+import type { CompareSide, CompareView, RestoreResult, VersionsTimelineView } from '../api/ai-versions.ts';
 import type { ChangeValidation } from './validation-result.ts';
 import type { Outcome } from './outcome.ts';
 import type { ProjectChannelMessage } from './project-channel.ts';
@@ -99,6 +100,12 @@ export interface AiSessionRpc {
   overrideApprovals(projectId: string, actor: Actor, input: ReviewedVersion & { reason: string }): Promise<Outcome<ApprovalOverride>>;
   /** A `builder.*` tool as the model calls it (the loop calls it in-process; tests call this). */
   tool(projectId: string, actor: Actor, name: string, args: unknown): Promise<ToolEnvelope>;
+  /** The versions timeline (everyone on the session). */
+  listVersions(projectId: string): Promise<Outcome<VersionsTimelineView>>;
+  /** Per file that differs, its text in two versions (or the stored package). */
+  compareVersions(projectId: string, from: CompareSide, to: CompareSide): Promise<Outcome<CompareView>>;
+  /** Editors: the draft back to a version's checkpoint, as a new version. */
+  restoreVersion(projectId: string, actor: Actor, version: number): Promise<Outcome<RestoreResult>>;
   /** The project channel (worker/live/project-channel.ts): a membership change or a sign-out; answers with the sockets told. */
   projectMessage(projectId: string, message: ProjectChannelMessage): Promise<{ sockets: number }>;
 }

@@ -12,8 +12,8 @@ import type { ContextSummary, TurnStatus, Usage } from '../ai/turn.ts';
 import type { ChangeValidation } from '../ai/validation-result.ts';
 
 export type VersionStatus = 'staged' | 'validated' | 'applied' | 'rejected';
-/** `ai`: staged by the model; `edit`: a person's co-edit; `api`: staged by a person over HTTP. */
-export type VersionSource = 'ai' | 'edit' | 'api';
+/** `ai`: staged by the model; `edit`: a person's co-edit; `api`: staged by a person over HTTP; `restore`: a checkpoint restored. */
+export type VersionSource = 'ai' | 'edit' | 'api' | 'restore';
 
 export interface ReviewComment {
   id: string;

@@ -152,6 +152,13 @@ export class OverlayDoc {
     }, origin);
   }
 
+  /** Drop some entries (a checkpoint restored that did not stage them); one update inside a caller's transaction. */
+  remove(keys: readonly string[], origin: unknown): void {
+    this.doc.transact(() => {
+      for (const key of keys) this.#files.delete(key);
+    }, origin);
+  }
+
   /** Drop every entry (discard, cancel, or the reset after apply). */
   clear(origin: unknown): void {
     if (this.#files.size === 0) return;
