@@ -18,6 +18,8 @@ import { aiSessionRoutes } from './routes/ai-sessions.ts';
 import { aiAuditRoutes } from './routes/ai-audit.ts';
 import { llmProfileRoutes } from './routes/llm-profile.ts';
 import { isUniqueViolation, logError } from '../shared/errors-report.ts';
+import { localiseErrorBody } from '../shared/i18n/error-text.ts';
+import { requestLocale } from './http/locale.ts';
 
 const api = new Hono<AppEnv>()
   .use(async function attachDb(c, next) {
@@ -50,19 +52,20 @@ export const app = new Hono<AppEnv>()
 app.onError((error, c) => {
   if (error instanceof ApiError) {
     for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-    return c.json({ data: null, error: error.toBody() }, error.status as 400);
+    return c.json({ data: null, error: localiseErrorBody(error.toBody(), requestLocale(c)) }, error.status as 400);
   }
   if (error instanceof HTTPException && error.status < 500) {
-    return c.json({ data: null, error: { code: 'BAD_REQUEST', message: error.message } }, error.status);
+    return c.json({ data: null, error: localiseErrorBody({ code: 'BAD_REQUEST' as const, message: error.message }, requestLocale(c)) }, error.status);
   }
   // A unique index refusing a write is a conflict, whichever route missed handling it.
-  if (isUniqueViolation(error)) return c.json({ data: null, error: new ApiError('CONFLICT').toBody() }, 409);
+  const locale = requestLocale(c);
+  if (isUniqueViolation(error)) return c.json({ data: null, error: localiseErrorBody(new ApiError('CONFLICT').toBody(), locale) }, 409);
   // The error itself is never logged or answered: drizzle's message carries the query's parameters.
   logError('unhandled error', error, { method: c.req.method, path: new URL(c.req.url).pathname });
-  const body = new ApiError('INTERNAL_ERROR').toBody();
+  const body = localiseErrorBody(new ApiError('INTERNAL_ERROR').toBody(), locale);
   return c.json({ data: null, error: body }, 500);
 });
 
-app.notFound((c) => c.json({ data: null, error: new ApiError('NOT_FOUND').toBody() }, 404));
+app.notFound((c) => c.json({ data: null, error: localiseErrorBody(new ApiError('NOT_FOUND').toBody(), requestLocale(c)) }, 404));
 
 export type AppType = typeof app;

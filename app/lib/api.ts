@@ -38,6 +38,7 @@ import type {
   UpdateProjectInput,
   UpdateWorkflowInput,
   UserView,
+  UpdateMeInput,
   WorkflowSummaryView,
   WorkflowView,
   WriteResult,
@@ -275,6 +276,7 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
       /** Sign out everywhere: every login of this account ends and its live session sockets close. */
       logoutAll: () => call<{ ok: true }>('POST', '/auth/logout-all', { body: {}, anonymous: true }),
       me: () => call<{ user: UserView }>('GET', '/auth/me', { anonymous: true }),
+      updateMe: (input: UpdateMeInput) => call<{ user: UserView }>('PATCH', '/auth/me', { body: input }),
     },
 
     projects: {

@@ -6,7 +6,9 @@
 import { createContext } from 'svelte';
 import type { UserView } from '../../shared/api/index.ts';
 import type { ErrorBody } from '../../shared/errors.ts';
+import type { Locale } from '../../shared/i18n/locales.ts';
 import { api as browserApi, type Api, type ApiResult } from './api.ts';
+import { useLocale } from './i18n/i18n.svelte.ts';
 
 /** `unknown` until the first `load()`; `error` when the server could not say (not a 401). */
 export type SessionStatus = 'unknown' | 'loading' | 'signed-in' | 'signed-out' | 'error';
@@ -63,6 +65,8 @@ export class Session {
 
   /** After a successful register or login: the server has set the cookie and returned the user. */
   signIn(user: UserView): void {
+    // The language chosen on the account follows the person to every device.
+    if (user.locale) useLocale(user.locale);
     this.#user = user;
     this.#error = null;
     this.#status = 'signed-in';
@@ -83,6 +87,17 @@ export class Session {
       return { ok: true, data: { ok: true } };
     }
     return result;
+  }
+
+  /**
+   * Switch the interface language at once, and remember it on the account when someone is signed
+   * in (a failure to remember leaves the switch in place for this device).
+   */
+  async chooseLocale(next: Locale): Promise<void> {
+    useLocale(next);
+    if (!this.#user) return;
+    const result = await this.#api.auth.updateMe({ locale: next });
+    if (result.ok) this.#user = result.data.user;
   }
 
   /** Back to the state before the first `load()` (tests, and a fresh start). */

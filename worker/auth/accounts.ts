@@ -10,6 +10,7 @@ import { hashPassword, verifyPassword } from './password.ts';
 import { sha256Hex } from '../../shared/hash.ts';
 import { SESSION_TTL_SECONDS } from './cookies.ts';
 import type { UserView } from '../../shared/api/auth.ts';
+import { isLocale, type Locale } from '../../shared/i18n/locales.ts';
 import { isUniqueViolation } from '../../shared/errors-report.ts';
 import { ACCOUNT_LOGIN_POLICY, IP_LOGIN_POLICY, IP_REGISTER_POLICY, clearAttempts, takeAttempt } from './throttle.ts';
 
@@ -38,7 +39,7 @@ async function startSession(db: Db, userId: string): Promise<string> {
 /** `address` is the client's CF-Connecting-IP (null without Cloudflare's edge in front). */
 export async function register(
   db: Db,
-  input: { email: string; password: string; name: string },
+  input: { email: string; password: string; name: string; locale?: Locale },
   address: string | null,
 ): Promise<RegisterResult> {
   // Counted before any work, so a flood of registrations costs no password hashing.
@@ -55,6 +56,7 @@ export async function register(
       id,
       email: input.email,
       name: input.name,
+      locale: input.locale ?? null,
       passwordHash: password.hash,
       passwordSalt: password.salt,
       passwordIterations: password.iterations,
@@ -65,7 +67,7 @@ export async function register(
     throw error;
   }
   const token = await startSession(db, id);
-  return { type: 'registered', user: { id, email: input.email, name: input.name }, token };
+  return { type: 'registered', user: { id, email: input.email, name: input.name, ...localeOf(input.locale) }, token };
 }
 
 /**
@@ -89,14 +91,14 @@ export async function login(db: Db, input: { email: string; password: string }, 
   if (!valid || !user) return { type: 'invalid_credentials' };
   await clearAttempts(db, accountKey);
   const token = await startSession(db, user.id);
-  return { type: 'signed_in', user: { id: user.id, email: user.email, name: user.name }, token };
+  return { type: 'signed_in', user: { id: user.id, email: user.email, name: user.name, ...localeOf(user.locale) }, token };
 }
 
 export async function lookupSession(db: Db, token: string): Promise<SessionLookup> {
   if (!/^[a-z2-7]{40,64}$/.test(token)) return { type: 'invalid' };
   const tokenHash = await sha256Hex(token);
   const row = await db
-    .select({ expiresAt: authSessions.expiresAt, id: users.id, email: users.email, name: users.name })
+    .select({ expiresAt: authSessions.expiresAt, id: users.id, email: users.email, name: users.name, locale: users.locale })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .where(eq(authSessions.tokenHash, tokenHash))
@@ -106,7 +108,7 @@ export async function lookupSession(db: Db, token: string): Promise<SessionLooku
     await db.delete(authSessions).where(eq(authSessions.tokenHash, tokenHash));
     return { type: 'expired' };
   }
-  return { type: 'valid', tokenHash, user: { id: row.id, email: row.email, name: row.name } };
+  return { type: 'valid', tokenHash, user: { id: row.id, email: row.email, name: row.name, ...localeOf(row.locale) } };
 }
 
 export async function logout(db: Db, tokenHash: string, userId: string): Promise<void> {
@@ -120,4 +122,14 @@ export async function logout(db: Db, tokenHash: string, userId: string): Promise
 /** Sign out everywhere: every login of this user ends (each device must sign in again). */
 export async function logoutAll(db: Db, userId: string): Promise<void> {
   await db.delete(authSessions).where(eq(authSessions.userId, userId));
+}
+
+/** A stored language choice, when it is one the product speaks (an old or hand-edited value is ignored). */
+function localeOf(value: string | null | undefined): { locale?: Locale } {
+  return isLocale(value) ? { locale: value } : {};
+}
+
+/** Remembers the person's interface language on their account, for every device they sign in on. */
+export async function setUserLocale(db: Db, userId: string, locale: Locale): Promise<void> {
+  await db.update(users).set({ locale }).where(eq(users.id, userId));
 }

@@ -17,6 +17,8 @@ export const users = sqliteTable('users', {
   passwordHash: text('password_hash').notNull(),
   passwordSalt: text('password_salt').notNull(),
   passwordIterations: integer('password_iterations').notNull(),
+  /** The interface language the person chose ('en' | 'zh'); null until they choose one. */
+  locale: text('locale'),
   createdAt: createdAt(),
 });
 

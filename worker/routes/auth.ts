@@ -4,8 +4,8 @@ import type { AppEnv } from '../app-env.ts';
 import { jsonBody } from '../http/validate.ts';
 import { ok } from '../http/respond.ts';
 import { ApiError } from '../../shared/api-error.ts';
-import { LoginInput, RegisterInput } from '../../shared/api/auth.ts';
-import { login, logout, logoutAll, register } from '../auth/accounts.ts';
+import { LoginInput, RegisterInput, UpdateMeInput } from '../../shared/api/auth.ts';
+import { login, logout, logoutAll, register, setUserLocale } from '../auth/accounts.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
 import { tellUserProjects } from '../live/project-channel.ts';
 import { clearSessionCookie, setSessionCookie } from '../auth/cookies.ts';
@@ -63,4 +63,10 @@ export const authRoutes = new Hono<AppEnv>()
     clearSessionCookie(c);
     return ok(c, { ok: true });
   })
-  .get('/me', requireUser(), (c) => ok(c, { user: c.var.user }));
+  .get('/me', requireUser(), (c) => ok(c, { user: c.var.user }))
+  // The person's own preferences; today the interface language, remembered for every device.
+  .patch('/me', requireUser(), jsonBody(UpdateMeInput), async (c) => {
+    const { locale } = c.req.valid('json');
+    await setUserLocale(c.var.db, c.var.user.id, locale);
+    return ok(c, { user: { ...c.var.user, locale } });
+  });

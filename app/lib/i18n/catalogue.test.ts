@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { en } from './en.ts';
+import { zh } from './zh.ts';
+
+/** Every leaf of a catalogue as `dotted.key → text`. */
+function leaves(tree: object, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    if (typeof value === 'string') out.set(prefix + key, value);
+    else for (const [k, v] of leaves(value as object, `${prefix}${key}.`)) out.set(k, v);
+  }
+  return out;
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+describe('the message catalogues', () => {
+  const english = leaves(en);
+  const chinese = leaves(zh);
+
+  it('have the same keys in both languages', () => {
+    expect([...chinese.keys()].sort()).toEqual([...english.keys()].sort());
+  });
+
+  it('have no empty text', () => {
+    for (const [key, text] of [...english, ...chinese]) expect(text.trim(), key).not.toBe('');
+  });
+
+  it('use the same placeholders in both languages', () => {
+    for (const [key, text] of english) expect(placeholders(chinese.get(key) ?? ''), key).toEqual(placeholders(text));
+  });
+
+  it('translate what is words: the Chinese text is not the English one, except names and codes', () => {
+    const untranslated = [...english].filter(([key, text]) => chinese.get(key) === text && /[a-z]{3,}\s[a-z]{3,}/i.test(text));
+    // Product names and `{{page}} · Product` patterns are the same in both languages on purpose.
+    const allowed = new Set(['common.product', 'common.pageTitle']);
+    expect(untranslated.map(([key]) => key).filter((key) => !allowed.has(key))).toEqual([]);
+  });
+});

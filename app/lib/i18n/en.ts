@@ -1,0 +1,56 @@
+/**
+ * The English catalogue: every word the interface shows, by area. The reference the other
+ * catalogues are typed against (`catalogue.ts`). Placeholders are `{{name}}`; a key with `_one`
+ * and `_other` forms is one key chosen by `count`.
+ */
+export const en = {
+  common: {
+    product: 'CrewAgent Builder',
+    productSuffix: 'AI Workbench',
+    pageTitle: '{{page}} · CrewAgent Builder',
+    cancel: 'Cancel',
+    close: 'Close',
+    save: 'Save',
+    saving: 'Saving…',
+    loading: 'Loading…',
+    retry: 'Try again',
+    continue: 'Continue',
+    error: 'Error',
+    hint: 'Hint',
+  },
+  topBar: {
+    mainNav: 'Main',
+    projects: 'Projects',
+    aiSettings: 'AI settings',
+    signOut: 'Sign out',
+    signingOut: 'Signing out…',
+    language: 'Language',
+    couldNotSignOut: 'Could not sign out: {{message}}',
+  },
+  login: {
+    title: 'Sign in',
+    lead: 'Edit your .bmad workflow packages with an AI assistant.',
+    signedInAs: 'You are signed in as',
+    email: 'Email',
+    password: 'Password',
+    submit: 'Sign in',
+    submitting: 'Signing in…',
+    noAccount: 'No account yet?',
+    createOne: 'Create one',
+  },
+  register: {
+    title: 'Create an account',
+    lead: 'You will own the projects you create and can invite others.',
+    name: 'Name',
+    email: 'Email',
+    password: 'Password',
+    passwordHint: 'At least 10 characters.',
+    submit: 'Create account',
+    submitting: 'Creating account…',
+    haveAccount: 'Already have an account?',
+    signIn: 'Sign in',
+  },
+  time: {
+    justNow: 'just now',
+  },
+} as const;

@@ -1,0 +1,75 @@
+/**
+ * The interface language: which one is in use, the `t()` every component reads its words through,
+ * and the switch. Words come from i18next with the two catalogues bundled (no loading step);
+ * `t()` reads the current language, so every text a component shows follows a switch at once.
+ */
+import i18next from 'i18next';
+import { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, LOCALE_TAGS, localeOfTag, type Locale } from '../../../shared/i18n/locales.ts';
+import { en } from './en.ts';
+import { zh } from './zh.ts';
+import type { MessageKey, MessageValues } from './catalogue.ts';
+
+const translator = i18next.createInstance();
+void translator.init({
+  resources: { en: { translation: en }, zh: { translation: zh } },
+  lng: DEFAULT_LOCALE,
+  fallbackLng: DEFAULT_LOCALE,
+  initAsync: false,
+  // Svelte escapes what it renders; escaping here as well would show `&lt;` to the reader.
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+let current = $state<Locale>(DEFAULT_LOCALE);
+
+/** The words for `key` in the current language, with `{{placeholders}}` filled. */
+export function t(key: MessageKey, values?: MessageValues): string {
+  // Reading `current` makes every caller depend on the language, so a switch re-renders it.
+  return translator.t(key, { ...values, lng: current });
+}
+
+export function locale(): Locale {
+  return current;
+}
+
+/** The BCP 47 tag of the current language, for `Intl` formatters and `<html lang>`. */
+export function localeTag(): string {
+  return LOCALE_TAGS[current];
+}
+
+/** The language to start in: the one chosen before on this device, else the browser's. */
+export function initialLocale(): Locale {
+  const stored = readStored();
+  if (stored) return stored;
+  for (const tag of globalThis.navigator?.languages ?? []) {
+    const match = localeOfTag(tag);
+    if (match) return match;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/**
+ * Use `next` everywhere: the words, `<html lang>`, this device's memory and the cookie the Worker
+ * reads to answer errors in the same language. Saving the choice on the account is the caller's.
+ */
+export function useLocale(next: Locale): void {
+  current = next;
+  if (typeof document !== 'undefined') {
+    document.documentElement.lang = LOCALE_TAGS[next];
+    document.cookie = `${LOCALE_COOKIE}=${next}; Path=/; Max-Age=31536000; SameSite=Lax`;
+  }
+  try {
+    globalThis.localStorage?.setItem(LOCALE_COOKIE, next);
+  } catch {
+    // Storage refused (private mode, quota): the choice lasts for this page and the account keeps it.
+  }
+}
+
+function readStored(): Locale | undefined {
+  try {
+    const value = globalThis.localStorage?.getItem(LOCALE_COOKIE);
+    return isLocale(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

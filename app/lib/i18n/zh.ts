@@ -1,0 +1,54 @@
+/** 简体中文目录：与英文目录键完全相同（类型检查保证），文字为中文。 */
+import type { Messages } from './catalogue.ts';
+
+export const zh: Messages = {
+  common: {
+    product: 'CrewAgent Builder',
+    productSuffix: 'AI 工作台',
+    pageTitle: '{{page}} · CrewAgent Builder',
+    cancel: '取消',
+    close: '关闭',
+    save: '保存',
+    saving: '正在保存…',
+    loading: '正在加载…',
+    retry: '重试',
+    continue: '继续',
+    error: '错误',
+    hint: '提示',
+  },
+  topBar: {
+    mainNav: '主导航',
+    projects: '项目',
+    aiSettings: 'AI 设置',
+    signOut: '退出登录',
+    signingOut: '正在退出…',
+    language: '语言',
+    couldNotSignOut: '无法退出登录：{{message}}',
+  },
+  login: {
+    title: '登录',
+    lead: '借助 AI 助手编辑你的 .bmad 工作流包。',
+    signedInAs: '你已登录为',
+    email: '邮箱',
+    password: '密码',
+    submit: '登录',
+    submitting: '正在登录…',
+    noAccount: '还没有账号？',
+    createOne: '创建一个',
+  },
+  register: {
+    title: '创建账号',
+    lead: '你将拥有自己创建的项目，并可以邀请他人。',
+    name: '姓名',
+    email: '邮箱',
+    password: '密码',
+    passwordHint: '至少 10 个字符。',
+    submit: '创建账号',
+    submitting: '正在创建账号…',
+    haveAccount: '已有账号？',
+    signIn: '登录',
+  },
+  time: {
+    justNow: '刚刚',
+  },
+};
