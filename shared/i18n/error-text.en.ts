@@ -114,4 +114,6 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   AWARENESS_REFUSED: 'Reload the page to share your cursor again.',
   MEMBERSHIP_REVOKED: 'Ask an owner of the project to add you again.',
   SIGNED_OUT: 'Sign in again to continue.',
+  AI_CHECKPOINT_NOT_FOUND: 'Pick another version from the timeline.',
+  AI_RESTORE_TURN_RUNNING: 'Wait for the AI to finish, or stop it, then restore.',
 };
