@@ -154,6 +154,17 @@ export const ERROR_CODES = {
   AWARENESS_REFUSED: { status: 400, message: 'Your cursor information was not accepted, so it was not shared.' },
   MEMBERSHIP_REVOKED: { status: 403, message: 'You are no longer a member of this project.' },
   SIGNED_OUT: { status: 401, message: 'You signed out, so this live connection was closed.' },
+  // Moving a draft onto a new baseline (ours)
+  AI_REBASE_NOT_NEEDED: { status: 409, message: 'The project has not changed under these staged files, so there is nothing to move.' },
+  AI_REBASE_FILE_NOT_MOVED: {
+    status: 409,
+    message: 'This file is not a staged file whose baseline moved, so there is no conflict to resolve for it.',
+  },
+  AI_REBASE_STALE: {
+    status: 409,
+    message: 'The project changed again since this conflict was shown. Move the draft onto the new baseline again.',
+  },
+  AI_REBASE_TOO_LARGE: { status: 413, message: 'The resolved file is too large.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -12,6 +12,7 @@ import { mirrorVersion } from './apply/d1-records.ts';
 import { changedFiles, overlayHash, type EffectiveView } from './overlay/effective-view.ts';
 import type { SessionHost } from './session-host.ts';
 import { readKv, writeKv } from './storage.ts';
+import { clearBaseTexts } from './overlay/base-texts.ts';
 import type { ChangeVersion, VersionSource } from './overlay/versions.ts';
 
 /** How long co-edits settle before a new version is made and validated. */
@@ -93,6 +94,7 @@ export class CoEdit {
     host.overlay.clear('reset');
     host.overlay.compact();
     host.sql.exec('DELETE FROM declared_keys');
+    clearBaseTexts(host.sql);
     host.sql.exec("DELETE FROM tasks WHERE name = 'revalidate'");
     // The next draft starts without authors (apply, discard and cancel all reset).
     host.requests.clearDraftAuthors();

@@ -68,6 +68,8 @@ const SCHEMA = [
   // Audit rows waiting for D1 (loop/audit-outbox.ts): written here first, deleted once D1 has them.
   // `id` is the D1 row's primary key, so a retried flush cannot write a row twice.
   `CREATE TABLE IF NOT EXISTS audit_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, row TEXT NOT NULL)`,
+  // The baseline text staged files were made against, by sha256 (overlay/base-texts.ts): a rebase's merge base.
+  `CREATE TABLE IF NOT EXISTS base_texts (hash TEXT PRIMARY KEY, content TEXT NOT NULL)`,
 ];
 
 export function migrate(sql: SqlStorage): void {

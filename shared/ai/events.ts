@@ -53,8 +53,8 @@ const payloads = {
     version: z.number().int(),
     changeSetId: z.string(),
     contentHash: z.string(),
-    /** `ai`: staged by the model's tool; `edit`: a person's co-edit; `api`: staged through the tool API by a person. */
-    source: z.enum(['ai', 'edit', 'api']),
+    /** `ai`: staged by the model's tool; `edit`: a person's co-edit; `api`: staged through the tool API by a person; `rebase`: the draft moved onto a new baseline. */
+    source: z.enum(['ai', 'edit', 'api', 'rebase']),
     files: z.array(ChangedFileSchema),
   }),
   'change.validated': z.object({

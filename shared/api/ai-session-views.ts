@@ -13,7 +13,8 @@ import type { ChangeValidation } from '../ai/validation-result.ts';
 
 export type VersionStatus = 'staged' | 'validated' | 'applied' | 'rejected';
 /** `ai`: staged by the model; `edit`: a person's co-edit; `api`: staged by a person over HTTP. */
-export type VersionSource = 'ai' | 'edit' | 'api';
+/** `rebase`: the draft moved onto a new baseline (clean merges or a person's resolution of a conflict). */
+export type VersionSource = 'ai' | 'edit' | 'api' | 'rebase';
 
 export interface ReviewComment {
   id: string;

@@ -34,6 +34,7 @@ import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { ID_PATTERN } from '../../shared/bmad/formats.ts';
 import { actorOf, sessionObject, sessionStub, unwrap } from './session-rpc.ts';
 import { aiReviewRoutes } from './ai-review.ts';
+import { aiRebaseRoutes } from './ai-rebase.ts';
 
 type Ctx = Context<AppEnv>;
 
@@ -137,6 +138,7 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
 export const aiSessionRoutes = new Hono<AppEnv>()
   .use(sessionAccess())
   .route('/', aiReviewRoutes)
+  .route('/', aiRebaseRoutes)
   .post('/', jsonBody(CreateSessionInput), async (c) => {
     const input = c.req.valid('json');
     const target = await resolveTarget(c, input);
