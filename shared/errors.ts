@@ -160,6 +160,17 @@ export const ERROR_CODES = {
     status: 409,
     message: 'The AI is working on this draft; a checkpoint can be restored once its turn has ended (or been stopped).',
   },
+  // Moving a draft onto a new baseline (ours)
+  AI_REBASE_NOT_NEEDED: { status: 409, message: 'The project has not changed under these staged files, so there is nothing to move.' },
+  AI_REBASE_FILE_NOT_MOVED: {
+    status: 409,
+    message: 'This file is not a staged file whose baseline moved, so there is no conflict to resolve for it.',
+  },
+  AI_REBASE_STALE: {
+    status: 409,
+    message: 'The project changed again since this conflict was shown. Move the draft onto the new baseline again.',
+  },
+  AI_REBASE_TOO_LARGE: { status: 413, message: 'The resolved file is too large.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

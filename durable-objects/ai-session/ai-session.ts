@@ -15,6 +15,7 @@ import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
 import type { MessageInput } from '../../shared/api/ai-sessions.ts';
+import type { ResolveRebaseInput } from '../../shared/api/ai-rebase.ts';
 import { TurnRunner } from './loop/turn-runner.ts';
 import { AuditOutbox } from './loop/audit-outbox.ts';
 import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
@@ -316,6 +317,14 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   async restoreVersion(projectId: string, actor: Actor, version: number) {
     return this.#session(projectId) ?? outcomeOf(() => this.core.restoreVersion(actor, version));
+  }
+
+  async rebase(projectId: string, actor: Actor) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.rebase(actor));
+  }
+
+  async resolveRebase(projectId: string, actor: Actor, input: ResolveRebaseInput) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.resolveRebase(actor, input));
   }
 
   /** A `builder.*` tool as the model calls it (the loop calls runTool itself; tests call this). */

@@ -16,6 +16,7 @@ import { createEffectiveView } from './overlay/effective-view.ts';
 import { staleOrMissing, type SessionHost } from './session-host.ts';
 import { impactOf } from './session-views.ts';
 import { contractError, stagedWrites } from './overlay/staging.ts';
+import { keepBaseTexts } from './overlay/base-texts.ts';
 import type { VersionSource } from './overlay/versions.ts';
 
 export class ChangeCommands {
@@ -35,6 +36,8 @@ export class ChangeCommands {
     if (!parsed.ok) throw contractError(parsed.errors);
     const ctx = await host.context();
     const writes = await stagedWrites(parsed.changeSet, createEffectiveView(ctx.baseline, host.overlay.entries()), ctx.baseline);
+    // The base of a later rebase's merge: the baseline text each new entry is staged on.
+    keepBaseTexts(host.sql, ctx.baseline, writes, (key) => host.overlay.entry(key));
     host.overlay.stage(writes, source === 'ai' ? 'ai' : 'api');
     // A person who stages by hand authored this draft (the AI's requester is counted by their message).
     if (source !== 'ai') host.requests.addDraftAuthor(actor.userId);

@@ -13,6 +13,7 @@ import { changedFiles, overlayHash, type EffectiveView } from './overlay/effecti
 import type { SessionHost } from './session-host.ts';
 import { prepareCheckpoint } from './overlay/checkpoints.ts';
 import { readKv, writeKv } from './storage.ts';
+import { clearBaseTexts } from './overlay/base-texts.ts';
 import type { ChangeVersion, VersionSource } from './overlay/versions.ts';
 
 /** How long co-edits settle before a new version is made and validated. */
@@ -109,6 +110,7 @@ export class CoEdit {
     host.overlay.clear('reset');
     host.overlay.compact();
     host.sql.exec('DELETE FROM declared_keys');
+    clearBaseTexts(host.sql);
     host.sql.exec("DELETE FROM tasks WHERE name = 'revalidate'");
     // The next draft starts without authors (apply, discard and cancel all reset).
     host.requests.clearDraftAuthors();

@@ -18,6 +18,8 @@ import type { ChangedFile } from '../../shared/ai/overlay.ts';
 import type { ChangesView } from '../../shared/api/ai-session-views.ts';
 import { loadProjectContext, type ProjectContext } from './overlay/baseline.ts';
 import { ChangeCommands } from './change-commands.ts';
+import { RebaseCommands } from './rebase-commands.ts';
+import type { RebaseResult, ResolveRebaseInput, ResolveRebaseResult } from '../../shared/api/ai-rebase.ts';
 import { CoEdit } from './co-edit.ts';
 import { createEffectiveView, keyOfPath, pathOf, type EffectiveView } from './overlay/effective-view.ts';
 import { EventLog } from './events/event-log.ts';
@@ -54,6 +56,7 @@ export class SessionCore {
   readonly #deps: SessionDeps;
   readonly #edits: CoEdit;
   readonly #changes: ChangeCommands;
+  readonly #rebase: RebaseCommands;
   readonly #reviews: ReviewCommands;
   readonly #apply: SessionApply;
   readonly #views: SessionViews;
@@ -98,6 +101,7 @@ export class SessionCore {
     };
     this.#edits = new CoEdit(host);
     this.#changes = new ChangeCommands(host, this.#edits);
+    this.#rebase = new RebaseCommands(host, this.#edits);
     this.#reviews = new ReviewCommands(host, this.#edits);
     this.#apply = new SessionApply(host, this.#edits);
     this.#views = new SessionViews(host, this.log);
@@ -202,6 +206,18 @@ export class SessionCore {
   /** `builder.change.discard`: drop the overlay; the latest version becomes `rejected`. */
   discard(actor: EventActor): Promise<{ discarded: true }> {
     return this.#exclusive(() => this.#changes.discard(actor));
+  }
+
+  // ---------------------------------------------------------------- new baseline (rebase-commands.ts)
+
+  /** Merge the staged files whose baseline moved onto it; clean ones become one version, conflicts come back. */
+  rebase(actor: Actor): Promise<RebaseResult> {
+    return this.#exclusive(() => this.#rebase.rebase(actor));
+  }
+
+  /** A person's resolution of one conflicted file. */
+  resolveRebase(actor: Actor, input: ResolveRebaseInput): Promise<ResolveRebaseResult> {
+    return this.#exclusive(() => this.#rebase.resolve(actor, input));
   }
 
   // ---------------------------------------------------------------- co-editing (co-edit.ts)

@@ -73,6 +73,8 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS checkpoint_blobs (hash TEXT PRIMARY KEY, text TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS checkpoints (
      version INTEGER PRIMARY KEY, seq INTEGER NOT NULL, created_by_name TEXT, restored_from INTEGER, files TEXT NOT NULL)`,
+  // The baseline text staged files were made against, by sha256 (overlay/base-texts.ts): a rebase's merge base.
+  `CREATE TABLE IF NOT EXISTS base_texts (hash TEXT PRIMARY KEY, content TEXT NOT NULL)`,
 ];
 
 export function migrate(sql: SqlStorage): void {

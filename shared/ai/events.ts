@@ -53,8 +53,8 @@ const payloads = {
     version: z.number().int(),
     changeSetId: z.string(),
     contentHash: z.string(),
-    /** `ai`: staged by the model's tool; `edit`: a person's co-edit; `api`: staged through the tool API by a person; `restore`: a person restored a checkpoint. */
-    source: z.enum(['ai', 'edit', 'api', 'restore']),
+    /** `ai`: staged by the model's tool; `edit`: a person's co-edit; `api`: staged through the tool API by a person; `restore`: a person restored a checkpoint; `rebase`: the draft moved onto a new baseline. */
+    source: z.enum(['ai', 'edit', 'api', 'restore', 'rebase']),
     files: z.array(ChangedFileSchema),
     /** For `restore`: the version whose checkpoint the draft was restored to. */
     restoredFrom: z.number().int().optional(),

@@ -15,6 +15,7 @@ import type {
 } from '../api/ai-session-views.ts';
 import type { MessageAccepted, MessageInput, MessageWaited } from '../api/ai-sessions.ts';
 import type { CompareSide, CompareView, RestoreResult, VersionsTimelineView } from '../api/ai-versions.ts';
+import type { RebaseResult, ResolveRebaseInput, ResolveRebaseResult } from '../api/ai-rebase.ts';
 import type { ChangeValidation } from './validation-result.ts';
 import type { Outcome } from './outcome.ts';
 import type { ProjectChannelMessage } from './project-channel.ts';
@@ -98,6 +99,10 @@ export interface AiSessionRpc {
   dismissChangeRequest(projectId: string, actor: Actor, requestId: string, reason: string): Promise<Outcome<{ requestId: string; dismissed: true }>>;
   /** An owner lets the version they saw apply without the required approvals; the reason goes into the audit log. */
   overrideApprovals(projectId: string, actor: Actor, input: ReviewedVersion & { reason: string }): Promise<Outcome<ApprovalOverride>>;
+  /** Move the draft onto the new baseline: a three-way merge per moved file; clean merges make one version, conflicts come back. */
+  rebase(projectId: string, actor: Actor): Promise<Outcome<RebaseResult>>;
+  /** A person's text for one conflicted file of a rebase, against the baseline revision the conflict was shown with. */
+  resolveRebase(projectId: string, actor: Actor, input: ResolveRebaseInput): Promise<Outcome<ResolveRebaseResult>>;
   /** A `builder.*` tool as the model calls it (the loop calls it in-process; tests call this). */
   tool(projectId: string, actor: Actor, name: string, args: unknown): Promise<ToolEnvelope>;
   /** The versions timeline (everyone on the session). */

@@ -12,8 +12,11 @@ import type { ContextSummary, TurnStatus, Usage } from '../ai/turn.ts';
 import type { ChangeValidation } from '../ai/validation-result.ts';
 
 export type VersionStatus = 'staged' | 'validated' | 'applied' | 'rejected';
-/** `ai`: staged by the model; `edit`: a person's co-edit; `api`: staged by a person over HTTP; `restore`: a checkpoint restored. */
-export type VersionSource = 'ai' | 'edit' | 'api' | 'restore';
+/**
+ * `ai`: staged by the model; `edit`: a person's co-edit; `api`: staged by a person over HTTP; `restore`: a checkpoint
+ * restored; `rebase`: the draft moved onto a new baseline (clean merges or a person's resolution of a conflict).
+ */
+export type VersionSource = 'ai' | 'edit' | 'api' | 'restore' | 'rebase';
 
 export interface ReviewComment {
   id: string;

@@ -116,4 +116,8 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   SIGNED_OUT: 'Sign in again to continue.',
   AI_CHECKPOINT_NOT_FOUND: 'Pick another version from the timeline.',
   AI_RESTORE_TURN_RUNNING: 'Wait for the AI to finish, or stop it, then restore.',
+  AI_REBASE_NOT_NEEDED: 'Nothing to do: the draft is already on the current baseline.',
+  AI_REBASE_FILE_NOT_MOVED: 'Reload the changes to see which files still need a resolution.',
+  AI_REBASE_STALE: 'Press "Move draft onto the new baseline" again.',
+  AI_REBASE_TOO_LARGE: 'Make the resolved file smaller.',
 };

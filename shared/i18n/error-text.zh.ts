@@ -136,4 +136,8 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
   SIGNED_OUT: { message: '你已退出登录，因此此实时连接已关闭。', hint: '请重新登录以继续。' },
   AI_CHECKPOINT_NOT_FOUND: { message: '此版本没有可比较或恢复的检查点。', hint: '请从时间线中另选一个版本。' },
   AI_RESTORE_TURN_RUNNING: { message: 'AI 正在修改此草稿；需等这一轮结束（或被停止）后才能恢复检查点。', hint: '请等待 AI 完成或停止它，然后再恢复。' },
+  AI_REBASE_NOT_NEEDED: { message: '这些暂存文件下的项目没有变化，无需移动。', hint: '无需操作：草稿已基于当前基线。' },
+  AI_REBASE_FILE_NOT_MOVED: { message: '此文件不是基线已移动的暂存文件，因此没有需要解决的冲突。', hint: '请刷新变更，查看哪些文件仍需解决。' },
+  AI_REBASE_STALE: { message: '自显示此冲突以来项目又变了。请再次把草稿移到新的基线上。', hint: '请再次点击“把草稿移到新基线”。' },
+  AI_REBASE_TOO_LARGE: { message: '解决后的文件过大。', hint: '请缩小解决后的文件。' },
 };

@@ -35,6 +35,7 @@ import { ID_PATTERN } from '../../shared/bmad/formats.ts';
 import { actorOf, sessionObject, sessionStub, unwrap } from './session-rpc.ts';
 import { aiReviewRoutes } from './ai-review.ts';
 import { aiVersionRoutes } from './ai-versions.ts';
+import { aiRebaseRoutes } from './ai-rebase.ts';
 
 type Ctx = Context<AppEnv>;
 
@@ -139,6 +140,7 @@ export const aiSessionRoutes = new Hono<AppEnv>()
   .use(sessionAccess())
   .route('/', aiReviewRoutes)
   .route('/', aiVersionRoutes)
+  .route('/', aiRebaseRoutes)
   .post('/', jsonBody(CreateSessionInput), async (c) => {
     const input = c.req.valid('json');
     const target = await resolveTarget(c, input);

@@ -2,7 +2,9 @@
  * Did the ground move under the draft? For the diff view (GET …/changes): each staged file whose
  * scope revision (workflow, agents.json, assets) changed since it was first staged — someone saved
  * in the Builder or applied another session — and the `revisionBase` the reviewer's Apply sends
- * back, so a save between review and Apply still answers AI_REVISION_BASE_MISMATCH.
+ * back, so a save between review and Apply still answers AI_REVISION_BASE_MISMATCH. The same list
+ * is what a rebase (../rebase-commands.ts) merges and a resolution must name: moving a file onto
+ * the new baseline moves its entry's revision, so it leaves this list.
  */
 import type { BaselineDriftView } from '../../../shared/api/ai-session-views.ts';
 import type { ChangedFile } from '../../../shared/ai/overlay.ts';

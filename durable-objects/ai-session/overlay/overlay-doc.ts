@@ -159,6 +159,23 @@ export class OverlayDoc {
     }, origin);
   }
 
+  /**
+   * A rebase (../rebase-commands.ts): write each merged text and move the entry's baseline marker
+   * (revision and hash) to the baseline it was merged onto, in one transaction. Unknown keys are skipped.
+   */
+  moveBase(writes: readonly StagedWrite[], origin: unknown): void {
+    this.doc.transact(() => {
+      for (const write of writes) {
+        const map = this.#files.get(write.key);
+        if (!(map instanceof Y.Map)) continue;
+        if (map.get('deleted') !== write.deleted) map.set('deleted', write.deleted);
+        replaceText(map.get('text') as Y.Text, write.deleted ? '' : write.content);
+        if (map.get('baseRevision') !== write.baseRevision) map.set('baseRevision', write.baseRevision);
+        if (map.get('baseHash') !== write.baseHash) map.set('baseHash', write.baseHash);
+      }
+    }, origin);
+  }
+
   /** Drop every entry (discard, cancel, or the reset after apply). */
   clear(origin: unknown): void {
     if (this.#files.size === 0) return;
