@@ -154,6 +154,7 @@ export const ERROR_CODES = {
   AWARENESS_REFUSED: { status: 400, message: 'Your cursor information was not accepted, so it was not shared.' },
   MEMBERSHIP_REVOKED: { status: 403, message: 'You are no longer a member of this project.' },
   SIGNED_OUT: { status: 401, message: 'You signed out, so this live connection was closed.' },
+  MENTION_NOT_FOUND: { status: 404, message: 'This mention does not exist, or it was not addressed to you.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
