@@ -16,6 +16,8 @@ export interface MentionView {
   projectId: string;
   projectName: string;
   sessionId: string;
+  /** What the session works on, so a link can open it in the workbench; null if the session row is gone. */
+  session: { targetType: 'workflow' | 'step' | 'agent' | 'asset'; targetId: string | null; workflowId: string | null; mode: 'create' | 'optimize'; status: 'active' | 'cancelled' | 'failed' } | null;
   threadId: string;
   commentId: string;
   authorName: string;

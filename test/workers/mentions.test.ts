@@ -43,7 +43,17 @@ describe('mention notices', () => {
     expect(listed.status).toBe(200);
     expect(listed.data.unread).toBe(1);
     expect(listed.data.items).toEqual([
-      expect.objectContaining({ projectId, sessionId, threadId: posted.data.threadId, commentId: posted.data.commentId, authorName: 'Owner', objectKey: STEP_KEY, line: 1, readAt: null }),
+      expect.objectContaining({
+        projectId,
+        sessionId,
+        session: { targetType: 'step', targetId: STEP, workflowId: WF, mode: 'optimize', status: 'active' },
+        threadId: posted.data.threadId,
+        commentId: posted.data.commentId,
+        authorName: 'Owner',
+        objectKey: STEP_KEY,
+        line: 1,
+        readAt: null,
+      }),
     ]);
     const mentionId = listed.data.items[0].id as string;
 

@@ -4,7 +4,7 @@
  */
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { mentions, projectMembers, projects } from '../db/schema.ts';
+import { aiSessions, mentions, projectMembers, projects } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { nowIso } from '../../shared/ids.ts';
 import type { MentionsPage, MentionsQuery, MentionView } from '../../shared/api/mentions.ts';
@@ -22,6 +22,11 @@ export async function listMentions(db: Db, userId: string, query: MentionsQuery)
       projectId: mentions.projectId,
       projectName: projects.name,
       sessionId: mentions.sessionId,
+      targetType: aiSessions.targetType,
+      targetId: aiSessions.targetId,
+      workflowId: aiSessions.workflowId,
+      mode: aiSessions.mode,
+      status: aiSessions.status,
       threadId: mentions.threadId,
       commentId: mentions.commentId,
       authorName: mentions.authorName,
@@ -33,6 +38,7 @@ export async function listMentions(db: Db, userId: string, query: MentionsQuery)
     })
     .from(mentions)
     .innerJoin(projects, eq(projects.id, mentions.projectId))
+    .leftJoin(aiSessions, eq(aiSessions.id, mentions.sessionId))
     .innerJoin(projectMembers, and(eq(projectMembers.projectId, mentions.projectId), eq(projectMembers.userId, mentions.userId)))
     .where(unreadOnly ? and(mine(userId), isNull(mentions.readAt)) : mine(userId))
     .orderBy(desc(mentions.createdAt), desc(mentions.id))
@@ -42,7 +48,11 @@ export async function listMentions(db: Db, userId: string, query: MentionsQuery)
     .from(mentions)
     .innerJoin(projectMembers, and(eq(projectMembers.projectId, mentions.projectId), eq(projectMembers.userId, mentions.userId)))
     .where(and(mine(userId), isNull(mentions.readAt)));
-  return { items: rows satisfies MentionView[], unread: unread?.n ?? 0 };
+  const items = rows.map(({ targetType, targetId, workflowId, mode, status, ...row }): MentionView => ({
+    ...row,
+    session: targetType && mode && status ? { targetType, targetId, workflowId, mode, status } : null,
+  }));
+  return { items, unread: unread?.n ?? 0 };
 }
 
 /** Mark one of the caller's mentions read; someone else's is "not found", never "forbidden" (ids are not confirmed). */
