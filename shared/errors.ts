@@ -171,6 +171,7 @@ export const ERROR_CODES = {
     message: 'The project changed again since this conflict was shown. Move the draft onto the new baseline again.',
   },
   AI_REBASE_TOO_LARGE: { status: 413, message: 'The resolved file is too large.' },
+  MENTION_NOT_FOUND: { status: 404, message: 'This mention does not exist, or it was not addressed to you.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

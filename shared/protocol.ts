@@ -136,6 +136,16 @@ export function utf8Bytes(text: string): number {
   return utf8.encode(text).byteLength;
 }
 
+/**
+ * The AI as an awareness participant in the co-editor (sockets/ai-awareness.ts): the session object
+ * speaks for it under a client id no Yjs client can have (Y.Doc ids are 32-bit), and refuses any
+ * socket whose state claims it (that id, the `ai` kind or the name).
+ */
+export const AI_AWARENESS = {
+  clientId: 2 ** 32,
+  user: { name: 'AI', color: '#6d28d9', colorLight: '#6d28d933', kind: 'ai' },
+} as const;
+
 /** y-protocols message kinds on binary frames (the y-websocket convention). */
 export const YJS_MESSAGE = { SYNC: 0, AWARENESS: 1 } as const;
 

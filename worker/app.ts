@@ -17,6 +17,7 @@ import { historyRoutes } from './routes/history.ts';
 import { aiSessionRoutes } from './routes/ai-sessions.ts';
 import { aiAuditRoutes } from './routes/ai-audit.ts';
 import { llmProfileRoutes } from './routes/llm-profile.ts';
+import { mentionRoutes } from './routes/mentions.ts';
 import { isUniqueViolation, logError } from '../shared/errors-report.ts';
 import { localiseErrorBody } from '../shared/i18n/error-text.ts';
 import { requestLocale } from './http/locale.ts';
@@ -30,6 +31,7 @@ const api = new Hono<AppEnv>()
   .get('/health', (c) => c.json({ data: { ok: true }, error: null }))
   .route('/auth', authRoutes)
   .route('/users/me/llm-profile', llmProfileRoutes)
+  .route('/users/me/mentions', mentionRoutes)
   .use('/projects/*', requireUser())
   .use('/projects', requireUser())
   .route('/projects', projectRoutes)

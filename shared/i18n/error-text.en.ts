@@ -120,4 +120,5 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   AI_REBASE_FILE_NOT_MOVED: 'Reload the changes to see which files still need a resolution.',
   AI_REBASE_STALE: 'Press "Move draft onto the new baseline" again.',
   AI_REBASE_TOO_LARGE: 'Make the resolved file smaller.',
+  MENTION_NOT_FOUND: 'Reload the mentions list.',
 };

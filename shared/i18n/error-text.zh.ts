@@ -140,4 +140,5 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
   AI_REBASE_FILE_NOT_MOVED: { message: '此文件不是基线已移动的暂存文件，因此没有需要解决的冲突。', hint: '请刷新变更，查看哪些文件仍需解决。' },
   AI_REBASE_STALE: { message: '自显示此冲突以来项目又变了。请再次把草稿移到新的基线上。', hint: '请再次点击“把草稿移到新基线”。' },
   AI_REBASE_TOO_LARGE: { message: '解决后的文件过大。', hint: '请缩小解决后的文件。' },
+  MENTION_NOT_FOUND: { message: '此提及不存在，或并非发给你。', hint: '请刷新提及列表。' },
 };

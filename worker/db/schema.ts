@@ -258,3 +258,31 @@ export const aiAuditEvents = sqliteTable(
     index('ai_audit_events_type_idx').on(t.projectId, t.eventType),
   ],
 );
+
+/**
+ * "Someone @mentioned you in a comment": one row per recipient and comment, written by the session
+ * object when the comment is posted; `excerpt` is plain text (markdown and HTML removed).
+ */
+export const mentions = sqliteTable(
+  'mentions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id').notNull(),
+    threadId: text('thread_id').notNull(),
+    commentId: text('comment_id').notNull(),
+    authorId: text('author_id').references(() => users.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    objectKey: text('object_key'),
+    line: integer('line'),
+    excerpt: text('excerpt').notNull(),
+    createdAt: createdAt(),
+    readAt: text('read_at'),
+  },
+  (t) => [index('mentions_user_idx').on(t.userId, t.readAt, t.createdAt), uniqueIndex('mentions_comment_user_idx').on(t.commentId, t.userId)],
+);

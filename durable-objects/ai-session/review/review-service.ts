@@ -23,6 +23,7 @@ import type { ChangeRequestStore } from './change-requests.ts';
 import type { Actor, CommentRequest } from '../../../shared/ai/session-rpc.ts';
 import type { OverlayDoc } from '../overlay/overlay-doc.ts';
 import { anchorLines, linesOf } from './review-anchor.ts';
+import { recordMentions } from './mention-notices.ts';
 import type { ReviewStore } from './review.ts';
 import type { ChangeVersion } from '../overlay/versions.ts';
 
@@ -142,9 +143,14 @@ export class ReviewService {
       ({ threadId, commentId } = review.addThread(actor, objectKey, line, body, anchor && lineEnd !== null ? { ...anchor, lineEnd } : null));
     }
     this.#deps.emit({ type: 'comment.added', actor: userActor(actor), payload: { threadId, commentId, objectKey, line, lineEnd, body } });
-    for (const member of await this.#mentioned(body, actor.userId)) {
+    const mentioned = await this.#mentioned(body, actor.userId);
+    for (const member of mentioned) {
       this.#deps.emit({ type: 'mention', actor: userActor(actor), payload: { userId: member.userId, threadId, commentId, objectKey, line } });
     }
+    // Kept in D1 for each person's mention list; best effort: the comment is already stored.
+    const { projectId, sessionId } = this.#deps.meta();
+    const notice = { projectId, sessionId, threadId, commentId, author: { userId: actor.userId, name: actor.name }, objectKey, line, body };
+    await recordMentions(this.#deps.db, notice, mentioned.map((m) => m.userId));
     return { threadId, commentId };
   }
 

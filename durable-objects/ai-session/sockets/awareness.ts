@@ -2,12 +2,14 @@
  * Checks on awareness frames (cursors, selections) before the session relays them: the update is
  * decoded as y-protocols writes it (count, then clientID, clock and JSON state per entry), each
  * state is capped in UTF-8 bytes, a socket speaks only for the client id it used first, and each
- * socket has a token bucket. The bucket lives in memory: hibernation forgets it, which at worst
- * gives a socket a fresh burst after a quiet spell.
+ * socket has a token bucket. No socket may pass for the AI (ai-awareness.ts speaks for it). The
+ * bucket lives in memory: hibernation forgets it, which at worst gives a socket a fresh burst
+ * after a quiet spell.
  */
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import {
+  AI_AWARENESS,
   AWARENESS_BURST,
   AWARENESS_REFILL_PER_SECOND,
   MAX_AWARENESS_ENTRIES,
@@ -23,12 +25,27 @@ export type AwarenessCheck =
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
+ * A state that passes for the AI's cursor: the `ai` kind, or the AI's name (unless that is the
+ * person's own name), where y-codemirror.next reads it (`user.name`).
+ */
+function speaksAsAi(state: unknown, ownName: string): boolean {
+  if (state === null || typeof state !== 'object') return false;
+  const user: unknown = (state as { user?: unknown }).user;
+  if (user === null || typeof user !== 'object') return false;
+  const { kind, name } = user as { kind?: unknown; name?: unknown };
+  if (kind === AI_AWARENESS.user.kind) return true;
+  const asAi = (text: string) => text.trim().toLowerCase() === AI_AWARENESS.user.name.toLowerCase();
+  return typeof name === 'string' && asAi(name) && !asAi(ownName);
+}
+
+/**
  * Check one awareness message (the bytes after the message kind). `bound` is the client id this
  * socket already speaks for (null before its first frame); `takenByOther` says whether another
  * socket speaks for an id.
  */
-export function checkAwareness(decoder: decoding.Decoder, bound: number | null, takenByOther: (clientId: number) => boolean): AwarenessCheck {
+export function checkAwareness(decoder: decoding.Decoder, bound: number | null, takenByOther: (clientId: number) => boolean, ownName: string): AwarenessCheck {
   let entries: Array<{ clientId: number; clock: number; state: Uint8Array }>;
+  let claimsAi = false;
   try {
     const update = decoding.createDecoder(decoding.readVarUint8Array(decoder));
     const count = decoding.readVarUint(update);
@@ -49,10 +66,12 @@ export function checkAwareness(decoder: decoding.Decoder, bound: number | null, 
     for (const entry of entries) {
       const value: unknown = JSON.parse(utf8.decode(entry.state));
       if (value !== null && (typeof value !== 'object' || Array.isArray(value))) throw new Error('state is not an object');
+      claimsAi ||= entry.clientId === AI_AWARENESS.clientId || speaksAsAi(value, ownName);
     }
   } catch {
     return { ok: false, code: 'YJS_MALFORMED', message: 'The awareness message could not be read.', close: true };
   }
+  if (claimsAi) return { ok: false, code: 'AWARENESS_REFUSED', message: 'Only the session itself speaks for the AI.', close: false };
   const clientId = bound ?? entries[0]!.clientId;
   if (entries.some((e) => e.clientId !== clientId) || (bound === null && takenByOther(clientId))) {
     return { ok: false, code: 'AWARENESS_REFUSED', message: 'A connection may only share its own cursor.', close: false };
@@ -60,17 +79,22 @@ export function checkAwareness(decoder: decoding.Decoder, bound: number | null, 
   return { ok: true, clientId, clock: Math.max(...entries.map((e) => e.clock)) };
 }
 
-/** The awareness frame that tells the others a client has gone (its state becomes null). */
-export function awarenessRemovalFrame(clientId: number, clock: number): Uint8Array {
+/** An awareness frame for one client as y-protocols writes it (a null state removes the client). */
+export function awarenessFrame(clientId: number, clock: number, state: unknown): Uint8Array {
   const update = encoding.createEncoder();
   encoding.writeVarUint(update, 1);
   encoding.writeVarUint(update, clientId);
-  encoding.writeVarUint(update, clock + 1);
-  encoding.writeVarString(update, 'null');
+  encoding.writeVarUint(update, clock);
+  encoding.writeVarString(update, JSON.stringify(state));
   const frame = encoding.createEncoder();
   encoding.writeVarUint(frame, YJS_MESSAGE.AWARENESS);
   encoding.writeVarUint8Array(frame, encoding.toUint8Array(update));
   return encoding.toUint8Array(frame);
+}
+
+/** The awareness frame that tells the others a client has gone (its state becomes null). */
+export function awarenessRemovalFrame(clientId: number, clock: number): Uint8Array {
+  return awarenessFrame(clientId, clock + 1, null);
 }
 
 /** A token bucket per socket id. */

@@ -31,6 +31,7 @@ import {
 import { ApiError } from '../../../shared/api-error.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import { aiPresenceAfter } from './ai-presence.ts';
+import { AiAwareness } from './ai-awareness.ts';
 import { AwarenessRate, awarenessRemovalFrame, checkAwareness } from './awareness.ts';
 import type { TurnRunner } from '../loop/turn-runner.ts';
 import type { Members } from './members.ts';
@@ -52,9 +53,14 @@ export class SocketHub {
   readonly #awarenessRate = new AwarenessRate();
   /** What the AI is doing in the running turn (ai-presence.ts); in memory, as a running turn keeps the object awake. */
   #ai: AiPresence | null = null;
+  /** The AI's cursor in the co-editor while a turn runs (ai-awareness.ts). */
+  readonly #aiAwareness: AiAwareness;
 
   constructor(deps: SocketHubDeps) {
     this.#deps = deps;
+    this.#aiAwareness = new AiAwareness(deps.core.overlay.doc, 'ai', (frame) => {
+      for (const c of deps.connections()) if (c.state && !c.state.revoked) sendBinary(c, frame);
+    });
   }
 
   get #core(): SessionCore {
@@ -114,6 +120,8 @@ export class SocketHub {
     encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
     syncProtocol.writeSyncStep1(encoder, this.#core.overlay.doc);
     sendBinary(connection, encoding.toUint8Array(encoder));
+    const ai = this.#aiAwareness.current();
+    if (ai) sendBinary(connection, ai);
     this.#broadcastPresence();
   }
 
@@ -145,6 +153,7 @@ export class SocketHub {
     const next = aiPresenceAfter(event, this.#ai, this.#core.meta?.workflowId ?? null);
     if (next === undefined || JSON.stringify(next) === JSON.stringify(this.#ai)) return;
     this.#ai = next;
+    this.#aiAwareness.follow(next);
     this.#broadcastPresence();
   }
 
@@ -308,7 +317,7 @@ export class SocketHub {
     }
     const state = connection.state!;
     const others = [...this.#deps.connections()].filter((c) => c.id !== connection.id);
-    const check = checkAwareness(decoder, state.awarenessClientId, (id) => others.some((c) => c.state?.awarenessClientId === id));
+    const check = checkAwareness(decoder, state.awarenessClientId, (id) => others.some((c) => c.state?.awarenessClientId === id), state.name);
     if (!check.ok) {
       if (check.close) this.#refuse(connection, check.code, check.message);
       else send(connection, { type: 'error', code: check.code, message: check.message });
