@@ -23,6 +23,7 @@ import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
 import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest } from '../../shared/ai/session-rpc.ts';
 import { migrate } from './storage.ts';
+import { recordingD1, type D1Recorder } from './d1-recorder.ts';
 import { Members } from './sockets/members.ts';
 import { REPLAY_PAGE_SIZE } from './events/replay.ts';
 import { SocketHub } from './sockets/socket-hub.ts';
@@ -45,6 +46,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #audit: AuditOutbox | undefined;
   /** Events read per replay page (tests lower it to replay across pages with few events). */
   replayPageSize = REPLAY_PAGE_SIZE;
+  /** The SQL this object sends to D1, recorded while a test sets `log` (d1-recorder.ts). */
+  readonly d1Recorder: D1Recorder = { log: null };
 
   get turns(): TurnRunner {
     if (!this.#turns) this.onStart();
@@ -71,13 +74,13 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     if (this.#core) return;
     const sql = this.ctx.storage.sql;
     migrate(sql);
+    const db = createDb(recordingD1(this.env.DB, this.d1Recorder));
     this.#core = new SessionCore({
       sql,
-      db: createDb(this.env.DB),
+      db,
       emit: (event) => this.#emit(event),
       schedule: (name, dueAt) => this.#schedule(name, dueAt),
     });
-    const db = createDb(this.env.DB);
     this.#audit = new AuditOutbox({
       sql,
       db,
@@ -174,9 +177,13 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     this.hub.message(connection, message);
   }
 
-  /** The project channel (worker/live/project-channel.ts): a membership change or a sign-out. Answers once every socket was told. */
+  /** The project channel (worker/live/project-channel.ts): a membership change, a sign-out, a baseline move. Answers once every socket was told. */
   async projectMessage(projectId: string, message: ProjectChannelMessage): Promise<{ sockets: number }> {
     if (this.#session(projectId)) return { sockets: 0 };
+    if (message.type === 'baselineMoved') {
+      this.core.baselineMoved();
+      return { sockets: 0 };
+    }
     return { sockets: this.hub.projectMessage(message) };
   }
 

@@ -68,6 +68,8 @@ const SCHEMA = [
   // Audit rows waiting for D1 (loop/audit-outbox.ts): written here first, deleted once D1 has them.
   // `id` is the D1 row's primary key, so a retried flush cannot write a row twice.
   `CREATE TABLE IF NOT EXISTS audit_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, row TEXT NOT NULL)`,
+  // The project context the session keeps (overlay/baseline-cache.ts), as JSON in parts under SQLite's 2 MB value cap.
+  `CREATE TABLE IF NOT EXISTS baseline_cache (part INTEGER PRIMARY KEY, data TEXT NOT NULL)`,
 ];
 
 export function migrate(sql: SqlStorage): void {
