@@ -7,6 +7,7 @@ import { ApiError } from '../shared/api-error.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
 import { requireUser } from './middleware/require-user.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
+import { baselineMoved } from './middleware/baseline-moved.ts';
 import { authRoutes } from './routes/auth.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -34,6 +35,7 @@ const api = new Hono<AppEnv>()
   .route('/users/me/mentions', mentionRoutes)
   .use('/projects/*', requireUser())
   .use('/projects', requireUser())
+  .use('/projects/*', baselineMoved())
   .route('/projects', projectRoutes)
   .route('/projects/:projectId/members', memberRoutes)
   .route('/projects/:projectId/workflows', workflowRoutes)

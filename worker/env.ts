@@ -7,4 +7,6 @@ export interface Env extends LlmVars {
   /** The session objects; reached through live/session-stub.ts, typed by their RPC contract (only index.ts names the class). */
   AI_SESSION: AiSessionNamespace;
   ASSETS: Fetcher;
+  /** Days an ended AI session keeps its object's storage before it is archived to D1 and released (default 30). */
+  AI_SESSION_RETENTION_DAYS?: string;
 }

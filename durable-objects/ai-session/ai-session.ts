@@ -9,7 +9,7 @@ import { atLeast } from '../../shared/api/common.ts';
 import type { NewEvent, SessionEvent } from '../../shared/ai/events.ts';
 import type { SessionMeta } from '../../shared/ai/session.ts';
 import type { ProjectChannelMessage } from '../../shared/ai/project-channel.ts';
-import type { ServerMessage } from '../../shared/protocol.ts';
+import { CLOSE_CODES, type ServerMessage } from '../../shared/protocol.ts';
 import { createDb } from '../../worker/db/client.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
@@ -24,6 +24,9 @@ import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
 import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest } from '../../shared/ai/session-rpc.ts';
 import { migrate } from './storage.ts';
+import { recordingD1, type D1Recorder } from './d1-recorder.ts';
+import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
+import { logError } from '../../shared/errors-report.ts';
 import { Members } from './sockets/members.ts';
 import { REPLAY_PAGE_SIZE } from './events/replay.ts';
 import { SocketHub } from './sockets/socket-hub.ts';
@@ -45,8 +48,15 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #turns: TurnRunner | undefined;
   #hub: SocketHub | undefined;
   #audit: AuditOutbox | undefined;
+  #db: ReturnType<typeof createDb> | undefined;
+  /** Set once this instance released the storage: the closes of its sockets must not re-create it. */
+  #releasedNow = false;
   /** Events read per replay page (tests lower it to replay across pages with few events). */
   replayPageSize = REPLAY_PAGE_SIZE;
+  /** The SQL this object sends to D1, recorded while a test sets `log` (d1-recorder.ts). */
+  readonly d1Recorder: D1Recorder = { log: null };
+  /** The alarm's clock (tests move it past the retention period). */
+  now: () => number = () => Date.now();
 
   get turns(): TurnRunner {
     if (!this.#turns) this.onStart();
@@ -70,16 +80,17 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   }
 
   override onStart(): void {
-    if (this.#core) return;
+    if (this.#core || this.#releasedNow) return;
     const sql = this.ctx.storage.sql;
     migrate(sql);
+    const db = createDb(recordingD1(this.env.DB, this.d1Recorder));
+    this.#db = db;
     this.#core = new SessionCore({
       sql,
-      db: createDb(this.env.DB),
+      db,
       emit: (event) => this.#emit(event),
       schedule: (name, dueAt) => this.#schedule(name, dueAt),
     });
-    const db = createDb(this.env.DB);
     this.#audit = new AuditOutbox({
       sql,
       db,
@@ -121,6 +132,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       if (connection.state?.subscribed && connection.readyState === WebSocket.OPEN) connection.send(frame);
     }
     this.#hub?.noteEvent(stored);
+    // The retention clock (retention.ts): checked again, against the last event, when it fires.
+    if (ENDING_EVENTS.has(stored.type)) this.#schedule('release', Date.now() + this.#retentionMs());
     return stored;
   }
 
@@ -145,10 +158,12 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   override async onAlarm(): Promise<void> {
     const sql = this.ctx.storage.sql;
-    const due = sql.exec<{ name: string }>('SELECT name FROM tasks WHERE due_at <= ?', Date.now()).toArray();
+    const due = sql.exec<{ name: string }>('SELECT name FROM tasks WHERE due_at <= ?', this.now()).toArray();
     for (const { name } of due) {
       sql.exec('DELETE FROM tasks WHERE name = ?', name);
       if (name === 'revalidate') await this.core.revalidate();
+      // Released: the storage is gone, nothing else is left to do (or to re-create).
+      if (name === 'release' && (await this.#release())) return;
     }
     // Any alarm flushes audit rows still waiting for D1 (written before a restart, or a failed flush's retry).
     if (this.audit.pending() > 0) await this.audit.flush();
@@ -158,27 +173,74 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     await this.#armAlarm();
   }
 
+  #retentionMs(): number {
+    return retentionMs(this.env.AI_SESSION_RETENTION_DAYS);
+  }
+
+  /** Archive an ended session whose retention period is over to D1, then release its storage. True once released. */
+  async #release(): Promise<boolean> {
+    const core = this.core;
+    // Active again (a new draft after an apply): the next ending event sets the clock again.
+    if (!hasEnded(core)) return false;
+    const due = lastActivity(core) + this.#retentionMs();
+    if (due > this.now()) {
+      this.#schedule('release', due);
+      return false;
+    }
+    // Nothing may be lost: the audit rows reach D1 first, then the archive; only then the storage goes.
+    await this.audit.flush();
+    try {
+      if (this.audit.pending() > 0) throw new Error('audit rows still wait for D1');
+      await archiveSession(core, this.#db!, this.ctx.storage.sql);
+    } catch (error) {
+      logError('ai session: could not archive an ended session; its storage stays', error, { retryInMs: RELEASE_RETRY_MS });
+      this.#schedule('release', this.now() + RELEASE_RETRY_MS);
+      return false;
+    }
+    this.#releasedNow = true;
+    for (const connection of this.getConnections<SocketState>()) connection.close(CLOSE_CODES.SESSION_CLOSED, 'AI_SESSION_CLOSED');
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.#core = this.#turns = this.#hub = this.#audit = undefined;
+    return true;
+  }
+
+  /** True when the object has no storage: never created, or released after its retention period. */
+  #released(): boolean {
+    if (this.#releasedNow) return true;
+    if (this.#core) return false;
+    return this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'kv'").one().n === 0;
+  }
+
   // ---------------------------------------------------------------- sockets (sockets/socket-hub.ts)
 
   override onConnect(connection: SessionConnection, ctx: ConnectionContext): void {
+    if (this.#releasedNow) return connection.close(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
     this.hub.connect(connection, ctx.request.headers);
   }
 
   override onClose(connection: SessionConnection): void {
+    if (this.#releasedNow) return;
     this.hub.farewell(connection);
   }
 
   override onError(connection: SessionConnection): void {
+    if (this.#releasedNow) return;
     this.hub.farewell(connection);
   }
 
   override onMessage(connection: SessionConnection, message: WSMessage): void {
+    if (this.#releasedNow) return;
     this.hub.message(connection, message);
   }
 
-  /** The project channel (worker/live/project-channel.ts): a membership change or a sign-out. Answers once every socket was told. */
+  /** The project channel (worker/live/project-channel.ts): a membership change, a sign-out, a baseline move. Answers once every socket was told. */
   async projectMessage(projectId: string, message: ProjectChannelMessage): Promise<{ sockets: number }> {
     if (this.#session(projectId)) return { sockets: 0 };
+    if (message.type === 'baselineMoved') {
+      this.core.baselineMoved();
+      return { sockets: 0 };
+    }
     return { sockets: this.hub.projectMessage(message) };
   }
 
@@ -201,6 +263,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   }
 
   #session(projectId: string): Outcome<never> | null {
+    // A released object answers from nothing rather than re-creating empty tables.
+    if (this.#released()) return fail('AI_SESSION_NOT_FOUND');
     const meta = this.core.meta;
     return !meta || meta.projectId !== projectId ? fail('AI_SESSION_NOT_FOUND') : null;
   }

@@ -49,6 +49,8 @@ export interface SessionHost extends SessionDeps {
   /** The meta of a session still open to changes; AI_SESSION_CLOSED once applied or cancelled. */
   requireActive(): SessionMeta;
   context(): Promise<ProjectContext>;
+  /** The stored package moved (this session's apply): drop the kept baseline. */
+  baselineMoved(): void;
   view(): Promise<{ ctx: ProjectContext; view: EffectiveView }>;
   validateView(ctx: ProjectContext, view: EffectiveView, files: ChangedFile[]): ChangeValidation;
 }

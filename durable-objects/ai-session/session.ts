@@ -16,7 +16,8 @@ import type { EventActor } from '../../shared/ai/events.ts';
 import type { SessionMeta, SessionStatus } from '../../shared/ai/session.ts';
 import type { ChangedFile } from '../../shared/ai/overlay.ts';
 import type { ChangesView } from '../../shared/api/ai-session-views.ts';
-import { loadProjectContext, type ProjectContext } from './overlay/baseline.ts';
+import type { ProjectContext } from './overlay/baseline.ts';
+import { BaselineCache } from './overlay/baseline-cache.ts';
 import { ChangeCommands } from './change-commands.ts';
 import { RebaseCommands } from './rebase-commands.ts';
 import type { RebaseResult, ResolveRebaseInput, ResolveRebaseResult } from '../../shared/api/ai-rebase.ts';
@@ -61,12 +62,14 @@ export class SessionCore {
   readonly #apply: SessionApply;
   readonly #views: SessionViews;
   readonly #checkpointCommands: CheckpointCommands;
+  readonly #baseline: BaselineCache;
   #queue: Promise<unknown> = Promise.resolve();
   #applying = false;
   #baselineReport: { key: string; report: ValidationReport } | null = null;
 
   constructor(deps: SessionDeps) {
     this.#deps = deps;
+    this.#baseline = new BaselineCache(deps.sql, deps.db);
     this.overlay = new OverlayDoc(deps.sql);
     this.log = new EventLog(deps.sql);
     this.versions = new VersionStore(deps.sql);
@@ -96,6 +99,7 @@ export class SessionCore {
       requireMeta: () => this.#requireMeta(),
       requireActive: () => this.#requireActive(),
       context: () => this.#context(),
+      baselineMoved: () => this.baselineMoved(),
       view: () => this.view(),
       validateView: (ctx, view, files) => this.validateView(ctx, view, files),
     };
@@ -164,8 +168,14 @@ export class SessionCore {
     writeKv(this.#deps.sql, 'creatorName', name);
   }
 
+  /** Kept while the session is active (the project channel tells only active sessions of a move). */
   async #context(): Promise<ProjectContext> {
-    return loadProjectContext(this.#deps.db, this.#requireMeta().projectId);
+    return this.#baseline.get(this.#requireMeta().projectId, this.status === 'active');
+  }
+
+  /** The project channel's `baselineMoved` (or this session's own apply): the next read goes to D1. */
+  baselineMoved(): void {
+    this.#baseline.invalidate();
   }
 
   #baselineValidation(ctx: ProjectContext): ValidationReport {
@@ -174,7 +184,7 @@ export class SessionCore {
     return this.#baselineReport.report;
   }
 
-  /** The effective view over a freshly read baseline. */
+  /** The effective view over the baseline as it is now (kept until the project moves). */
   async view(): Promise<{ ctx: ProjectContext; view: EffectiveView }> {
     const ctx = await this.#context();
     return { ctx, view: createEffectiveView(ctx.baseline, this.overlay.entries()) };

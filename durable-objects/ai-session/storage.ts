@@ -75,6 +75,8 @@ const SCHEMA = [
      version INTEGER PRIMARY KEY, seq INTEGER NOT NULL, created_by_name TEXT, restored_from INTEGER, files TEXT NOT NULL)`,
   // The baseline text staged files were made against, by sha256 (overlay/base-texts.ts): a rebase's merge base.
   `CREATE TABLE IF NOT EXISTS base_texts (hash TEXT PRIMARY KEY, content TEXT NOT NULL)`,
+  // The project context the session keeps (overlay/baseline-cache.ts), as JSON in parts under SQLite's 2 MB value cap.
+  `CREATE TABLE IF NOT EXISTS baseline_cache (part INTEGER PRIMARY KEY, data TEXT NOT NULL)`,
 ];
 
 export function migrate(sql: SqlStorage): void {

@@ -26,4 +26,16 @@ export interface SignedOut {
   loginSessionId: string | null;
 }
 
-export type ProjectChannelMessage = MembershipChanged | SignedOut;
+/**
+ * The stored package or the project's settings (review rule, domain profile) changed: a save in
+ * the Builder, an apply, a revert, a settings update. Sessions drop the baseline they keep and
+ * read it from D1 at their next use (durable-objects/ai-session/overlay/baseline-cache.ts).
+ */
+export interface BaselineMoved {
+  type: 'baselineMoved';
+}
+
+/** What the session's sockets act on (the hub); `baselineMoved` is the session's own. */
+export type SocketChannelMessage = MembershipChanged | SignedOut;
+
+export type ProjectChannelMessage = SocketChannelMessage | BaselineMoved;

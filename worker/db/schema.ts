@@ -239,6 +239,23 @@ export const aiChangeSets = sqliteTable(
   (t) => [uniqueIndex('ai_change_sets_version_idx').on(t.sessionId, t.suggestionVersion)],
 );
 
+/**
+ * What stays of an ended AI session once its object's storage is released after the retention
+ * period (durable-objects/ai-session/retention.ts): the read-only view as it last was, its timeline
+ * summary, the conversation's summaries and the final diff, as JSON.
+ */
+export const aiSessionArchives = sqliteTable('ai_session_archives', {
+  sessionId: text('session_id')
+    .primaryKey()
+    .references(() => aiSessions.id, { onDelete: 'cascade' }),
+  projectId: text('project_id').notNull(),
+  viewJson: text('view_json').notNull(),
+  timelineJson: text('timeline_json').notNull(),
+  conversationJson: text('conversation_json').notNull(),
+  finalDiffJson: text('final_diff_json').notNull(),
+  releasedAt: text('released_at').notNull(),
+});
+
 export const aiAuditEvents = sqliteTable(
   'ai_audit_events',
   {

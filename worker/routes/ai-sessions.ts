@@ -14,6 +14,7 @@ import { memberRole, projectAccess } from '../middleware/project-access.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
 import { agentExists, assetExists, insertSession, stepExists, workflowExists } from '../store/ai-sessions.ts';
 import { appliedFiles, listSessions } from '../store/ai-session-list.ts';
+import { readArchive } from '../store/ai-session-archive.ts';
 import { newId, nowIso } from '../../shared/ids.ts';
 import { IDENTITY_HEADERS } from '../../shared/protocol.ts';
 import {
@@ -158,12 +159,16 @@ export const aiSessionRoutes = new Hono<AppEnv>()
   .get('/:sessionId', queryWith(SessionStateQuery), async (c) => {
     const stub = await sessionStub(c);
     const q = c.req.valid('query');
-    const state = unwrap(
-      await stub.getState(c.var.projectId, {
-        ...(q.messagesBefore !== undefined ? { messagesBefore: q.messagesBefore } : {}),
-        ...(q.messagesLimit !== undefined ? { messagesLimit: q.messagesLimit } : {}),
-      }),
-    );
+    const outcome = await stub.getState(c.var.projectId, {
+      ...(q.messagesBefore !== undefined ? { messagesBefore: q.messagesBefore } : {}),
+      ...(q.messagesLimit !== undefined ? { messagesLimit: q.messagesLimit } : {}),
+    });
+    // An ended session past its retention period: its object is empty, its view was archived to D1.
+    if (!outcome.ok && outcome.error.code === 'AI_SESSION_NOT_FOUND') {
+      const archive = await readArchive(c.var.db, c.var.projectId, param(c, 'sessionId'));
+      if (archive) return ok(c, { sessionId: param(c, 'sessionId'), ...archive.view, archived: archive.archived });
+    }
+    const state = unwrap(outcome);
     return ok(c, { sessionId: state.meta.sessionId, ...state });
   })
   .patch('/:sessionId', jsonBody(UpdateSessionInput), async (c) => {

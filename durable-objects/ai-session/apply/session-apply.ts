@@ -103,6 +103,7 @@ export class SessionApply {
   ): Promise<ApplyOutcome> {
     const host = this.#host;
     try {
+      // Whatever the batch did, the kept baseline may now be behind D1 (or was, if a move went untold).
       return await applyChanges({
         db: host.db,
         view,
@@ -132,6 +133,8 @@ export class SessionApply {
             : ['Nothing was changed. Try again; if it keeps failing, tell an administrator.'],
         cause: error,
       });
+    } finally {
+      host.baselineMoved();
     }
   }
 

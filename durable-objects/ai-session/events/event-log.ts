@@ -1,8 +1,9 @@
 /**
- * The session's sequenced event log. `append` stores the event and gives it the next seq in one
- * synchronous SQLite write, so seqs have no gaps and no duplicates even when the object is evicted
- * right after; the caller broadcasts only what was stored. `after(seq)` is what a reconnecting
- * client receives, a page at a time.
+ * The session's sequenced event log. The object is the log's only writer, so the last seq is read
+ * from storage once (on wake) and kept in memory: `append` is ONE synchronous SQLite write, and
+ * the seq advances only once that write returned, so seqs have no gaps and no duplicates even when
+ * the object is evicted right after (the next wake reads MAX(seq) again); the caller broadcasts
+ * only what was stored. `after(seq)` is what a reconnecting client receives, a page at a time.
  */
 import type { NewEvent, SessionEvent } from '../../../shared/ai/events.ts';
 
@@ -33,8 +34,12 @@ export class EventLog {
     this.#sql = sql;
   }
 
+  /** Read once per wake; afterwards only `append` moves it. */
+  #last: number | null = null;
+
   lastSeq(): number {
-    return this.#sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events').one().seq ?? 0;
+    this.#last ??= this.#sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events').one().seq ?? 0;
+    return this.#last;
   }
 
   append(event: NewEvent): SessionEvent {
@@ -50,6 +55,8 @@ export class EventLog {
       turnId,
       JSON.stringify(event.payload),
     );
+    // Only after the row is stored: a failed insert leaves the seq free for the next event.
+    this.#last = seq;
     return { seq, at, turnId, type: event.type, actor: event.actor, payload: event.payload } as SessionEvent;
   }
 

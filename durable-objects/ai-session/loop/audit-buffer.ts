@@ -1,7 +1,7 @@
 /**
  * Audit rows of a turn (shared/ai/audit.ts), redacted with the turn's secrets and written at once
- * to the session's durable outbox (audit-outbox.ts); the loop flushes the outbox to D1 at each
- * checkpoint and at the end, so a tool call costs no extra D1 round trip. Best effort for the
+ * to the session's durable outbox (audit-outbox.ts); the outbox reaches D1 in batches at the turn's
+ * end and from the alarm, so a tool call or an iteration costs no D1 round trip. Best effort for the
  * turn: an audit failure is logged and retried later, it never fails the turn.
  */
 import { newId } from '../../../shared/ids.ts';

@@ -1,7 +1,7 @@
 /**
  * The session's durable audit outbox (issue 13): every audit row is written to the object's own
- * SQLite (`audit_outbox`) the moment it happens and copied to D1 in batches later, at the loop's
- * checkpoints and from the alarm. A row leaves the outbox only after the D1 batch holding it
+ * SQLite (`audit_outbox`) the moment it happens and copied to D1 in batches later, at a turn's end
+ * and from the alarm (never between a turn's iterations). A row leaves the outbox only after the D1 batch holding it
  * succeeded, so neither a restart before the flush nor a failed D1 write loses it; a retried
  * flush re-sends rows D1 may already hold, which `ON CONFLICT DO NOTHING` on their id absorbs.
  */
@@ -12,7 +12,7 @@ import { readKv, writeKv } from '../storage.ts';
 
 export type AuditInsert = typeof aiAuditEvents.$inferInsert & { id: string };
 
-/** A row added with no checkpoint coming (a stop outside a turn, a crash) is flushed by the alarm this soon. */
+/** A row added is flushed by the alarm this soon unless a turn's end flushed it first (a long turn, a stop outside a turn, a crash). */
 export const AUDIT_FLUSH_DELAY_MS = 5_000;
 /** After a failed flush the alarm retries after 10 s, 20 s, 40 s… at most 10 minutes apart, 12 times. */
 export const AUDIT_RETRY_BASE_MS = 10_000;

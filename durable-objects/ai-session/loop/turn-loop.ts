@@ -1,8 +1,10 @@
 /**
  * The loop of one AI turn (seed 004 §3), as a table of contents: set up (provider, offered tools,
  * the prompt composed once), then until the turn ends — finish tool calls a restart left
- * unanswered, check the budget and the step limit, request the model, run its tool calls (audit
- * flushed at each checkpoint), or handle its final answer. Each step is a module beside this one.
+ * unanswered, check the budget and the step limit, request the model, run its tool calls, or
+ * handle its final answer. Each step is a module beside this one. Audit rows wait in the object's
+ * outbox and reach D1 at the turn's end or from the alarm, never between iterations: an iteration
+ * with nothing changed sends no D1 query.
  */
 import type { AssembledToolCall, AssistantMessage } from '../../../shared/llm/types.ts';
 import type { EffectiveLlmProfile } from '../../../worker/llm/effective-profile.ts';
@@ -29,7 +31,6 @@ export async function runLoop(deps: TurnDeps, active: ActiveTurn, profile: Effec
     const response = await requestModel(ctx, turn, loopMessages);
     if (response.result.toolCalls.length > 0) {
       await runToolCalls(ctx, core.turns.get(active.turnId)!, response.message, response.result.toolCalls);
-      await audit.flush();
       continue;
     }
     const next = await handleFinalAnswer(ctx, turn, response.iteration, response.result);
@@ -58,7 +59,6 @@ async function prepareLoop(deps: TurnDeps, active: ActiveTurn, profile: Effectiv
 async function finishUnansweredToolCalls(ctx: LoopContext, turn: TurnRecord, last: { role: string } | undefined): Promise<boolean> {
   if (last?.role !== 'assistant' || !(last as AssistantMessage).tool_calls?.length) return false;
   await runToolCalls(ctx, turn, last as AssistantMessage);
-  await ctx.audit.flush();
   return true;
 }
 

@@ -11,7 +11,7 @@ import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { atLeast, type Role } from '../../../shared/api/common.ts';
-import type { MembershipChanged, ProjectChannelMessage, SignedOut } from '../../../shared/ai/project-channel.ts';
+import type { MembershipChanged, SignedOut, SocketChannelMessage } from '../../../shared/ai/project-channel.ts';
 import { ERROR_CODES } from '../../../shared/errors.ts';
 import {
   CLOSE_CODES,
@@ -328,7 +328,7 @@ export class SocketHub {
   }
 
   /** A message of the project channel, for a session of that project: how many sockets it reached. */
-  projectMessage(message: ProjectChannelMessage): number {
+  projectMessage(message: SocketChannelMessage): number {
     switch (message.type) {
       case 'membershipChanged':
         return this.#membershipChanged(message);
