@@ -97,6 +97,8 @@ export interface AiSessionRpc {
   dismissChangeRequest(projectId: string, actor: Actor, requestId: string, reason: string): Promise<Outcome<{ requestId: string; dismissed: true }>>;
   /** An owner lets the version they saw apply without the required approvals; the reason goes into the audit log. */
   overrideApprovals(projectId: string, actor: Actor, input: ReviewedVersion & { reason: string }): Promise<Outcome<ApprovalOverride>>;
+  /** "Address the open comments": the open review threads become the next turn's task (editors and owners). */
+  addressComments(projectId: string, actor: Actor): Promise<Outcome<MessageAccepted & { threadIds: string[] }>>;
   /** A `builder.*` tool as the model calls it (the loop calls it in-process; tests call this). */
   tool(projectId: string, actor: Actor, name: string, args: unknown): Promise<ToolEnvelope>;
   /** The project channel (worker/live/project-channel.ts): a membership change or a sign-out; answers with the sockets told. */
