@@ -124,6 +124,7 @@ export const ERROR_CODES = {
     message: 'That line is not in the staged draft any more. Reload the changes and comment on the lines as they are now.',
   },
   AI_COMMENT_TOO_LARGE: { status: 413, message: 'This comment is too long.' },
+  AI_NO_OPEN_THREADS: { status: 409, message: 'There are no open review comments for the AI to address.' },
   AI_APPROVAL_NOT_ALLOWED: {
     status: 403,
     message: 'People who asked for a change or edited it cannot approve it; someone else reviews it.',

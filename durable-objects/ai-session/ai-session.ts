@@ -32,6 +32,7 @@ import { REPLAY_PAGE_SIZE } from './events/replay.ts';
 import { SocketHub } from './sockets/socket-hub.ts';
 import { sendBinary, syncUpdateFrame, type SessionConnection, type SocketState } from './sockets/socket-state.ts';
 import { runTool } from './tools/registry.ts';
+import { addressCommentsTask } from './review/address-comments.ts';
 import type { ToolEnvelope } from '../../shared/ai/tool-envelope.ts';
 import type { CompareSide } from '../../shared/api/ai-versions.ts';
 
@@ -307,6 +308,17 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   /** POST …/messages: start a turn; answers once it is accepted (its progress follows as events). */
   async sendMessage(projectId: string, actor: Actor, input: MessageInput) {
     return this.#session(projectId) ?? outcomeOf(() => this.turns.accept(actor, input));
+  }
+
+  /** POST …/address-comments: the open review threads, fenced as data, become the next turn's message. */
+  async addressComments(projectId: string, actor: Actor) {
+    return (
+      this.#session(projectId) ??
+      outcomeOf(async () => {
+        const task = await addressCommentsTask(this.core, actor);
+        return { ...(await this.turns.accept(actor, { content: task.content })), threadIds: task.threadIds };
+      })
+    );
   }
 
   /** POST …/messages?wait: resolves when the turn ends (its outcome) or after `timeoutMs` ({ended: false}). */

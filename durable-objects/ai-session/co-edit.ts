@@ -9,6 +9,8 @@ import { summarizeValidation, type ChangeValidation } from '../../shared/ai/vali
 import { userActor, type EventActor } from '../../shared/ai/events.ts';
 import type { ProjectContext } from './overlay/baseline.ts';
 import { mirrorVersion } from './apply/d1-records.ts';
+import { impactDigest } from '../../shared/ai/impact-digest.ts';
+import { impactOf } from './session-views.ts';
 import { changedFiles, overlayHash, type EffectiveView } from './overlay/effective-view.ts';
 import type { SessionHost } from './session-host.ts';
 import { prepareCheckpoint } from './overlay/checkpoints.ts';
@@ -57,7 +59,7 @@ export class CoEdit {
     for (const revoked of host.review.revoke('content_changed', { exceptHash: contentHash })) {
       host.emit({ type: 'approval.revoked', actor: { kind: 'system' }, payload: { ...revoked, reason: 'content_changed' } });
     }
-    await mirrorVersion(host.db, meta, version, null);
+    await mirrorVersion(host.db, meta, version, null, false, impactDigest(impactOf(meta, view)));
     return version;
   }
 

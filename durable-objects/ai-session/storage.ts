@@ -33,6 +33,8 @@ const SCHEMA = [
   // A thread's line range as Yjs relative positions in the file's Y.Text, and the lines it quoted.
   `CREATE TABLE IF NOT EXISTS thread_anchors (
      thread_id TEXT PRIMARY KEY, line_end INTEGER NOT NULL, rel_start BLOB NOT NULL, rel_end BLOB NOT NULL, quote TEXT NOT NULL)`,
+  // Threads an AI turn said it addressed ("address the open comments"), with the version that turn made.
+  `CREATE TABLE IF NOT EXISTS thread_addressed (thread_id TEXT PRIMARY KEY, version INTEGER NOT NULL, turn_id TEXT NOT NULL, at TEXT NOT NULL)`,
   // "Request changes": open until its author approves, withdraws, or an owner dismisses it.
   `CREATE TABLE IF NOT EXISTS change_requests (
      id TEXT PRIMARY KEY, version INTEGER NOT NULL, user_id TEXT NOT NULL, user_name TEXT NOT NULL, body TEXT NOT NULL,

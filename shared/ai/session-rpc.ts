@@ -103,6 +103,8 @@ export interface AiSessionRpc {
   rebase(projectId: string, actor: Actor): Promise<Outcome<RebaseResult>>;
   /** A person's text for one conflicted file of a rebase, against the baseline revision the conflict was shown with. */
   resolveRebase(projectId: string, actor: Actor, input: ResolveRebaseInput): Promise<Outcome<ResolveRebaseResult>>;
+  /** "Address the open comments": the open review threads become the next turn's task (editors and owners). */
+  addressComments(projectId: string, actor: Actor): Promise<Outcome<MessageAccepted & { threadIds: string[] }>>;
   /** A `builder.*` tool as the model calls it (the loop calls it in-process; tests call this). */
   tool(projectId: string, actor: Actor, name: string, args: unknown): Promise<ToolEnvelope>;
   /** The versions timeline (everyone on the session). */

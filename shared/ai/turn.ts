@@ -116,6 +116,8 @@ export const FinalAnswer = z.object({
   responseType: z.enum(['chat', 'change']),
   assistantSummary: z.string().min(1).max(8000),
   changeSet: z.unknown().optional(),
+  /** The review threads the answer says it addressed ("address the open comments"), read leniently. */
+  addressedThreads: z.unknown().optional(),
 });
 export type FinalAnswer = z.infer<typeof FinalAnswer>;
 

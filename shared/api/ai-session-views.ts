@@ -43,6 +43,8 @@ export interface ReviewThread {
   resolvedBy: string | null;
   resolvedAt: string | null;
   comments: ReviewComment[];
+  /** The version an AI turn made when it said it addressed this thread; the thread stays open until a person resolves it. */
+  addressedInVersion?: number | null;
 }
 
 export interface Approval {

@@ -7,6 +7,7 @@ import { SessionMode, SessionStatus, TargetType } from '../ai/session.ts';
 import { MAX_MESSAGE_CHARS, type TurnStatus, type Usage } from '../ai/turn.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { SessionView } from './ai-session-views.ts';
+import type { ImpactDigest } from '../ai/impact-digest.ts';
 
 const Id = z.string().trim().min(1).max(200);
 
@@ -61,6 +62,8 @@ export interface SessionListItemView extends SessionSummaryView {
   filesChanged: number;
   /** The latest apply: its change set, the revision it made, who and when. */
   applied: { changeSetId: string; revision: number | null; objectKey: string | null; by: string | null; at: string } | null;
+  /** The impact of the latest version (files, lines, risk flags with reasons), as mirrored when it was made; null before any. */
+  impact: ImpactDigest | null;
   /** When and by whom a cancelled session was ended. */
   endedAt: string | null;
   endedBy: string | null;

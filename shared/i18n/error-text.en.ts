@@ -121,4 +121,5 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   AI_REBASE_STALE: 'Press "Move draft onto the new baseline" again.',
   AI_REBASE_TOO_LARGE: 'Make the resolved file smaller.',
   MENTION_NOT_FOUND: 'Reload the mentions list.',
+  AI_NO_OPEN_THREADS: 'Comment on a line of the draft first, or reopen a resolved thread.',
 };

@@ -141,4 +141,5 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
   AI_REBASE_STALE: { message: '自显示此冲突以来项目又变了。请再次把草稿移到新的基线上。', hint: '请再次点击“把草稿移到新基线”。' },
   AI_REBASE_TOO_LARGE: { message: '解决后的文件过大。', hint: '请缩小解决后的文件。' },
   MENTION_NOT_FOUND: { message: '此提及不存在，或并非发给你。', hint: '请刷新提及列表。' },
+  AI_NO_OPEN_THREADS: { message: '没有需要 AI 处理的未解决审阅评论。', hint: '请先对草稿中的某一行发表评论，或重新打开已解决的评论串。' },
 };

@@ -27,6 +27,11 @@ export const aiReviewRoutes = new Hono<AppEnv>()
     );
     return ok(c, result, 201);
   })
+  // "Address the open comments": the open threads become the AI's next turn (202, like a message).
+  .post('/:sessionId/address-comments', async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.addressComments(c.var.projectId, actorOf(c))), 202);
+  })
   .post('/:sessionId/threads/:threadId/resolve', async (c) => {
     const stub = await sessionStub(c);
     return ok(c, unwrap(await stub.setThreadStatus(c.var.projectId, actorOf(c), param(c, 'threadId'), 'resolved')));

@@ -14,6 +14,8 @@
  * - filesChanged = the distinct objects that write touched once applied; before that the files of
  *   the latest mirrored version (`latest_suggestion_json.files`), 0 when none.
  * - endedAt / endedBy = the `ai.session.cancelled` audit row of a cancelled session.
+ * - impact = the digest (files, lines, risk flags) mirrored with the latest version
+ *   (`latest_suggestion_json.impact`, shared/ai/impact-digest.ts), null before any.
  */
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -21,6 +23,7 @@ import { aiAuditEvents, aiSessions, revisionHistory, users } from '../db/schema.
 import type { SessionListItemView, SessionState } from '../../shared/api/ai-sessions.ts';
 import type { SessionStatus, TargetType } from '../../shared/ai/session.ts';
 import type { FileDiff } from '../../shared/api/ai-session-views.ts';
+import { readImpactDigest } from '../../shared/ai/impact-digest.ts';
 
 export interface SessionListFilters {
   status?: SessionStatus | undefined;
@@ -54,14 +57,19 @@ function inTargetScope(targetType: TargetType, workflowId: string | null, object
   }
 }
 
-function suggestionFiles(json: string | null): number {
-  if (!json) return 0;
+function suggestionOf(json: string | null): { files?: unknown; impact?: unknown } {
+  if (!json) return {};
   try {
-    const files = (JSON.parse(json) as { files?: unknown }).files;
-    return Array.isArray(files) ? files.length : 0;
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'object' && value !== null ? (value as { files?: unknown; impact?: unknown }) : {};
   } catch {
-    return 0;
+    return {};
   }
+}
+
+function suggestionFiles(json: string | null): number {
+  const files = suggestionOf(json).files;
+  return Array.isArray(files) ? files.length : 0;
 }
 
 export async function listSessions(db: Db, projectId: string, filters: SessionListFilters): Promise<SessionListItemView[]> {
@@ -154,6 +162,7 @@ export async function listSessions(db: Db, projectId: string, filters: SessionLi
             at: newest.createdAt,
           }
         : null,
+      impact: readImpactDigest(suggestionOf(r.latestSuggestionJson).impact),
       endedAt: cancel?.createdAt ?? null,
       endedBy: cancel?.name ?? null,
     };

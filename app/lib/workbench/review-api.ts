@@ -1,6 +1,7 @@
 /**
  * Typed client for a session's review routes (worker/routes/ai-review.ts): comments and replies,
- * resolve and reopen, approve, request changes, withdraw, and the owner's dismiss and override.
+ * resolve and reopen, approve, request changes, withdraw, the owner's dismiss and override, and
+ * "address the open comments" (the AI's next turn).
  * Same conventions as sessions-api.ts.
  */
 import type { Approval, ApprovalOverride } from '../../../shared/api/ai-session-views.ts';
@@ -38,6 +39,8 @@ export function createReviewApi(fetchFn: FetchLike = (input, init) => globalThis
     withdrawRequest: (projectId: string, sessionId: string) => call<{ withdrawn: number }>('DELETE', `${base(projectId, sessionId)}/change-requests/me`),
     dismissRequest: (projectId: string, sessionId: string, requestId: string, reason: string) =>
       call<{ dismissed: true }>('POST', `${base(projectId, sessionId)}/change-requests/${seg(requestId)}/dismiss`, { reason }),
+    addressComments: (projectId: string, sessionId: string) =>
+      call<{ turnId: string; seq: number; threadIds: string[] }>('POST', `${base(projectId, sessionId)}/address-comments`, {}),
     override: (projectId: string, sessionId: string, version: ReviewedVersion, reason: string) =>
       call<ApprovalOverride>('POST', `${base(projectId, sessionId)}/approvals/override`, { ...version, reason }),
   };

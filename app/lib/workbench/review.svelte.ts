@@ -81,6 +81,15 @@ export class WorkbenchReview {
     return null;
   });
 
+  readonly openThreads = $derived.by(() => this.threads.filter((t) => t.status === 'open'));
+  /** "Address the open comments": editors and owners, with open threads, when the AI could take a message now. */
+  readonly canAddress = $derived.by(() => this.canReview && this.#session.canSend && this.openThreads.length > 0);
+
+  /** The open threads become the AI's next turn (quoted to it as data); the turn shows in the conversation. */
+  addressComments(): Promise<boolean> {
+    return this.#run((p, s) => this.#api.addressComments(p, s));
+  }
+
   /** Resolving is for the thread's author, editors and owners. */
   canResolve(thread: ReviewThread): boolean {
     return thread.createdBy === this.#me || atLeast(this.#session.liveRole, 'editor');

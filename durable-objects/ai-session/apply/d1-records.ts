@@ -1,15 +1,16 @@
 /**
  * What the session writes to D1 outside an apply: each change-set version mirrored into
- * `ai_change_sets` with the session's latest suggestion (best effort: the object's own storage
+ * `ai_change_sets` with the session's latest suggestion and its impact digest (best effort: the object's own storage
  * is the truth), the audit row of a failed apply, and a cancel (session status + audit, one batch).
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../worker/db/client.ts';
 import { aiAuditEvents, aiChangeSets, aiSessions } from '../../../worker/db/schema.ts';
 import { newId, nowIso } from '../../../shared/ids.ts';
 import type { SessionMeta } from '../../../shared/ai/session.ts';
 import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
 import type { ChangeVersion } from '../overlay/versions.ts';
+import type { ImpactDigest } from '../../../shared/ai/impact-digest.ts';
 import { logError } from '../../../shared/errors-report.ts';
 
 export async function mirrorVersion(
@@ -18,11 +19,15 @@ export async function mirrorVersion(
   version: ChangeVersion,
   validation: ChangeValidation | null,
   rejected = false,
+  /** The version's impact, when it was just computed; otherwise the stored one is kept (same version, same content). */
+  impact?: ImpactDigest,
 ): Promise<void> {
   const now = nowIso();
   const status = rejected ? 'rejected' : validation ? (validation.valid ? 'validated' : 'rejected') : 'staged';
   const validationJson = validation ? JSON.stringify(validation) : null;
-  const suggestion = JSON.stringify({ changeSetId: version.id, version: version.version, contentHash: version.contentHash, files: version.files, status });
+  const suggestionJson = JSON.stringify({ changeSetId: version.id, version: version.version, contentHash: version.contentHash, files: version.files, status, ...(impact ? { impact } : {}) });
+  // The Sessions list reads the impact from here; a re-mirror (validation, discard) keeps the one stored with the version.
+  const suggestion = impact ? suggestionJson : sql`json_set(${suggestionJson}, '$.impact', json(json_extract(${aiSessions.latestSuggestionJson}, '$.impact')))`;
   try {
     await db.batch([
       db

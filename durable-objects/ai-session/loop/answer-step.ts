@@ -11,6 +11,7 @@ import type { ToolError } from '../../../shared/ai/tool-envelope.ts';
 import type { FinalAnswer } from '../../../shared/ai/turn.ts';
 import { parseFinalAnswer } from './final-answer.ts';
 import { nothingStaged } from './honest-ending.ts';
+import { markAddressedThreads } from '../review/address-comments.ts';
 import { fail, repairRequest, type LoopContext, type TurnDeps } from './loop-context.ts';
 import { runToolCall } from './tool-calls.ts';
 import type { Ending } from './turn-endings.ts';
@@ -39,6 +40,8 @@ export async function handleFinalAnswer(ctx: LoopContext, turn: TurnRecord, iter
   const checked = await validateStaged(ctx, current);
   if (checked === 'again') return 'again';
   const responseType = current.suggestOnly ? 'chat' : current.stagedVersion !== null ? 'change' : answer.responseType;
+  // "Address the open comments": the threads the answer names show "addressed in version N" (still open).
+  if (!current.suggestOnly) markAddressedThreads(core, turn.id, answer.addressedThreads);
   return { kind: 'finished', responseType, summary: answer.assistantSummary, validation: checked.validation, needsManualFix: checked.needsManualFix };
 }
 

@@ -55,6 +55,7 @@ const FINAL_ANSWER = [
   '- "responseType": "change" only when builder.change.stage answered ok in this turn, or when the answer includes a changeSet; "chat" for answers, questions and suggestions. Claiming changes that were not staged is refused.',
   '- "assistantSummary": required, plain language for the user, under 2000 characters (the chat shows no more): summary only (objects changed, kind of change, impact, risks, validation result, next step). Never paste full file contents into it; the user reviews whole files and the diff in the preview pane.',
   '- "changeSet": optional, a change set as above, when you did not stage it with builder.change.stage; it is then staged and validated for you. Leave it out when you already staged.',
+  '- "addressedThreads": optional, only when the user\'s message quotes review threads: the threadId of every thread your staged change addresses.',
   '- No other fields.',
 ].join('\n');
 

@@ -122,6 +122,9 @@ export class ReviewStore {
   threads(draft: DraftTexts): ReviewThread[] {
     const comments = this.#sql.exec<CommentRow>('SELECT * FROM comments ORDER BY created_at, id').toArray();
     const anchors = new Map(this.#sql.exec<AnchorRow>('SELECT * FROM thread_anchors').toArray().map((a) => [a.thread_id, a]));
+    const addressed = new Map(
+      this.#sql.exec<{ thread_id: string; version: number }>('SELECT thread_id, version FROM thread_addressed').toArray().map((a) => [a.thread_id, a.version]),
+    );
     return this.#sql
       .exec<ThreadRow>('SELECT * FROM threads ORDER BY created_at, id')
       .toArray()
@@ -146,8 +149,24 @@ export class ReviewStore {
           comments: comments
             .filter((c) => c.thread_id === row.id)
             .map((c) => ({ id: c.id, authorId: c.author_id, authorName: c.author_name, body: c.body, createdAt: c.created_at })),
+          addressedInVersion: addressed.get(row.id) ?? null,
         };
       });
+  }
+
+  /** An AI turn says it addressed these open threads in `version`; they stay open (review/address-comments.ts). */
+  markAddressed(threadIds: readonly string[], version: number, turnId: string): void {
+    const at = new Date().toISOString();
+    for (const id of threadIds) {
+      this.#sql.exec(
+        `INSERT INTO thread_addressed (thread_id, version, turn_id, at) VALUES (?, ?, ?, ?)
+         ON CONFLICT(thread_id) DO UPDATE SET version = excluded.version, turn_id = excluded.turn_id, at = excluded.at`,
+        id,
+        version,
+        turnId,
+        at,
+      );
+    }
   }
 
   approve(actor: ReviewActor, version: number, contentHash: string): boolean {

@@ -3,13 +3,14 @@
 // move: builder.context.get → the reads its edit needs → builder.change.stage → builder.change.validate
 // → a final answer `{responseType, assistantSummary}` saying what it staged and how validation went.
 // "make it shorter" restages a shorter draft (read through the tools, so from the overlay); "undo that"
-// discards. Nothing random, no clock: the same conversation always gets the same answer.
+// discards; quoted review threads get a "Review notes" answer (review-edits.ts). Nothing random, no clock: the same conversation always gets the same answer.
 
 import type { Reply, Scenario, ScenarioRequest } from '../types.ts';
 import { agentCreate, agentOptimize } from './agent-edits.ts';
 import { assetCreate, assetOptimize } from './asset-edits.ts';
 import { currentTurn, intentOf, languageOf, stringsIn, type ToolResult, type Turn } from './conversation.ts';
 import { NeedCall, Reads, record, stringList, type Edit, type Mode, type Situation, type Target, type TargetType } from './situation.ts';
+import { addressThreads, quotedThreads } from './review-edits.ts';
 import { stepCreate } from './step-create.ts';
 import { stepOptimize } from './step-edits.ts';
 import { wording } from './wording.ts';
@@ -24,8 +25,8 @@ const STRATEGIES: Record<TargetType, Record<Mode, (s: Situation) => Edit>> = {
 
 const MAX_LISTED_ERRORS = 5;
 
-function final(responseType: 'chat' | 'change', summary: string): Reply {
-  return { content: JSON.stringify({ responseType, assistantSummary: summary }) };
+function final(responseType: 'chat' | 'change', summary: string, extra: Record<string, unknown> = {}): Reply {
+  return { content: JSON.stringify({ responseType, assistantSummary: summary, ...extra }) };
 }
 
 function call(name: string, args: Record<string, unknown>, content?: string): Reply {
@@ -99,7 +100,9 @@ export function nextMove({ messages, tools }: Pick<ScenarioRequest, 'messages' |
   const target = targetOf(context);
   const lang = languageOfTurn(context, turn);
   const w = wording(lang);
-  const intent = intentOf(turn.request);
+  // Review threads quote other people's words: what they say is never the demo's intent ("undo" in a comment discards nothing).
+  const threads = quotedThreads(turn.request);
+  const intent = threads ? 'edit' : intentOf(turn.request);
   const canStage = offered.has('builder_change_stage');
 
   if (intent === 'undo' && canStage) {
@@ -111,8 +114,10 @@ export function nextMove({ messages, tools }: Pick<ScenarioRequest, 'messages' |
 
   const situation: Situation = { target, context, intent, lang, stagedKeys: stringList(record(context['revision_info'])['stagedKeys']), reads: new Reads(turn.results) };
   let edit: Edit;
+  let addressed: string[] = [];
   try {
-    edit = STRATEGIES[target.targetType][target.mode](situation);
+    if (threads) ({ edit, addressed } = addressThreads(situation.reads, threads));
+    else edit = STRATEGIES[target.targetType][target.mode](situation);
   } catch (error) {
     if (error instanceof NeedCall) return call(error.name, error.args);
     throw error;
@@ -128,7 +133,7 @@ export function nextMove({ messages, tools }: Pick<ScenarioRequest, 'messages' |
 
   const validated = turn.results.find((r) => r.name === 'builder_change_validate');
   if (!validated) return call('builder_change_validate', {});
-  return final('change', `${edit.summary} ${validationLine(validated)} ${w.nextSteps} ${w.demoNote}`);
+  return final('change', `${edit.summary} ${validationLine(validated)} ${w.nextSteps} ${w.demoNote}`, addressed.length > 0 ? { addressedThreads: addressed } : {});
 }
 
 export const demo: Scenario = (request) => nextMove(request);
