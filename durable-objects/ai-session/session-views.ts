@@ -3,7 +3,11 @@
  * suggestion and its validation, review, a page of the conversation, the latest turn, usage),
  * the changes view with each changed file's baseline and staged text, and the derived impact.
  */
-import { computeImpact, type ChangeImpactView } from '../../shared/ai/change-impact.ts';
+import { computeImpact, type ChangeImpactView, type ImpactStepRefs } from '../../shared/ai/change-impact.ts';
+import { assetRefsInText } from '../../shared/bmad/asset-refs.ts';
+import type { BmadPackage } from '../../shared/bmad/package.ts';
+import { formatObjectKey } from '../../shared/object-keys.ts';
+import { agentIds, frontmatterOf, stepsOf } from './overlay/package-lookups.ts';
 import type { SessionMeta } from '../../shared/ai/session.ts';
 import type { ChangesView } from '../../shared/api/ai-session-views.ts';
 import type { SessionView, TurnView, VersionView } from '../../shared/ai/session-rpc.ts';
@@ -64,7 +68,33 @@ export function impactOf(meta: SessionMeta, view: EffectiveView): ChangeImpactVi
   return computeImpact(files, {
     target: { targetType: meta.targetType, workflowId: meta.workflowId, targetId: meta.targetId, mode: meta.mode },
     assetPaths: new Set(view.pkg.assets.map((a) => a.path)),
+    agentIds: { before: new Set(agentIds(view.baseline.pkg)), after: new Set(agentIds(view.pkg)) },
+    steps: stepRefs(view.pkg, files),
   });
+}
+
+/**
+ * The steps whose references the impact checks: every step when the change removes an agent or
+ * an asset (an untouched step can be broken by it), else only the steps it writes.
+ */
+function stepRefs(pkg: BmadPackage, files: readonly { key: string; after: string | null }[]): ImpactStepRefs[] {
+  const everyStep = files.some((f) => f.after === null && /^(agent|asset):/.test(f.key));
+  const written = new Set(files.filter((f) => f.key.startsWith('step:')).map((f) => f.key));
+  if (!everyStep && written.size === 0) return [];
+  const out: ImpactStepRefs[] = [];
+  for (const workflow of pkg.workflows) {
+    for (const step of stepsOf(workflow)) {
+      const key = formatObjectKey({ kind: 'step', workflowId: workflow.id, nodeId: step.nodeId });
+      if (!step.file || (!everyStep && !written.has(key))) continue;
+      const agentId = frontmatterOf(step.file.markdown)?.agentId;
+      out.push({
+        key,
+        ...(typeof agentId === 'string' ? { agentId } : {}),
+        assets: assetRefsInText(step.file.markdown).map((r) => r.path),
+      });
+    }
+  }
+  return out;
 }
 
 export class SessionViews {

@@ -58,3 +58,54 @@ describe('declaredImpactNotes', () => {
     ]);
   });
 });
+
+describe('computeImpact: references the change breaks elsewhere', () => {
+  const agents = (before: string[], after: string[]) => ({ before: new Set(before), after: new Set(after) });
+
+  it('flags an untouched step that names an agent the change removes', () => {
+    const impact = computeImpact([{ key: 'agent:reviewer', before: '{"id":"reviewer"}', after: null }], {
+      agentIds: agents(['reviewer', 'writer'], ['writer']),
+      steps: [
+        { key: 'step:wf/a', agentId: 'reviewer', assets: [] },
+        { key: 'step:wf/b', agentId: 'writer', assets: [] },
+      ],
+    });
+    expect(impact.references.broken).toEqual(['agent:reviewer']);
+    const broken = impact.risks.filter((r) => r.flag === 'broken-reference');
+    expect(broken).toEqual([
+      { flag: 'broken-reference', objectKey: 'step:wf/a', message: 'step:wf/a names agent reviewer, which this change removes from agents.json.' },
+    ]);
+  });
+
+  it('flags a step the change writes that names an agent that does not exist, but not an old break it did not cause', () => {
+    const impact = computeImpact([{ key: 'step:wf/a', before: 'x\n', after: 'y\n' }], {
+      agentIds: agents(['writer'], ['writer']),
+      steps: [
+        { key: 'step:wf/a', agentId: 'ghost', assets: [] },
+        { key: 'step:wf/b', agentId: 'long-gone', assets: [] },
+      ],
+    });
+    expect(impact.references.broken).toEqual(['agent:ghost']);
+    expect(impact.risks.filter((r) => r.flag === 'broken-reference').map((r) => r.objectKey)).toEqual(['step:wf/a']);
+  });
+
+  it('flags an untouched step that still mentions an asset the change moves', () => {
+    const impact = computeImpact(
+      [
+        { key: 'asset:assets/guide.md', path: 'assets/guide.md', before: 'g\n', after: null },
+        { key: 'asset:assets/docs/guide.md', path: 'assets/docs/guide.md', before: null, after: 'g\n' },
+      ],
+      {
+        assetPaths: new Set(['assets/docs/guide.md']),
+        steps: [
+          { key: 'step:wf/a', assets: ['assets/guide.md'] },
+          { key: 'step:wf/b', assets: ['assets/docs/guide.md'] },
+        ],
+      },
+    );
+    expect(impact.references.broken).toEqual(['assets/guide.md']);
+    expect(impact.risks.filter((r) => r.flag === 'broken-reference')).toEqual([
+      { flag: 'broken-reference', objectKey: 'step:wf/a', message: 'step:wf/a mentions assets/guide.md, which this change deletes or moves.' },
+    ]);
+  });
+});

@@ -49,11 +49,24 @@ export interface ChangeImpactView {
   risks: RiskFlag[];
 }
 
+/** A step of the effective package and what it refers to, for references the change breaks elsewhere. */
+export interface ImpactStepRefs {
+  key: string;
+  /** The agent its frontmatter names, if any. */
+  agentId?: string;
+  /** The asset paths it mentions. */
+  assets: readonly string[];
+}
+
 export interface ImpactOptions {
   /** The session's target: objects outside it are flagged cross-object. */
   target?: ImpactBoundaryInput['target'];
   /** Every asset path of the effective package, to find broken references. */
   assetPaths?: ReadonlySet<string>;
+  /** The agent ids of agents.json in the baseline and in the draft: a step naming an agent the draft removed is broken. */
+  agentIds?: { before: ReadonlySet<string>; after: ReadonlySet<string> };
+  /** Every step of the draft with its references: a step the change did not touch can still be broken by it. */
+  steps?: readonly ImpactStepRefs[];
 }
 
 function lineTotals(before: string, after: string): { added: number; removed: number } {
@@ -106,6 +119,7 @@ export function computeImpact(input: readonly ImpactFileInput[], options: Impact
       }
     }
   }
+  for (const flag of brokenElsewhere(input, options, broken)) risks.push(flag);
   const count = (status: FileAction) => files.filter((f) => f.status === status).length;
   return {
     files,
@@ -121,6 +135,39 @@ export function computeImpact(input: readonly ImpactFileInput[], options: Impact
     references: { added: [...added].sort(), broken: [...broken].sort() },
     risks,
   };
+}
+
+/**
+ * References the change breaks in steps, whether or not it touched them: a step naming an agent
+ * that is gone (removed by this change, or named by a step this change wrote), and a step still
+ * mentioning an asset this change deletes or moves. Each broken reference is added to `broken`
+ * (agents as `agent:<id>`) and flagged once per step.
+ */
+function brokenElsewhere(input: readonly ImpactFileInput[], options: ImpactOptions, broken: Set<string>): RiskFlag[] {
+  const flags: RiskFlag[] = [];
+  const changed = new Set(input.map((f) => f.key));
+  const deletedAssets = new Set(
+    input.filter((f) => f.after === null && parseObjectKey(f.key)?.kind === 'asset').map((f) => f.path ?? f.key.slice('asset:'.length)),
+  );
+  const agents = options.agentIds;
+  for (const step of options.steps ?? []) {
+    const agent = step.agentId;
+    if (agents && agent !== undefined && agent !== '' && !agents.after.has(agent)) {
+      // Blame the change only for what it did: it removed the agent, or it wrote this step.
+      if (agents.before.has(agent) || changed.has(step.key)) {
+        const why = agents.before.has(agent) ? 'which this change removes from agents.json' : 'which does not exist';
+        flags.push({ flag: 'broken-reference', objectKey: step.key, message: `${step.key} names agent ${agent}, ${why}.` });
+        broken.add(`agent:${agent}`);
+      }
+    }
+    if (changed.has(step.key)) continue; // a changed step's asset references were checked with its file
+    for (const ref of step.assets) {
+      if (!assetRefExists(ref, deletedAssets) || (options.assetPaths && assetRefExists(ref, options.assetPaths))) continue;
+      flags.push({ flag: 'broken-reference', objectKey: step.key, message: `${step.key} mentions ${ref}, which this change deletes or moves.` });
+      broken.add(ref);
+    }
+  }
+  return flags;
 }
 
 /** What a model declared as impact, loosely (it is only compared, never trusted). */

@@ -34,3 +34,22 @@ describe('the Sessions list with impact', () => {
     expect(list.data.sessions.find((s: any) => s.sessionId === quiet).impact).toBeNull();
   });
 });
+
+describe('impact: a step naming an agent that is gone', () => {
+  it('shows the staged step that names a missing agent as a broken reference on GET …/changes', async () => {
+    const { owner, base } = await supportDeskProject();
+    const sessionId = await stepSession(owner, base);
+    const step = await currentStep(owner, base);
+    const renamed = step.markdown.replace('agentId: "triager"', 'agentId: "triage-bot"');
+    expect(renamed).not.toBe(step.markdown);
+    const staged = await owner.post(`${base}/ai/sessions/${sessionId}/stage`, { changeSet: stepChangeSet(renamed) });
+    expect(staged.status).toBe(200);
+
+    const changes = await owner.get(`${base}/ai/sessions/${sessionId}/changes`);
+    expect(changes.status).toBe(200);
+    expect(changes.data.impact.references.broken).toEqual(['agent:triage-bot']);
+    expect(changes.data.impact.risks).toContainEqual(
+      expect.objectContaining({ flag: 'broken-reference', message: expect.stringContaining('names agent triage-bot') }),
+    );
+  });
+});
