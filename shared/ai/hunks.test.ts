@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findHunk, hunkHash, hunksOf, lineCounts, revertHunks } from './hunks.ts';
+import { fileChangeHash, findHunk, hunkHash, hunksOf, lineCounts, revertHunks } from './hunks.ts';
 
 const BEFORE = ['# Step', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'end', ''].join('\n');
 // Two separate changes: line 2 rewritten, line 8 removed and two lines added at the end.
@@ -69,5 +69,13 @@ describe('findHunk', () => {
     const edited = hunksOf(before, 'x\nB\nx\nb\n');
     expect(findHunk(edited, { hash: hunks[0]!.hash, newStart: 2 })?.newStart).toBe(4);
     expect(findHunk(hunksOf(before, 'x\nB\nx\nB\n'), { hash: hunks[0]!.hash, newStart: 2 })).toBeUndefined();
+  });
+});
+
+describe('fileChangeHash', () => {
+  it('names the whole change of a file: an added, an emptied and a deleted file differ, as do two drafts', () => {
+    const hashes = [fileChangeHash(null, 'a\n'), fileChangeHash('', 'a\n'), fileChangeHash('a\n', ''), fileChangeHash('a\n', null), fileChangeHash('a\n', 'b\n')];
+    expect(new Set(hashes).size).toBe(hashes.length);
+    expect(fileChangeHash('a\n', 'b\n')).toBe(fileChangeHash('a\n', 'b\n'));
   });
 });

@@ -60,6 +60,12 @@ export function hunkHash(removed: string, added: string): string {
   return cyrb53(`${removed.length}:${added.length}:${removed}${added}`);
 }
 
+/** The whole change of a file ('A'/'M'/'D' and both texts): names a file for whole-file undo and keep. */
+export function fileChangeHash(before: string | null, after: string | null): string {
+  const side = (text: string | null) => (text === null ? 'null' : `${text.length}:${text}`);
+  return cyrb53(`${side(before)}|${side(after)}`, 1);
+}
+
 function pieces(before: string, after: string): Piece[] {
   const out: Piece[] = [];
   let oldLine = 1;
@@ -117,7 +123,7 @@ export function lineCounts(before: string | null, after: string | null): { added
   return { added, removed };
 }
 
-/** The draft with the chosen hunks put back to the baseline's text; every other hunk stays. */
+/** The draft with the chosen hunks put back to the baseline's text; every other hunk stays. `revert` sees fresh hunk objects: compare by index or hash. */
 export function revertHunks(before: string | null, after: string | null, revert: (hunk: Hunk) => boolean): string {
   return pieces(before ?? '', after ?? '')
     .map((p) => (p.kind === 'same' ? p.text : revert(p.hunk) ? p.hunk.removed : p.hunk.added))

@@ -34,11 +34,12 @@ import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { ID_PATTERN } from '../../shared/bmad/formats.ts';
 import { actorOf, sessionObject, sessionStub, unwrap } from './session-rpc.ts';
 import { aiReviewRoutes } from './ai-review.ts';
+import { aiUndoRoutes } from './ai-undo.ts';
 
 type Ctx = Context<AppEnv>;
 
 /** Viewers may comment, reply, and resolve threads they started (the session checks who may resolve); every other write needs an editor. */
-const VIEWER_WRITES = /\/ai\/sessions\/[^/]+\/(comments|threads\/[^/]+\/(resolve|reopen))$/;
+const VIEWER_WRITES = /\/ai\/sessions\/[^/]+\/(comments|keep-marks|threads\/[^/]+\/(resolve|reopen))$/;
 
 function sessionAccess(): MiddlewareHandler<AppEnv> {
   const viewer = projectAccess({ write: 'viewer' });
@@ -137,6 +138,7 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
 export const aiSessionRoutes = new Hono<AppEnv>()
   .use(sessionAccess())
   .route('/', aiReviewRoutes)
+  .route('/', aiUndoRoutes)
   .post('/', jsonBody(CreateSessionInput), async (c) => {
     const input = c.req.valid('json');
     const target = await resolveTarget(c, input);

@@ -152,6 +152,12 @@ export class OverlayDoc {
     }, origin);
   }
 
+  /** Drop one entry: the file is back to its baseline (an undo of the whole file, or of an added file). */
+  remove(key: string, origin: unknown): void {
+    if (!this.#files.has(key)) return;
+    this.doc.transact(() => this.#files.delete(key), origin);
+  }
+
   /** Drop every entry (discard, cancel, or the reset after apply). */
   clear(origin: unknown): void {
     if (this.#files.size === 0) return;
