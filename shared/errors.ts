@@ -133,6 +133,11 @@ export const ERROR_CODES = {
     status: 409,
     message: 'Someone asked for changes; apply waits until they approve a later version or withdraw, or an owner dismisses the request.',
   },
+  AI_HUNK_CHANGED: {
+    status: 409,
+    message: 'That part of the draft changed since you saw it (someone edited it), so it was not undone. Reload the changes and try again.',
+  },
+  AI_UNDO_NOT_FOUND: { status: 404, message: 'This undo does not exist in the session.' },
   AI_CHANGE_REQUEST_NOT_FOUND: { status: 404, message: 'There is no open request for changes with this id.' },
   // The AI turn (ours)
   AI_TURN_IN_PROGRESS: {

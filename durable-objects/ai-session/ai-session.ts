@@ -35,6 +35,7 @@ import { runTool } from './tools/registry.ts';
 import { addressCommentsTask } from './review/address-comments.ts';
 import type { ToolEnvelope } from '../../shared/ai/tool-envelope.ts';
 import type { CompareSide } from '../../shared/api/ai-versions.ts';
+import type { KeepInput, UndoInput } from '../../shared/api/ai-undo.ts';
 
 /**
  * While a turn runs, the watchdog alarm fires this often: it keeps the object awake, and after a
@@ -401,6 +402,22 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   async resolveRebase(projectId: string, actor: Actor, input: ResolveRebaseInput) {
     return this.#session(projectId) ?? outcomeOf(() => this.core.resolveRebase(actor, input));
+  }
+
+  async undoChange(projectId: string, actor: Actor, input: UndoInput) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.undo(actor, input));
+  }
+
+  async reapplyUndo(projectId: string, actor: Actor, undoId: string) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.reapplyUndo(actor, undoId));
+  }
+
+  async setKeepMark(projectId: string, actor: Actor, input: KeepInput) {
+    return this.#session(projectId) ?? outcomeOf(async () => this.core.setKeepMark(actor, input));
+  }
+
+  async keepMarks(projectId: string, actor: Actor) {
+    return this.#session(projectId) ?? outcomeOf(async () => this.core.keepMarks(actor));
   }
 
   /** A `builder.*` tool as the model calls it (the loop calls runTool itself; tests call this). */

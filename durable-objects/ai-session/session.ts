@@ -38,6 +38,9 @@ import { TurnStore } from './loop/turn-store.ts';
 import { CheckpointStore } from './overlay/checkpoints.ts';
 import { CheckpointCommands } from './checkpoint-commands.ts';
 import type { CompareSide, CompareView, RestoreResult, VersionsTimelineView } from '../../shared/api/ai-versions.ts';
+import { UndoCommands } from './undo-commands.ts';
+import { KeepMarkStore } from './review/keep-marks.ts';
+import type { KeepInput, KeepMark, UndoInput, UndoResult } from '../../shared/api/ai-undo.ts';
 import type { Actor, ApplyRequest, ApplyResult, FileDiff, ReviewedVersion, SessionView, StageResult, TurnView, VersionView } from '../../shared/ai/session-rpc.ts';
 
 export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView };
@@ -63,6 +66,8 @@ export class SessionCore {
   readonly #views: SessionViews;
   readonly #checkpointCommands: CheckpointCommands;
   readonly #baseline: BaselineCache;
+  readonly #undo: UndoCommands;
+  readonly #keeps: KeepMarkStore;
   #queue: Promise<unknown> = Promise.resolve();
   #applying = false;
   #baselineReport: { key: string; report: ValidationReport } | null = null;
@@ -110,6 +115,8 @@ export class SessionCore {
     this.#apply = new SessionApply(host, this.#edits);
     this.#views = new SessionViews(host, this.log);
     this.#checkpointCommands = new CheckpointCommands(host, this.#edits);
+    this.#undo = new UndoCommands(host, this.#edits);
+    this.#keeps = new KeepMarkStore(deps.sql);
   }
 
   /** True while an apply waits or runs. */
@@ -277,6 +284,30 @@ export class SessionCore {
 
   overrideApprovals(actor: Actor, input: ReviewedVersion & { reason: string }) {
     return this.#exclusive(() => this.#reviews.overrideApprovals(actor, input));
+  }
+
+  // ---------------------------------------------------------------- keep and undo (undo-commands.ts, review/keep-marks.ts)
+
+  /** Undo one file or one hunk of the draft back to the baseline, as a new version. */
+  undo(actor: Actor, input: UndoInput): Promise<UndoResult> {
+    return this.#exclusive(() => this.#undo.undo(actor, input));
+  }
+
+  /** Undo an undo. */
+  reapplyUndo(actor: Actor, undoId: string): Promise<UndoResult> {
+    return this.#exclusive(() => this.#undo.reapply(actor, undoId));
+  }
+
+  /** Mark a file or hunk as reviewed by this person (or clear the mark); changes no content. */
+  setKeepMark(actor: Actor, input: KeepInput): KeepMark[] {
+    this.#requireMeta();
+    this.#keeps.set(actor.userId, { objectKey: input.objectKey, hash: input.hash, scope: input.scope, version: this.versions.latest()?.version ?? null }, input.kept);
+    return this.#keeps.list(actor.userId);
+  }
+
+  keepMarks(actor: Actor): KeepMark[] {
+    this.#requireMeta();
+    return this.#keeps.list(actor.userId);
   }
 
   // ---------------------------------------------------------------- apply and cancel (session-apply.ts)

@@ -68,6 +68,17 @@ const payloads = {
     summary: z.string(),
   }),
   'change.discarded': z.object({ version: z.number().int().nullable() }),
+  /** A person undid one file or one hunk of the draft back to the baseline (or re-applied what an undo took away): a new version. */
+  'change.undone': z.object({
+    undoId: z.string(),
+    objectKey: z.string(),
+    /** The hunk's first draft line and line count before the undo; null for the whole file. */
+    hunk: z.object({ newStart: z.number().int(), newLines: z.number().int(), oldStart: z.number().int(), oldLines: z.number().int() }).nullable(),
+    /** `undo`: back to the baseline; `reapply`: an undo itself undone. */
+    kind: z.enum(['undo', 'reapply']),
+    removed: z.boolean(),
+    version: z.number().int().nullable(),
+  }),
   'comment.added': z.object({
     threadId: z.string(),
     commentId: z.string(),

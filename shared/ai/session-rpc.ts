@@ -22,6 +22,7 @@ import type { ProjectChannelMessage } from './project-channel.ts';
 import type { SessionMeta, SessionStatus } from './session.ts';
 import type { ToolEnvelope } from './tool-envelope.ts';
 import type { Usage } from './turn.ts';
+import type { KeepInput, KeepMark, UndoInput, UndoResult } from '../api/ai-undo.ts';
 
 export type {
   ApplyResult,
@@ -105,6 +106,13 @@ export interface AiSessionRpc {
   resolveRebase(projectId: string, actor: Actor, input: ResolveRebaseInput): Promise<Outcome<ResolveRebaseResult>>;
   /** "Address the open comments": the open review threads become the next turn's task (editors and owners). */
   addressComments(projectId: string, actor: Actor): Promise<Outcome<MessageAccepted & { threadIds: string[] }>>;
+  /** Undo one file or one hunk of the draft (editors and owners; refused during a turn, or when that part changed). */
+  undoChange(projectId: string, actor: Actor, input: UndoInput): Promise<Outcome<UndoResult>>;
+  /** Undo an earlier undo (the file must still hold what that undo left). */
+  reapplyUndo(projectId: string, actor: Actor, undoId: string): Promise<Outcome<UndoResult>>;
+  /** This person's "kept" (reviewed) marks on files and hunks; setting one changes no content. */
+  setKeepMark(projectId: string, actor: Actor, input: KeepInput): Promise<Outcome<KeepMark[]>>;
+  keepMarks(projectId: string, actor: Actor): Promise<Outcome<KeepMark[]>>;
   /** A `builder.*` tool as the model calls it (the loop calls it in-process; tests call this). */
   tool(projectId: string, actor: Actor, name: string, args: unknown): Promise<ToolEnvelope>;
   /** The versions timeline (everyone on the session). */

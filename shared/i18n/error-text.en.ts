@@ -122,4 +122,6 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   AI_REBASE_TOO_LARGE: 'Make the resolved file smaller.',
   MENTION_NOT_FOUND: 'Reload the mentions list.',
   AI_NO_OPEN_THREADS: 'Comment on a line of the draft first, or reopen a resolved thread.',
+  AI_HUNK_CHANGED: 'Reload the changes and try again.',
+  AI_UNDO_NOT_FOUND: 'Reload the changes to see the current undos.',
 };

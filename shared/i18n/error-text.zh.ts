@@ -142,4 +142,6 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
   AI_REBASE_TOO_LARGE: { message: '解决后的文件过大。', hint: '请缩小解决后的文件。' },
   MENTION_NOT_FOUND: { message: '此提及不存在，或并非发给你。', hint: '请刷新提及列表。' },
   AI_NO_OPEN_THREADS: { message: '没有需要 AI 处理的未解决审阅评论。', hint: '请先对草稿中的某一行发表评论，或重新打开已解决的评论串。' },
+  AI_HUNK_CHANGED: { message: '你看到之后，草稿的这一部分已被修改（有人编辑过），因此没有撤销。', hint: '请刷新变更后重试。' },
+  AI_UNDO_NOT_FOUND: { message: '会话中没有这次撤销。', hint: '请刷新变更查看当前的撤销记录。' },
 };

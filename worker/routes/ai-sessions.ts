@@ -37,11 +37,12 @@ import { actorOf, sessionObject, sessionStub, unwrap } from './session-rpc.ts';
 import { aiReviewRoutes } from './ai-review.ts';
 import { aiVersionRoutes } from './ai-versions.ts';
 import { aiRebaseRoutes } from './ai-rebase.ts';
+import { aiUndoRoutes } from './ai-undo.ts';
 
 type Ctx = Context<AppEnv>;
 
 /** Viewers may comment, reply, and resolve threads they started (the session checks who may resolve); every other write needs an editor. */
-const VIEWER_WRITES = /\/ai\/sessions\/[^/]+\/(comments|threads\/[^/]+\/(resolve|reopen))$/;
+const VIEWER_WRITES = /\/ai\/sessions\/[^/]+\/(comments|keep-marks|threads\/[^/]+\/(resolve|reopen))$/;
 
 function sessionAccess(): MiddlewareHandler<AppEnv> {
   const viewer = projectAccess({ write: 'viewer' });
@@ -142,6 +143,7 @@ export const aiSessionRoutes = new Hono<AppEnv>()
   .route('/', aiReviewRoutes)
   .route('/', aiVersionRoutes)
   .route('/', aiRebaseRoutes)
+  .route('/', aiUndoRoutes)
   .post('/', jsonBody(CreateSessionInput), async (c) => {
     const input = c.req.valid('json');
     const target = await resolveTarget(c, input);

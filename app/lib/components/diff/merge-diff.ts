@@ -1,0 +1,183 @@
+/**
+ * A read-only diff of two texts on `@codemirror/merge` (the co-editor's CodeMirror): side by side
+ * (`MergeView`) or inline (`unifiedMergeView`), with line numbers, word-level highlights, unchanged
+ * regions collapsed behind an expander, and a comment gutter on the staged side. CodeMirror loads
+ * here, by dynamic import, only when a diff is first shown; it virtualises long files by itself.
+ *
+ * New text arrives as a transaction that replaces only the span that differs (never a new editor),
+ * so the scroll position and the expanded regions stay where the reader left them.
+ */
+import type { EditorView as EditorViewType } from '@codemirror/view';
+
+export type MergeMode = 'split' | 'inline';
+
+export interface CommentGutter {
+  /** Open threads on a staged line (1-based). */
+  threadsOn: (line: number) => number;
+  /** Offer "+" to comment on a staged line; absent: markers only. */
+  oncomment?: ((line: number) => void) | undefined;
+}
+
+export interface MergeDiffOptions {
+  before: string;
+  after: string;
+  mode: MergeMode;
+  label: string;
+  gutter: CommentGutter;
+  /** The staged line the reader's cursor is on, after navigation. */
+  oncursor?: (line: number) => void;
+}
+
+export interface MergeDiff {
+  update(before: string, after: string): void;
+  /** New threads or commenting rights: redraw the gutter. */
+  refreshGutter(gutter: CommentGutter): void;
+  /** Move to the next / previous changed chunk; false when there is none that way. */
+  next(): boolean;
+  previous(): boolean;
+  destroy(): void;
+}
+
+/** The one change that turns `current` into `next`: the span between their common prefix and suffix. */
+export function spanChange(current: string, next: string): { from: number; to: number; insert: string } | null {
+  if (current === next) return null;
+  let start = 0;
+  const max = Math.min(current.length, next.length);
+  while (start < max && current.charCodeAt(start) === next.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < max - start && current.charCodeAt(current.length - 1 - end) === next.charCodeAt(next.length - 1 - end)) end++;
+  return { from: start, to: current.length - end, insert: next.slice(start, next.length - end) };
+}
+
+export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOptions): Promise<MergeDiff> {
+  const [{ EditorState, StateEffect, StateField, ChangeSet, Text }, view, merge] = await Promise.all([
+    import('@codemirror/state'),
+    import('@codemirror/view'),
+    import('@codemirror/merge'),
+  ]);
+  const { EditorView, GutterMarker, gutter, lineNumbers } = view;
+  const { MergeView, unifiedMergeView, goToNextChunk, goToPreviousChunk, updateOriginalDoc, getOriginalDoc } = merge;
+
+  const setGutter = StateEffect.define<CommentGutter>();
+  const gutterState = StateField.define<CommentGutter>({
+    create: () => options.gutter,
+    update: (value, tr) => tr.effects.reduce((v, e) => (e.is(setGutter) ? e.value : v), value),
+  });
+
+  class CommentMarker extends GutterMarker {
+    constructor(
+      readonly line: number,
+      readonly count: number,
+      readonly oncomment: ((line: number) => void) | undefined,
+    ) {
+      super();
+    }
+    override eq(other: CommentMarker): boolean {
+      return other.line === this.line && other.count === this.count && other.oncomment === this.oncomment;
+    }
+    override toDOM(): HTMLElement {
+      const box = document.createElement('span');
+      box.className = 'cm-comment-cell';
+      if (this.count > 0) {
+        const marker = document.createElement('span');
+        marker.textContent = `💬${this.count}`;
+        marker.title = `${this.count} open thread${this.count === 1 ? '' : 's'} on line ${this.line}`;
+        marker.dataset['testid'] = 'diff-thread-marker';
+        marker.dataset['line'] = String(this.line);
+        box.append(marker);
+      }
+      if (this.oncomment) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'cm-comment-add';
+        button.textContent = '+';
+        button.setAttribute('aria-label', `Comment on line ${this.line}`);
+        button.dataset['testid'] = 'diff-comment-line';
+        button.dataset['line'] = String(this.line);
+        const oncomment = this.oncomment;
+        button.addEventListener('click', () => oncomment(this.line));
+        box.append(button);
+      }
+      return box;
+    }
+  }
+
+  const commentGutter = gutter({
+    class: 'cm-comment-gutter',
+    lineMarker(v, block) {
+      const g = v.state.field(gutterState);
+      const line = v.state.doc.lineAt(block.from).number;
+      const count = g.threadsOn(line);
+      return count > 0 || g.oncomment ? new CommentMarker(line, count, g.oncomment) : null;
+    },
+    lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setGutter))),
+  });
+
+  const common = [
+    lineNumbers(),
+    EditorView.editable.of(false),
+    EditorState.readOnly.of(true),
+    EditorView.lineWrapping,
+    EditorView.contentAttributes.of({ 'aria-label': options.label }),
+  ];
+  const staged = [
+    ...common,
+    gutterState,
+    commentGutter,
+    EditorView.updateListener.of((u) => {
+      if (u.selectionSet && options.oncursor) options.oncursor(u.state.doc.lineAt(u.state.selection.main.head).number);
+    }),
+  ];
+  const collapse = { margin: 3, minSize: 6 };
+
+  let staging: EditorViewType;
+  let destroy: () => void;
+  let setBefore: (before: string) => void;
+  if (options.mode === 'split') {
+    const mv = new MergeView({
+      a: { doc: options.before, extensions: common },
+      b: { doc: options.after, extensions: staged },
+      parent: host,
+      highlightChanges: true,
+      gutter: true,
+      collapseUnchanged: collapse,
+    });
+    staging = mv.b;
+    destroy = () => mv.destroy();
+    setBefore = (before) => {
+      const change = spanChange(mv.a.state.doc.toString(), before);
+      if (change) mv.a.dispatch({ changes: change });
+    };
+  } else {
+    const single = new EditorView({
+      parent: host,
+      state: EditorState.create({
+        doc: options.after,
+        extensions: [...staged, unifiedMergeView({ original: options.before, highlightChanges: true, gutter: true, mergeControls: false, collapseUnchanged: collapse })],
+      }),
+    });
+    staging = single;
+    destroy = () => single.destroy();
+    setBefore = (before) => {
+      const original = getOriginalDoc(single.state);
+      const change = spanChange(original.toString(), before);
+      if (!change) return;
+      const changes = ChangeSet.of(change, original.length);
+      single.dispatch({ effects: updateOriginalDoc.of({ doc: Text.of(before.split('\n')), changes }) });
+    };
+  }
+
+  return {
+    update(before, after) {
+      setBefore(before);
+      const change = spanChange(staging.state.doc.toString(), after);
+      if (change) staging.dispatch({ changes: change });
+    },
+    refreshGutter(g) {
+      staging.dispatch({ effects: setGutter.of(g) });
+    },
+    next: () => goToNextChunk({ state: staging.state, dispatch: (tr) => staging.dispatch(tr) }),
+    previous: () => goToPreviousChunk({ state: staging.state, dispatch: (tr) => staging.dispatch(tr) }),
+    destroy,
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The changes pane's diff view in Chromium (issue 16): a staged change of two hunks in a step and
+ * an added asset. Side by side shows line numbers and a word-level highlight; `n` moves to the
+ * next file and `j` between its hunks; undoing one hunk leaves the other, and the undo appears in
+ * the pane's timeline with who did it.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO_USER, seedDemo } from '../../scripts/seed-demo.ts';
+import { hunksOf } from '../../shared/ai/hunks.ts';
+import { describeBrowser, useModelSuite } from './harness.ts';
+
+const WF = 'vendor-intake';
+const STEP = 'capture-request';
+const STEP_KEY = `step:${WF}/${STEP}`;
+const ASSET_KEY = 'asset:assets/notes/diff-view.md';
+
+describeBrowser('the diff view (browser)', () => {
+  const started = useModelSuite();
+  const contexts: BrowserContext[] = [];
+  let projectId: string;
+
+  beforeAll(async () => {
+    ({ projectId } = await seedDemo(started.suite.product.url, { scriptedModelUrl: started.model.url }));
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+  });
+
+  async function signedInPage(): Promise<Page> {
+    const base = started.suite.product.url;
+    const context = await started.suite.newContext();
+    contexts.push(context);
+    const login = await context.request.post(`${base}/api/auth/login`, { data: { email: DEMO_USER.email, password: DEMO_USER.password }, headers: { origin: base } });
+    expect(login.status()).toBe(200);
+    return context.newPage();
+  }
+
+  it('shows line numbers and word highlights side by side, moves with n and j, and undoes one hunk into the timeline', { timeout: 180_000 }, async () => {
+    const base = started.suite.product.url;
+    const page = await signedInPage();
+    const api = `${base}/api/projects/${projectId}`;
+    const json = async (res: { json(): Promise<unknown> }) => ((await res.json()) as { data: any }).data;
+
+    // ---- A session on the step, and a staged change: two hunks in the step, one added asset.
+    const step = await json(await page.request.get(`${api}/workflows/${WF}/steps/${STEP}`));
+    const markdown = (step.step.markdown as string).replace('# Capture the vendor request', '# Capture the vendor request carefully');
+    const staged = `${markdown.replace(/\n*$/, '')}\n\nAdded at the end.\n`;
+    const created = await page.request.post(`${api}/ai/sessions`, { data: { workflowId: WF, targetType: 'step', targetId: STEP, mode: 'optimize' }, headers: { origin: base } });
+    expect(created.status()).toBe(201);
+    const path = `${api}/ai/sessions/${(await json(created)).sessionId}`;
+    const stage = await page.request.post(`${path}/stage`, {
+      headers: { origin: base },
+      data: {
+        changeSet: {
+          schemaVersion: '1.0',
+          targetType: 'step',
+          mode: 'optimize',
+          operations: [
+            { op: 'upsert', targetType: 'step', target: { workflowId: WF, nodeId: STEP }, payload: { stepMarkdown: staged } },
+            { op: 'upsert', targetType: 'asset', target: { path: 'assets/notes/diff-view.md' }, payload: { content: '# Notes\n\nA new note.\n' } },
+          ],
+        },
+      },
+    });
+    expect(stage.status()).toBe(200);
+    const before = (await json(await page.request.get(`${path}/changes`))).files.find((f: any) => f.key === STEP_KEY);
+    const hunks = hunksOf(before.before, before.after);
+    expect(hunks).toHaveLength(2);
+
+    await page.goto(`/builder/${projectId}/ai-workbench?workflowId=${WF}&targetType=step&targetId=${STEP}&mode=optimize`);
+    const stepFile = page.locator(`[data-testid="changed-file"][data-key="${STEP_KEY}"]`);
+    await stepFile.getByTestId('file-diff').waitFor();
+    expect(await page.locator(`[data-testid="file-list-item"][data-key="${ASSET_KEY}"] .action`).textContent()).toBe('A');
+    expect(await page.locator(`[data-testid="file-list-item"][data-key="${STEP_KEY}"]`).textContent()).toContain('+3−1');
+
+    // ---- Side by side: line numbers on both sides and the added word highlighted.
+    await stepFile.getByTestId('diff-mode-split').click();
+    const split = stepFile.locator('[data-testid="code-diff"][data-mode="split"][data-phase="ready"]');
+    await split.waitFor();
+    expect(await split.locator('.cm-mergeView .cm-editor').count()).toBe(2);
+    const numbers = await split.locator('.cm-mergeViewEditor').nth(1).locator('.cm-lineNumbers .cm-gutterElement').allTextContents();
+    expect(numbers).toContain(String(hunks[0]!.newStart));
+    const words = await split.locator('.cm-changedText').allTextContents();
+    expect(words.join('')).toContain('carefully');
+    // The choice is remembered for the next visit.
+    expect(await page.evaluate(() => localStorage.getItem('workbench.diff-mode'))).toBe('split');
+
+    // ---- Keyboard: from the first file (the asset), n goes to the step; j steps through its hunks.
+    await page.locator(`[data-testid="changed-file"][data-key="${ASSET_KEY}"] summary`).focus();
+    await page.keyboard.press('n');
+    await page.locator(`[data-testid="changed-file"][data-key="${STEP_KEY}"][data-current="true"]`).waitFor();
+    const stepDiff = stepFile.getByTestId('file-diff');
+    await page.keyboard.press('j');
+    await expect.poll(() => stepDiff.getAttribute('data-cursor-line')).toBe(String(hunks[0]!.newStart));
+    await page.keyboard.press('j');
+    await expect.poll(() => stepDiff.getAttribute('data-cursor-line')).toBe(String(hunks[1]!.newStart));
+
+    // ---- Undo the first hunk only: the second stays, and the timeline says who undid what.
+    await stepFile.locator(`[data-testid="hunk"][data-hash="${hunks[0]!.hash}"] [data-testid="undo-hunk"]`).click();
+    const entry = page.locator(`[data-testid="undo-timeline"] [data-testid="undo-entry"][data-key="${STEP_KEY}"]`);
+    await entry.waitFor();
+    expect(await entry.textContent()).toContain(DEMO_USER.name);
+    const after = (await json(await page.request.get(`${path}/changes`))).files.find((f: any) => f.key === STEP_KEY);
+    expect(hunksOf(after.before, after.after).map((h) => h.hash)).toEqual([hunks[1]!.hash]);
+    await expect.poll(async () => (await split.locator('.cm-changedText').allTextContents()).join('')).not.toContain('carefully');
+  });
+});
