@@ -14,7 +14,7 @@ import { createDb } from '../../worker/db/client.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
-import type { MessageInput } from '../../shared/api/ai-sessions.ts';
+import type { GraphUndoInput, MessageInput } from '../../shared/api/ai-sessions.ts';
 import { TurnRunner } from './loop/turn-runner.ts';
 import { AuditOutbox } from './loop/audit-outbox.ts';
 import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
@@ -303,6 +303,10 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   async overrideApprovals(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string; reason: string }) {
     return this.#session(projectId) ?? outcomeOf(() => this.core.overrideApprovals(actor, input));
+  }
+
+  async undoGraphPart(projectId: string, actor: Actor, input: GraphUndoInput) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.undoGraphPart(actor, input));
   }
 
   /** A `builder.*` tool as the model calls it (the loop calls runTool itself; tests call this). */

@@ -32,6 +32,8 @@ import { SessionViews, type StateOptions } from './session-views.ts';
 import { readKv, writeKv } from './storage.ts';
 import { VersionStore, type VersionSource } from './overlay/versions.ts';
 import { TurnStore } from './loop/turn-store.ts';
+import { undoGraphPart, type GraphUndoResult } from './graph-undo.ts';
+import type { GraphUndoInput } from '../../shared/api/ai-sessions.ts';
 import type { Actor, ApplyRequest, ApplyResult, FileDiff, ReviewedVersion, SessionView, StageResult, TurnView, VersionView } from '../../shared/ai/session-rpc.ts';
 
 export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView };
@@ -52,6 +54,7 @@ export class SessionCore {
   readonly #reviews: ReviewCommands;
   readonly #apply: SessionApply;
   readonly #views: SessionViews;
+  readonly #host: SessionHost;
   #queue: Promise<unknown> = Promise.resolve();
   #applying = false;
   #baselineReport: { key: string; report: ValidationReport } | null = null;
@@ -88,6 +91,7 @@ export class SessionCore {
       view: () => this.view(),
       validateView: (ctx, view, files) => this.validateView(ctx, view, files),
     };
+    this.#host = host;
     this.#edits = new CoEdit(host);
     this.#changes = new ChangeCommands(host, this.#edits);
     this.#reviews = new ReviewCommands(host, this.#edits);
@@ -193,6 +197,11 @@ export class SessionCore {
   /** `builder.change.discard`: drop the overlay; the latest version becomes `rejected`. */
   discard(actor: EventActor): Promise<{ discarded: true }> {
     return this.#exclusive(() => this.#changes.discard(actor));
+  }
+
+  /** Undo one node or edge of a staged graph back to the stored package, as a new version (graph-undo.ts). */
+  undoGraphPart(actor: Actor, input: GraphUndoInput): Promise<GraphUndoResult> {
+    return this.#exclusive(() => undoGraphPart(this.#host, this.#edits, actor, input));
   }
 
   // ---------------------------------------------------------------- co-editing (co-edit.ts)

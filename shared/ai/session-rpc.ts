@@ -13,7 +13,7 @@ import type {
   SessionView,
   StageResult,
 } from '../api/ai-session-views.ts';
-import type { MessageAccepted, MessageInput, MessageWaited } from '../api/ai-sessions.ts';
+import type { GraphUndoInput, MessageAccepted, MessageInput, MessageWaited } from '../api/ai-sessions.ts';
 import type { ChangeValidation } from './validation-result.ts';
 import type { Outcome } from './outcome.ts';
 import type { ProjectChannelMessage } from './project-channel.ts';
@@ -97,6 +97,8 @@ export interface AiSessionRpc {
   dismissChangeRequest(projectId: string, actor: Actor, requestId: string, reason: string): Promise<Outcome<{ requestId: string; dismissed: true }>>;
   /** An owner lets the version they saw apply without the required approvals; the reason goes into the audit log. */
   overrideApprovals(projectId: string, actor: Actor, input: ReviewedVersion & { reason: string }): Promise<Outcome<ApprovalOverride>>;
+  /** Undo one node or edge of a staged graph back to the stored package, as a new version in the caller's name. */
+  undoGraphPart(projectId: string, actor: Actor, input: GraphUndoInput): Promise<Outcome<GraphUndoResult>>;
   /** A `builder.*` tool as the model calls it (the loop calls it in-process; tests call this). */
   tool(projectId: string, actor: Actor, name: string, args: unknown): Promise<ToolEnvelope>;
   /** The project channel (worker/live/project-channel.ts): a membership change or a sign-out; answers with the sockets told. */
@@ -106,4 +108,13 @@ export interface AiSessionRpc {
 /** A stub of the object as the Worker holds it: the RPC methods plus `fetch`, which carries the socket upgrade. */
 export interface AiSessionStub extends AiSessionRpc {
   fetch(request: Request): Promise<Response>;
+}
+
+/** What an undo of one graph node or edge made: the new version, and what was undone. */
+export interface GraphUndoResult {
+  changeSetId: string;
+  version: number;
+  contentHash: string;
+  files: Array<{ key: string; action: 'A' | 'M' | 'D'; path?: string }>;
+  undone: { kind: 'node' | 'edge'; id: string; was: 'added' | 'removed' | 'changed' };
 }

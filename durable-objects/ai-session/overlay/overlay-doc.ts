@@ -152,6 +152,15 @@ export class OverlayDoc {
     }, origin);
   }
 
+  /** Drop some entries (an undo back to the stored package): the stored file shows through again. */
+  unstage(keys: readonly string[], origin: unknown): void {
+    const present = keys.filter((key) => this.#files.has(key));
+    if (present.length === 0) return;
+    this.doc.transact(() => {
+      for (const key of present) this.#files.delete(key);
+    }, origin);
+  }
+
   /** Drop every entry (discard, cancel, or the reset after apply). */
   clear(origin: unknown): void {
     if (this.#files.size === 0) return;

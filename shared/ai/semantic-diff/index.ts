@@ -11,7 +11,7 @@ import type { SemanticDiff } from './types.ts';
 
 export type * from './types.ts';
 export { diffAgents } from './agents.ts';
-export { diffGraph, readGraph, edgeKeys } from './graph.ts';
+export { diffGraph, diffGraphShapes, readGraph, edgeKeys, type GraphShape } from './graph.ts';
 export { diffFrontmatter, diffMarkdown, diffSections } from './markdown.ts';
 export { diffValues, sameValue, showValue } from './values.ts';
 
