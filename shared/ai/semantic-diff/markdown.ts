@@ -1,11 +1,13 @@
 /**
  * The semantic diff of a Markdown file with YAML frontmatter (step files, workflow.md): the
  * frontmatter as a field table (via `yaml`, through shared/bmad/frontmatter.ts) and the body by
- * section (ATX headings, via shared/bmad/markdown-sections.ts). A section is keyed by its heading
+ * section (ATX headings, by the rules of shared/bmad/markdown-sections.ts). A section is keyed by its heading
  * path and holds only its own text (up to the next heading of any level), so an edit inside a
  * subsection marks that subsection, not every heading above it.
  */
-import { markdownSections } from '../../bmad/markdown-sections.ts';
+import { splitFrontmatter } from '../../bmad/frontmatter.ts';
+import { MAX_FRONTMATTER_BYTES, exceedsUtf8Bytes } from '../../bmad/limits.ts';
+import { diffFrontmatterBlocks } from './frontmatter-blocks.ts';
 import { parseFrontmatterSide } from './parse.ts';
 import type { FieldChange, MarkdownDiffResult, SectionDiff, Unparsable } from './types.ts';
 import { diffValues } from './values.ts';
@@ -18,25 +20,56 @@ interface OwnSection {
 
 export const TOP_SECTION = '(top)';
 
+// The heading and fence rules of shared/bmad/markdown-sections.ts, scanned once here: that module
+// also builds each heading's whole content (subsections included), which this diff does not need.
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/u;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/u;
+const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/u;
+
 /** Each heading's own text, keyed by heading path (a repeated path gets ` (2)`); text before the first heading is `(top)`. */
 export function ownSections(body: string): Map<string, OwnSection> {
-  const lines = body.split('\n');
-  const headings = markdownSections(body);
   const out = new Map<string, OwnSection>();
-  const firstLine = headings[0]?.line ?? lines.length + 1;
-  const top = lines.slice(0, firstLine - 1).join('\n');
-  if (top.trim() !== '') out.set(TOP_SECTION, { title: TOP_SECTION, level: 0, text: top });
   const trail: string[] = [];
-  headings.forEach((h, i) => {
-    trail.length = Math.min(trail.length, h.level - 1);
-    while (trail.length < h.level - 1) trail.push('');
-    trail.push(h.title);
-    const path = trail.filter((t) => t !== '').join(' › ');
-    const end = headings[i + 1]?.line ?? lines.length + 1;
-    let key = path;
-    for (let n = 2; out.has(key); n++) key = `${path} (${n})`;
-    out.set(key, { title: key, level: h.level, text: lines.slice(h.line, end - 1).join('\n').trim() });
-  });
+  let title = TOP_SECTION;
+  let level = 0;
+  let lines: string[] = [];
+  let fence: string | null = null;
+  const close = () => {
+    const text = lines.join('\n').trim();
+    if (level > 0 || text !== '') {
+      let key = title;
+      for (let n = 2; out.has(key); n++) key = `${title} (${n})`;
+      out.set(key, { title: key, level, text });
+    }
+  };
+  for (const raw of body.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (fence !== null) {
+      const end = FENCE_CLOSE.exec(line)?.[1];
+      if (end && end[0] === fence[0] && end.length >= fence.length) fence = null;
+      lines.push(line);
+      continue;
+    }
+    const open = line.charCodeAt(0) === 96 || line.charCodeAt(0) === 126 || line.startsWith(' ') ? FENCE_OPEN.exec(line)?.[1] : undefined;
+    if (open) {
+      fence = open;
+      lines.push(line);
+      continue;
+    }
+    const heading = line.includes('#') ? HEADING.exec(line) : null;
+    if (!heading?.[1]) {
+      lines.push(line);
+      continue;
+    }
+    close();
+    level = heading[1].length;
+    trail.length = Math.min(trail.length, level - 1);
+    while (trail.length < level - 1) trail.push('');
+    trail.push((heading[2] ?? '').trim());
+    title = trail.filter((t) => t !== '').join(' › ');
+    lines = [];
+  }
+  close();
   return out;
 }
 
@@ -63,6 +96,14 @@ function readSide(text: string | null): Side {
   return parsed.ok ? { ok: true, data: parsed.value.data, body: parsed.value.body } : parsed;
 }
 
+/** Both sides' YAML and bodies split at the fences (no YAML parsed), when both split and stay within the size limit. */
+function splitBoth(beforeText: string | null, afterText: string | null): { yaml: [string, string]; body: [string, string] } | null {
+  const sides = [beforeText, afterText].map((text) => (text === null ? { ok: true as const, yaml: '', body: '' } : splitFrontmatter(text)));
+  const [b, a] = sides;
+  if (!b?.ok || !a?.ok || exceedsUtf8Bytes(b.yaml, MAX_FRONTMATTER_BYTES) || exceedsUtf8Bytes(a.yaml, MAX_FRONTMATTER_BYTES)) return null;
+  return { yaml: [b.yaml, a.yaml], body: [b.body, a.body] };
+}
+
 /** Frontmatter fields only (the field table). */
 export function diffFrontmatter(beforeText: string | null, afterText: string | null): FieldChange[] | Unparsable {
   const result = diffMarkdown(beforeText, afterText);
@@ -70,11 +111,17 @@ export function diffFrontmatter(beforeText: string | null, afterText: string | n
 }
 
 export function diffMarkdown(beforeText: string | null, afterText: string | null): MarkdownDiffResult | Unparsable {
+  // The cheap path: parse only the frontmatter blocks that differ (frontmatter-blocks.ts).
+  const split = splitBoth(beforeText, afterText);
+  const fields = split ? diffFrontmatterBlocks(split.yaml[0], split.yaml[1]) : null;
+  if (split && fields) return result(fields, diffSections(split.body[0], split.body[1]));
   const before = readSide(beforeText);
   if (!before.ok) return { kind: 'unparsable', side: 'before', error: before.error };
   const after = readSide(afterText);
   if (!after.ok) return { kind: 'unparsable', side: 'after', error: after.error };
-  const frontmatter = diffValues(before.data, after.data);
-  const sections = diffSections(before.body, after.body);
+  return result(diffValues(before.data, after.data), diffSections(before.body, after.body));
+}
+
+function result(frontmatter: FieldChange[], sections: SectionDiff[]): MarkdownDiffResult {
   return { kind: 'markdown', frontmatter, sections, changed: frontmatter.length > 0 || sections.length > 0 };
 }

@@ -176,7 +176,49 @@ describe('frontmatter and sections', () => {
     expect(diff).toMatchObject({ kind: 'unparsable', side: 'after' });
   });
 
+  it('a # line inside a fenced block is text of its section, not a heading', () => {
+    const before = '---\na: 1\n---\n# T\n\n## Goal\n\n```sh\n# not a heading\n```\n';
+    const after = before.replace('# not a heading', '# still not one');
+    const diff = diffMarkdown(before, after);
+    expect(diff).toMatchObject({ kind: 'markdown', sections: [{ title: 'T › Goal', status: 'changed' }] });
+  });
+
   it('assets have no semantic view', () => {
     expect(semanticDiff('asset:assets/templates/study-plan.md', 'a', 'b')).toBeNull();
+  });
+});
+
+describe('the frontmatter table parses only the blocks that differ', () => {
+  const steps = [...triage.entries(), ...branching.entries()].filter(([path]) => /steps\/.*\.md$/u.test(path)).map(([, text]) => text);
+  const edits: Array<(text: string) => string> = [
+    (t) => t.replace(/^title: .*$/mu, 'title: "Renamed"'),
+    (t) => t.replace(/^type: .*$/mu, 'type: "merge"\nowner: "ana"'),
+    (t) => t.replace(/^inputs: .*\n/mu, ''),
+    (t) => t.replace(/^transitions:\n/mu, 'transitions:\n  - to: "somewhere"\n    label: "new"\n'),
+  ];
+
+  it('gives the same table as parsing both sides whole, on every step of the test packages', async () => {
+    const { parseFrontmatter } = await import('../../bmad/frontmatter.ts');
+    const { diffValues } = await import('./values.ts');
+    for (const before of steps) {
+      for (const edit of edits) {
+        const after = edit(before);
+        const whole = diffValues((parseFrontmatter(before) as any).value.data, (parseFrontmatter(after) as any).value.data);
+        expect(diffFrontmatter(before, after)).toEqual(whole);
+      }
+    }
+  });
+
+  it('a re-quoted value is no change; anchors and aliases fall back to the whole parse', async () => {
+    const { topLevelBlocks } = await import('./frontmatter-blocks.ts');
+    expect(diffFrontmatter(STEP, STEP.replace('title: "Choose a track"', "title: 'Choose a track'"))).toEqual([]);
+    const anchored = '---\nbase: &b {x: 1}\nother: *b\n---\nbody\n';
+    expect(topLevelBlocks('base: &b {x: 1}\nother: *b')).toBeNull();
+    // The alias follows its anchor even though its own line did not change.
+    expect(diffFrontmatter(anchored, anchored.replace('{x: 1}', '{x: 2}'))).toEqual([
+      { path: 'base.x', kind: 'changed', before: 1, after: 2 },
+      { path: 'other.x', kind: 'changed', before: 1, after: 2 },
+    ]);
+    expect(topLevelBlocks('a: 1\na: 2')).toBeNull();
   });
 });

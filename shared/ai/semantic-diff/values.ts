@@ -25,34 +25,53 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return false;
 }
 
-function join(path: string, key: string): string {
-  return /^[A-Za-z_$][\w$-]*$/u.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
+const NONE: ReadonlySet<string> = new Set();
+
+/** One segment of a path: `.key` (or `["odd key"]`) for an object, `[i]` for an array. */
+function segment(key: string | number): string {
+  if (typeof key === 'number') return `[${key}]`;
+  return /^[A-Za-z_$][\w$-]*$/u.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+/** The path text of a stack of segments, built only for a change (most fields compare equal). */
+function pathText(prefix: string, stack: ReadonlyArray<string | number>): string {
+  const text = prefix + stack.map(segment).join('');
+  return (text.startsWith('.') ? text.slice(1) : text) || '(value)';
 }
 
 /** The differing fields of two values, nested values as paths; `skip` leaves top-level keys out. */
-export function diffValues(before: unknown, after: unknown, path = '', skip: ReadonlySet<string> = new Set()): FieldChange[] {
+export function diffValues(before: unknown, after: unknown, path = '', skip: ReadonlySet<string> = NONE): FieldChange[] {
   const out: FieldChange[] = [];
-  walk(before, after, path, out, skip);
+  walk(before, after, path, [], out, skip);
   return out;
 }
 
-function walk(before: unknown, after: unknown, path: string, out: FieldChange[], skip: ReadonlySet<string>): void {
+function walk(before: unknown, after: unknown, prefix: string, stack: Array<string | number>, out: FieldChange[], skip: ReadonlySet<string>): void {
   if (isRecord(before) && isRecord(after)) {
     for (const key of Object.keys(before)) {
       if (skip.has(key)) continue;
-      if (!Object.hasOwn(after, key)) out.push({ path: join(path, key), kind: 'removed', before: before[key] });
-      else walk(before[key], after[key], join(path, key), out, new Set());
+      stack.push(key);
+      if (!Object.hasOwn(after, key)) out.push({ path: pathText(prefix, stack), kind: 'removed', before: before[key] });
+      else walk(before[key], after[key], prefix, stack, out, NONE);
+      stack.pop();
     }
     for (const key of Object.keys(after)) {
-      if (!skip.has(key) && !Object.hasOwn(before, key)) out.push({ path: join(path, key), kind: 'added', after: after[key] });
+      if (skip.has(key) || Object.hasOwn(before, key)) continue;
+      stack.push(key);
+      out.push({ path: pathText(prefix, stack), kind: 'added', after: after[key] });
+      stack.pop();
     }
     return;
   }
   if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
-    before.forEach((item, i) => walk(item, after[i], `${path}[${i}]`, out, new Set()));
+    for (let i = 0; i < before.length; i++) {
+      stack.push(i);
+      walk(before[i], after[i], prefix, stack, out, NONE);
+      stack.pop();
+    }
     return;
   }
-  if (!sameValue(before, after)) out.push({ path: path || '(value)', kind: 'changed', before, after });
+  if (!sameValue(before, after)) out.push({ path: pathText(prefix, stack), kind: 'changed', before, after });
 }
 
 /** A short one-line rendering of a value for a table cell. */
