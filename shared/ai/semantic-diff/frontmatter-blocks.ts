@@ -35,7 +35,13 @@ export function topLevelBlocks(yaml: string): Map<string, string> | null {
     blocks.set(name, current);
   }
   // Trailing blank and comment lines belong to no value.
-  return new Map([...blocks].map(([key, lines]) => [key, lines.join('\n').replace(/(?:\n[ \t\r]*(?:#.*)?)+$/u, '')]));
+  const out = new Map<string, string>();
+  for (const [key, lines] of blocks) {
+    let end = lines.length;
+    while (end > 1 && /^[ \t\r]*(?:#.*)?$/u.test(lines[end - 1]!)) end--;
+    out.set(key, (end === lines.length ? lines : lines.slice(0, end)).join('\n'));
+  }
+  return out;
 }
 
 /**

@@ -26,50 +26,69 @@ const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/u;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/u;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/u;
 
+/** Whether a line may open an ATX heading: `#` after at most three spaces (the regex decides). */
+function mayBeHeading(line: string): boolean {
+  for (let i = 0; i < 4 && i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 35) return true;
+    if (c !== 32) return false;
+  }
+  return false;
+}
+
+/** Whether a line may open or close a fence: ``` or ~~~ after at most three spaces. */
+function mayBeFence(line: string): boolean {
+  for (let i = 0; i < 4 && i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 96 || c === 126) return true;
+    if (c !== 32) return false;
+  }
+  return false;
+}
+
 /** Each heading's own text, keyed by heading path (a repeated path gets ` (2)`); text before the first heading is `(top)`. */
 export function ownSections(body: string): Map<string, OwnSection> {
   const out = new Map<string, OwnSection>();
   const trail: string[] = [];
   let title = TOP_SECTION;
   let level = 0;
-  let lines: string[] = [];
+  // Offsets into body: a section's text runs from after its heading line to the next heading.
+  let textStart = 0;
   let fence: string | null = null;
-  const close = () => {
-    const text = lines.join('\n').trim();
+  const close = (textEnd: number) => {
+    const text = body.slice(textStart, textEnd).trim();
     if (level > 0 || text !== '') {
       let key = title;
       for (let n = 2; out.has(key); n++) key = `${title} (${n})`;
       out.set(key, { title: key, level, text });
     }
   };
-  for (const raw of body.split('\n')) {
+  for (let at = 0; at <= body.length; ) {
+    const newline = body.indexOf('\n', at);
+    const lineEnd = newline === -1 ? body.length : newline;
+    const next = lineEnd + 1;
+    const raw = body.slice(at, lineEnd);
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (fence !== null) {
-      const end = FENCE_CLOSE.exec(line)?.[1];
+      const end = mayBeFence(line) ? FENCE_CLOSE.exec(line)?.[1] : undefined;
       if (end && end[0] === fence[0] && end.length >= fence.length) fence = null;
-      lines.push(line);
-      continue;
+    } else if (mayBeFence(line)) {
+      fence = FENCE_OPEN.exec(line)?.[1] ?? null;
+    } else if (mayBeHeading(line)) {
+      const heading = HEADING.exec(line);
+      if (heading?.[1]) {
+        close(at);
+        level = heading[1].length;
+        trail.length = Math.min(trail.length, level - 1);
+        while (trail.length < level - 1) trail.push('');
+        trail.push((heading[2] ?? '').trim());
+        title = trail.filter((t) => t !== '').join(' › ');
+        textStart = Math.min(next, body.length);
+      }
     }
-    const open = line.charCodeAt(0) === 96 || line.charCodeAt(0) === 126 || line.startsWith(' ') ? FENCE_OPEN.exec(line)?.[1] : undefined;
-    if (open) {
-      fence = open;
-      lines.push(line);
-      continue;
-    }
-    const heading = line.includes('#') ? HEADING.exec(line) : null;
-    if (!heading?.[1]) {
-      lines.push(line);
-      continue;
-    }
-    close();
-    level = heading[1].length;
-    trail.length = Math.min(trail.length, level - 1);
-    while (trail.length < level - 1) trail.push('');
-    trail.push((heading[2] ?? '').trim());
-    title = trail.filter((t) => t !== '').join(' › ');
-    lines = [];
+    at = next;
   }
-  close();
+  close(body.length);
   return out;
 }
 
