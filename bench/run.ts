@@ -10,6 +10,7 @@ import { Bench } from 'tinybench';
 import { generatePackage } from './generate.ts';
 import type { GenerateOptions } from './generate.ts';
 import { coeditRow } from './coedit.ts';
+import { changeSetOf, checkChangeSet, fullDiff, textDiffOnly } from './diff.ts';
 import { exportCpu, importCpu } from './ours.ts';
 import { generateBmadMethodFolder } from './bmad-method.ts';
 import { prepareImport } from '../worker/package-io/prepare-import.ts';
@@ -126,6 +127,10 @@ if (!derivedOnce.preview.valid || derivedOnce.preview.workflows[0]?.steps.length
   fail(`The generated 200-step BMAD-METHOD folder does not derive to a valid 200-step workflow: ${derivedOnce.preview.errors[0]?.message ?? ''}`);
 }
 const derivedBmadZip = rawZip(packageToFiles(derivedOnce.pkg));
+// The diff row: 100 changed files of the 500-step package, each with a semantic change to find.
+const diffChanges = changeSetOf(small);
+const diffProblem = checkChangeSet(diffChanges);
+if (diffProblem) fail(`the diff row's change set has a file the semantic diff cannot read: ${diffProblem}`);
 
 // Other work on the machine shows up as noise in the per-round ratios; the load says how much there was.
 const load = () => loadavg()[0]!.toFixed(1);
@@ -171,6 +176,13 @@ const cases: Case[] = [
     ours: () => exportCpu(storedLarge),
     reference: () => rawZip(large),
     budget: SLOW,
+  },
+  {
+    name: 'full diff, 100 changed files of the 500-step package',
+    peer: 'jsdiff createTwoFilesPatch alone on the same 100 files (ours adds the semantic diffs: graph, agents, frontmatter, sections)',
+    ours: () => fullDiff(diffChanges),
+    reference: () => textDiffOnly(diffChanges),
+    budget: FAST,
   },
 ];
 

@@ -157,6 +157,10 @@ export const ERROR_CODES = {
   YJS_MALFORMED: { status: 400, message: 'An edit to the staged files could not be read, so it was not applied.' },
   YJS_FORBIDDEN_CHANGE: { status: 403, message: 'That edit to the staged files is not allowed.' },
   YJS_TOO_LARGE: { status: 413, message: 'That edit would make a staged file too large.' },
+  // Undo of one node or edge of a graph diff (ours)
+  AI_UNDO_NOTHING: { status: 409, message: 'That part of the graph is the same as in the stored package, so there is nothing to undo.' },
+  AI_UNDO_UNPARSABLE: { status: 422, message: 'The graph does not parse, so one node or edge cannot be undone; undo the whole file or fix it.' },
+  AI_UNDO_CONFLICT: { status: 409, message: 'This edge cannot come back while a node it connects is missing from the draft.' },
   AWARENESS_REFUSED: { status: 400, message: 'Your cursor information was not accepted, so it was not shared.' },
   MEMBERSHIP_REVOKED: { status: 403, message: 'You are no longer a member of this project.' },
   SIGNED_OUT: { status: 401, message: 'You signed out, so this live connection was closed.' },

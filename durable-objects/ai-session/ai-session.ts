@@ -14,8 +14,8 @@ import { createDb } from '../../worker/db/client.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
-import type { MessageInput } from '../../shared/api/ai-sessions.ts';
 import type { ResolveRebaseInput } from '../../shared/api/ai-rebase.ts';
+import type { GraphUndoInput, MessageInput } from '../../shared/api/ai-sessions.ts';
 import { TurnRunner } from './loop/turn-runner.ts';
 import { AuditOutbox } from './loop/audit-outbox.ts';
 import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
@@ -418,6 +418,10 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   async keepMarks(projectId: string, actor: Actor) {
     return this.#session(projectId) ?? outcomeOf(async () => this.core.keepMarks(actor));
+  }
+
+  async undoGraphPart(projectId: string, actor: Actor, input: GraphUndoInput) {
+    return this.#session(projectId) ?? outcomeOf(() => this.core.undoGraphPart(actor, input));
   }
 
   /** A `builder.*` tool as the model calls it (the loop calls runTool itself; tests call this). */

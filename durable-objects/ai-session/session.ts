@@ -41,6 +41,8 @@ import type { CompareSide, CompareView, RestoreResult, VersionsTimelineView } fr
 import { UndoCommands } from './undo-commands.ts';
 import { KeepMarkStore } from './review/keep-marks.ts';
 import type { KeepInput, KeepMark, UndoInput, UndoResult } from '../../shared/api/ai-undo.ts';
+import { undoGraphPart, type GraphUndoResult } from './graph-undo.ts';
+import type { GraphUndoInput } from '../../shared/api/ai-sessions.ts';
 import type { Actor, ApplyRequest, ApplyResult, FileDiff, ReviewedVersion, SessionView, StageResult, TurnView, VersionView } from '../../shared/ai/session-rpc.ts';
 
 export type { Actor, ApplyRequest, ApplyResult, FileDiff, SessionView, StageResult, TurnView, VersionView };
@@ -68,6 +70,7 @@ export class SessionCore {
   readonly #baseline: BaselineCache;
   readonly #undo: UndoCommands;
   readonly #keeps: KeepMarkStore;
+  readonly #host: SessionHost;
   #queue: Promise<unknown> = Promise.resolve();
   #applying = false;
   #baselineReport: { key: string; report: ValidationReport } | null = null;
@@ -108,6 +111,7 @@ export class SessionCore {
       view: () => this.view(),
       validateView: (ctx, view, files) => this.validateView(ctx, view, files),
     };
+    this.#host = host;
     this.#edits = new CoEdit(host);
     this.#changes = new ChangeCommands(host, this.#edits);
     this.#rebase = new RebaseCommands(host, this.#edits);
@@ -235,6 +239,11 @@ export class SessionCore {
   /** A person's resolution of one conflicted file. */
   resolveRebase(actor: Actor, input: ResolveRebaseInput): Promise<ResolveRebaseResult> {
     return this.#exclusive(() => this.#rebase.resolve(actor, input));
+  }
+
+  /** Undo one node or edge of a staged graph back to the stored package, as a new version (graph-undo.ts). */
+  undoGraphPart(actor: Actor, input: GraphUndoInput): Promise<GraphUndoResult> {
+    return this.#exclusive(() => undoGraphPart(this.#host, this.#edits, actor, input));
   }
 
   // ---------------------------------------------------------------- co-editing (co-edit.ts)

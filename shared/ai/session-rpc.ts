@@ -13,9 +13,9 @@ import type {
   SessionView,
   StageResult,
 } from '../api/ai-session-views.ts';
-import type { MessageAccepted, MessageInput, MessageWaited } from '../api/ai-sessions.ts';
 import type { CompareSide, CompareView, RestoreResult, VersionsTimelineView } from '../api/ai-versions.ts';
 import type { RebaseResult, ResolveRebaseInput, ResolveRebaseResult } from '../api/ai-rebase.ts';
+import type { GraphUndoInput, MessageAccepted, MessageInput, MessageWaited } from '../api/ai-sessions.ts';
 import type { ChangeValidation } from './validation-result.ts';
 import type { Outcome } from './outcome.ts';
 import type { ProjectChannelMessage } from './project-channel.ts';
@@ -113,6 +113,8 @@ export interface AiSessionRpc {
   /** This person's "kept" (reviewed) marks on files and hunks; setting one changes no content. */
   setKeepMark(projectId: string, actor: Actor, input: KeepInput): Promise<Outcome<KeepMark[]>>;
   keepMarks(projectId: string, actor: Actor): Promise<Outcome<KeepMark[]>>;
+  /** Undo one node or edge of a staged graph back to the stored package, as a new version in the caller's name. */
+  undoGraphPart(projectId: string, actor: Actor, input: GraphUndoInput): Promise<Outcome<GraphUndoResult>>;
   /** A `builder.*` tool as the model calls it (the loop calls it in-process; tests call this). */
   tool(projectId: string, actor: Actor, name: string, args: unknown): Promise<ToolEnvelope>;
   /** The versions timeline (everyone on the session). */
@@ -128,4 +130,13 @@ export interface AiSessionRpc {
 /** A stub of the object as the Worker holds it: the RPC methods plus `fetch`, which carries the socket upgrade. */
 export interface AiSessionStub extends AiSessionRpc {
   fetch(request: Request): Promise<Response>;
+}
+
+/** What an undo of one graph node or edge made: the new version, and what was undone. */
+export interface GraphUndoResult {
+  changeSetId: string;
+  version: number;
+  contentHash: string;
+  files: Array<{ key: string; action: 'A' | 'M' | 'D'; path?: string }>;
+  undone: { kind: 'node' | 'edge'; id: string; was: 'added' | 'removed' | 'changed' };
 }

@@ -192,3 +192,15 @@ export const UpdateSessionInput = z.strictObject({
   /** Total tokens this session may use; null removes the limit. */
   tokenBudget: z.number().int().min(1000).max(100_000_000).nullable(),
 });
+
+/** Undo one node or edge of a staged graph back to the stored package, on the version the person saw. */
+export const GraphUndoInput = z.strictObject({
+  changeSetId: Id,
+  contentHash: z.string().min(1).max(128).optional(),
+  workflowId: z.string().min(1).max(200),
+  part: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('node'), id: z.string().min(1).max(200) }),
+    z.strictObject({ kind: z.literal('edge'), key: z.string().min(1).max(500) }),
+  ]),
+});
+export type GraphUndoInput = z.infer<typeof GraphUndoInput>;

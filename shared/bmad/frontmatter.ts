@@ -49,11 +49,11 @@ export interface FrontmatterOptions {
 const BOM = '\uFEFF';
 const FENCE = /^---[ \t]*$/u;
 
-type Split =
+export type Split =
   | { ok: true; yaml: string; body: string; bom: boolean; eol: '\n' | '\r\n'; bodyStartLine: number }
   | { ok: false; problem: FrontmatterProblem };
 
-function splitFrontmatter(text: string): Split {
+export function splitFrontmatter(text: string): Split {
   const bom = text.startsWith(BOM);
   const start = bom ? 1 : 0;
   const firstEnd = text.indexOf('\n', start);

@@ -124,4 +124,7 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   AI_NO_OPEN_THREADS: 'Comment on a line of the draft first, or reopen a resolved thread.',
   AI_HUNK_CHANGED: 'Reload the changes and try again.',
   AI_UNDO_NOT_FOUND: 'Reload the changes to see the current undos.',
+  AI_UNDO_NOTHING: 'Nothing to do: reload the changes to see what differs.',
+  AI_UNDO_UNPARSABLE: 'Undo the whole graph file, or fix it in the draft first.',
+  AI_UNDO_CONFLICT: 'Bring back the missing node first, then the edge.',
 };

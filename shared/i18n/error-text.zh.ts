@@ -144,4 +144,7 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
   AI_NO_OPEN_THREADS: { message: '没有需要 AI 处理的未解决审阅评论。', hint: '请先对草稿中的某一行发表评论，或重新打开已解决的评论串。' },
   AI_HUNK_CHANGED: { message: '你看到之后，草稿的这一部分已被修改（有人编辑过），因此没有撤销。', hint: '请刷新变更后重试。' },
   AI_UNDO_NOT_FOUND: { message: '会话中没有这次撤销。', hint: '请刷新变更查看当前的撤销记录。' },
+  AI_UNDO_NOTHING: { message: '图的这一部分与已存储的包相同，没有可撤销的内容。', hint: '无需操作：请刷新变更查看有哪些不同。' },
+  AI_UNDO_UNPARSABLE: { message: '工作流图无法解析，因此无法撤销单个节点或连线；请撤销整个文件或先修复它。', hint: '请撤销整个图文件，或先在草稿中修复它。' },
+  AI_UNDO_CONFLICT: { message: '此连线所连接的节点已不在草稿中，因此无法恢复此连线。', hint: '请先恢复缺失的节点，再恢复连线。' },
 };

@@ -9,7 +9,7 @@ import type { AppEnv } from '../app-env.ts';
 import { param } from '../http/context.ts';
 import { ok } from '../http/respond.ts';
 import { jsonBody } from '../http/validate.ts';
-import { ApproveInput, ChangeRequestInput, CommentInput, DismissInput, OverrideInput } from '../../shared/api/ai-sessions.ts';
+import { ApproveInput, ChangeRequestInput, CommentInput, DismissInput, GraphUndoInput, OverrideInput } from '../../shared/api/ai-sessions.ts';
 import { actorOf, sessionStub, unwrap } from './session-rpc.ts';
 
 export const aiReviewRoutes = new Hono<AppEnv>()
@@ -59,6 +59,11 @@ export const aiReviewRoutes = new Hono<AppEnv>()
   .delete('/:sessionId/change-requests/me', async (c) => {
     const stub = await sessionStub(c);
     return ok(c, unwrap(await stub.withdrawChangeRequest(c.var.projectId, actorOf(c))));
+  })
+  // Undo one node or edge of a graph diff (the session object checks the role, the turn and the version).
+  .post('/:sessionId/graph-undo', jsonBody(GraphUndoInput), async (c) => {
+    const stub = await sessionStub(c);
+    return ok(c, unwrap(await stub.undoGraphPart(c.var.projectId, actorOf(c), c.req.valid('json'))));
   })
   .post('/:sessionId/change-requests/:requestId/dismiss', jsonBody(DismissInput), async (c) => {
     const stub = await sessionStub(c);
