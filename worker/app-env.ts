@@ -3,6 +3,7 @@ import type { Env } from './env.ts';
 import type { Db } from './db/client.ts';
 import type { UserView } from '../shared/api/auth.ts';
 import type { Role } from '../shared/api/common.ts';
+import type { ScopeAccess } from './auth/accounts.ts';
 
 export interface AppVariables {
   db: Db;
@@ -10,6 +11,8 @@ export interface AppVariables {
   user: UserView;
   /** Set by requireUser: the hashed cookie token, for sign-out. */
   sessionTokenHash: string;
+  /** Set by requireUser: the URL's project role and session, read with the cookie (`readAt`: the time before that read). */
+  access: ScopeAccess & { readAt: number };
   /** Set by projectAccess: the project the route is about and the caller's role on it. */
   projectId: string;
   role: Role;

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './app-env.ts';
 import { createDb } from './db/client.ts';
+import { instrumentD1 } from './db/instrumented-d1.ts';
 import { ApiError } from '../shared/api-error.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
 import { requireUser } from './middleware/require-user.ts';
@@ -21,7 +22,7 @@ import { isUniqueViolation, logError } from '../shared/errors-report.ts';
 
 const api = new Hono<AppEnv>()
   .use(async function attachDb(c, next) {
-    c.set('db', createDb(c.env.DB));
+    c.set('db', createDb(instrumentD1(c.env.DB, c.env)));
     await next();
   })
   .use(sameOrigin())

@@ -11,6 +11,7 @@ import type { SessionMeta } from '../../shared/ai/session.ts';
 import type { ProjectChannelMessage } from '../../shared/ai/project-channel.ts';
 import type { ServerMessage } from '../../shared/protocol.ts';
 import { createDb } from '../../worker/db/client.ts';
+import { instrumentD1 } from '../../worker/db/instrumented-d1.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
@@ -71,13 +72,13 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     if (this.#core) return;
     const sql = this.ctx.storage.sql;
     migrate(sql);
+    const db = createDb(instrumentD1(this.env.DB, this.env));
     this.#core = new SessionCore({
       sql,
-      db: createDb(this.env.DB),
+      db,
       emit: (event) => this.#emit(event),
       schedule: (name, dueAt) => this.#schedule(name, dueAt),
     });
-    const db = createDb(this.env.DB);
     this.#audit = new AuditOutbox({
       sql,
       db,

@@ -44,13 +44,15 @@ export async function loadStoredPackage(
   db: Db,
   projectId: string,
 ): Promise<{ pkg: BmadPackage; projectName: string; origin: BmadMethodOrigin | null }> {
-  const project = await db.select().from(projects).where(eq(projects.id, projectId)).get();
-  if (!project) throw new ApiError('PROJECT_NOT_FOUND');
-  const [workflowRows, stepRows, assetRows] = await Promise.all([
+  // One batch, one round trip: the four reads do not depend on each other.
+  const [projectRows, workflowRows, stepRows, assetRows] = await db.batch([
+    db.select().from(projects).where(eq(projects.id, projectId)),
     db.select().from(workflows).where(eq(workflows.projectId, projectId)).orderBy(asc(workflows.createdAt), asc(workflows.id)),
     db.select().from(workflowSteps).where(eq(workflowSteps.projectId, projectId)).orderBy(asc(workflowSteps.path)),
     db.select({ path: assets.path, content: assets.content }).from(assets).where(eq(assets.projectId, projectId)).orderBy(asc(assets.path)),
   ]);
+  const project = projectRows[0];
+  if (!project) throw new ApiError('PROJECT_NOT_FOUND');
   const stored = parseManifest(project.manifestJson);
   const manifestWorkflows = new Map((stored.workflows ?? []).map((w) => [w.id, w]));
   const list = workflowRows.map((w): BmadWorkflow => {

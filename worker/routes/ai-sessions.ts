@@ -10,7 +10,7 @@ import { ApiError } from '../../shared/api-error.ts';
 import { param } from '../http/context.ts';
 import { ok } from '../http/respond.ts';
 import { jsonBody, optionalJsonBody, queryWith } from '../http/validate.ts';
-import { memberRole, projectAccess } from '../middleware/project-access.ts';
+import { projectAccess } from '../middleware/project-access.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
 import { agentExists, assetExists, insertSession, stepExists, workflowExists } from '../store/ai-sessions.ts';
 import { appliedFiles, listSessions } from '../store/ai-session-list.ts';
@@ -247,10 +247,10 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== new URL(c.req.url).origin) throw new ApiError('FORBIDDEN_ORIGIN');
     const stub = await sessionStub(c);
-    // The role is read again here, with the time taken before the read: a membership change the
+    // The role goes to the object with the time taken before it was read: a membership change the
     // project channel delivers with a later time wins over it in the object (durable-objects/ai-session/sockets/members.ts).
-    const readAt = Date.now();
-    const role = await memberRole(c.var.db, c.var.projectId, c.var.user.id);
+    // requireUser read the role with the cookie, and noted the time before that read.
+    const { role, readAt } = c.var.access;
     if (!role) throw new ApiError('PROJECT_NOT_FOUND');
     const headers = new Headers(c.req.raw.headers);
     headers.set(IDENTITY_HEADERS.userId, c.var.user.id);
