@@ -12,7 +12,7 @@ import { ok } from '../http/respond.ts';
 import { jsonBody, optionalJsonBody, queryWith } from '../http/validate.ts';
 import { projectAccess } from '../middleware/project-access.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
-import { agentExists, assetExists, insertSession, stepExists, workflowExists } from '../store/ai-sessions.ts';
+import { agentExists, assetExists, insertSession, stepTargetExists, workflowExists } from '../store/ai-sessions.ts';
 import { appliedFiles, listSessions } from '../store/ai-session-list.ts';
 import { newId, nowIso } from '../../shared/ids.ts';
 import { IDENTITY_HEADERS } from '../../shared/protocol.ts';
@@ -96,10 +96,12 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
     case 'step': {
       if (!workflowId) requireContext('the workflow the step belongs to (workflowId)');
       if (optimize && !targetId) requireContext('the step to optimize (targetId)');
-      if (!(await workflowExists(db, projectId, workflowId!))) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
+      // The workflow and the step in one round trip (a malformed step id is a bound value that matches nothing).
+      const found = await stepTargetExists(db, projectId, workflowId!, targetId);
+      if (!found.workflow) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
       if (targetId) {
         checkId(targetId, 'step');
-        const step = await stepExists(db, projectId, workflowId!, targetId);
+        const step = found.step;
         if (optimize && !step) throw new ApiError('STEP_NOT_FOUND', { message: `There is no step "${targetId}" in workflow "${workflowId}".` });
         if (!optimize && step) throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: `Step "${targetId}" already exists; optimize it instead.` });
       }
