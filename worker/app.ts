@@ -2,12 +2,11 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './app-env.ts';
-import { createDb } from './db/client.ts';
-import { instrumentD1 } from './db/instrumented-d1.ts';
 import { ApiError } from '../shared/api-error.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
 import { requireUser } from './middleware/require-user.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
+import { d1Session } from './middleware/d1-session.ts';
 import { authRoutes } from './routes/auth.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -21,10 +20,7 @@ import { llmProfileRoutes } from './routes/llm-profile.ts';
 import { isUniqueViolation, logError } from '../shared/errors-report.ts';
 
 const api = new Hono<AppEnv>()
-  .use(async function attachDb(c, next) {
-    c.set('db', createDb(instrumentD1(c.env.DB, c.env)));
-    await next();
-  })
+  .use(d1Session())
   .use(sameOrigin())
   .get('/health', (c) => c.json({ data: { ok: true }, error: null }))
   .route('/auth', authRoutes)
