@@ -16,6 +16,8 @@ export interface AppVariables {
   /** Set by projectAccess: the project the route is about and the caller's role on it. */
   projectId: string;
   role: Role;
+  /** Set by a route whose write went through another D1 session (the session object's apply): the bookmark to answer. */
+  d1Bookmark?: string;
 }
 
 export interface AppEnv {

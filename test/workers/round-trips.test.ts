@@ -155,6 +155,33 @@ describe('read replicas through the D1 Sessions API', () => {
     expect(stale.data.revision).toBe(before.data.revision);
   });
 
+  it('reads an apply made by the session object on the next request that carries the bookmark of the apply', async () => {
+    const { owner, base } = await supportDeskProject();
+    const sessionId = await stepSession(owner, base);
+    const path = `${base}/ai/sessions/${sessionId}`;
+    const stepPath = `${base}/workflows/${WF}/steps/${STEP}`;
+    const before = await owner.get(stepPath);
+    const markdown = improved(before.data.step.markdown);
+    const staged = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(markdown) });
+    startLaggingReplica();
+    // Read once on the replica, as it will stay.
+    expect((await owner.get(stepPath)).data.step.markdown).toBe(before.data.step.markdown);
+
+    const applied = await owner.post(`${path}/apply`, {
+      changeSetId: staged.data.changeSetId,
+      contentHash: staged.data.contentHash,
+      confirmSource: 'ui_manual_apply',
+    });
+    expect(applied.data).toMatchObject({ applied: true });
+    expect(applied.data).not.toHaveProperty('d1Bookmark');
+    const bookmark = applied.headers.get(D1_BOOKMARK_HEADER);
+    expect(bookmark).toBeTruthy();
+
+    const own = await owner.request('GET', stepPath, undefined, { [D1_BOOKMARK_HEADER]: bookmark! });
+    expect(own.data.step.markdown).toBe(markdown);
+    expect((await owner.get(stepPath)).data.step.markdown).toBe(before.data.step.markdown);
+  });
+
   it('ignores a bookmark that is not one', async () => {
     const { owner, base } = await supportDeskProject();
     const res = await owner.request('GET', `${base}/workflows`, undefined, { [D1_BOOKMARK_HEADER]: "x' OR 1=1 --" });

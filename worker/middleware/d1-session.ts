@@ -16,7 +16,8 @@ export function d1Session(): MiddlewareHandler<AppEnv> {
     // drizzle needs only prepare and batch, which a session has.
     c.set('db', createDb(session as unknown as D1Database));
     await next();
-    const bookmark = session.getBookmark();
+    // A write made elsewhere for this request (the session object's apply) came after our reads.
+    const bookmark = c.var.d1Bookmark ?? session.getBookmark();
     // A socket upgrade's 101 is the session object's own answer, with immutable headers.
     if (bookmark && c.res.status !== 101) c.header(D1_BOOKMARK_HEADER, bookmark);
   };

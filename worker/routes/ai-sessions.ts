@@ -228,13 +228,15 @@ export const aiSessionRoutes = new Hono<AppEnv>()
       });
     }
     const stub = await sessionStub(c);
-    const result = unwrap(
+    const { d1Bookmark, ...result } = unwrap(
       await stub.apply(c.var.projectId, actorOf(c), {
         changeSetId: input.changeSetId,
         contentHash: input.contentHash,
         revisionBase: input.revisionBase,
       }),
     );
+    // The object wrote through its own D1 session: its bookmark is what the user must read from next.
+    if (d1Bookmark) c.set('d1Bookmark', d1Bookmark);
     return ok(c, result);
   })
   .post('/:sessionId/cancel', async (c) => {
