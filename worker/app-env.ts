@@ -6,7 +6,10 @@ import type { Role } from '../shared/api/common.ts';
 import type { ScopeAccess } from './auth/accounts.ts';
 
 export interface AppVariables {
+  /** A D1 Sessions API session (middleware/d1-session.ts): reads may come from a replica as new as the client's bookmark. */
   db: Db;
+  /** The primary, for who is asking (requireUser): a sign-out or role change applies to the very next request. */
+  primaryDb: Db;
   /** Set by requireUser. */
   user: UserView;
   /** Set by requireUser: the hashed cookie token, for sign-out. */

@@ -15,6 +15,7 @@ import {
   stopLaggingReplica,
 } from '../../worker/db/instrumented-d1.ts';
 import { D1_BOOKMARK_HEADER } from '../../shared/d1-bookmark.ts';
+import { TestClient } from './client.ts';
 import { connect, currentStep, stepChangeSet, stepSession, supportDeskProject, WF, STEP } from './sessions.ts';
 
 /** The round trips `run` made, with their SQL in the failure message. */
@@ -180,6 +181,20 @@ describe('read replicas through the D1 Sessions API', () => {
     const own = await owner.request('GET', stepPath, undefined, { [D1_BOOKMARK_HEADER]: bookmark! });
     expect(own.data.step.markdown).toBe(markdown);
     expect((await owner.get(stepPath)).data.step.markdown).toBe(before.data.step.markdown);
+  });
+
+  it('asks the primary who is asking: a sign-out everywhere refuses the next request while a replica still has the login', async () => {
+    const { owner, base } = await supportDeskProject();
+    const other = new TestClient();
+    const login = await other.post('/api/auth/login', { email: owner.email, password: 'correct horse battery' });
+    expect(login.status).toBe(200);
+    startLaggingReplica();
+    // The replica sees the first login, as it will stay.
+    expect((await owner.get(`${base}/workflows`)).status).toBe(200);
+    expect((await other.post('/api/auth/logout-all')).status).toBe(200);
+    const after = await owner.get(`${base}/workflows`);
+    expect(after.status).toBe(401);
+    expect(after.error?.code).toBe('AUTH_INVALID_TOKEN');
   });
 
   it('ignores a bookmark that is not one', async () => {

@@ -21,7 +21,8 @@ export function requireUser(): MiddlewareHandler<AppEnv> {
     const token = readSessionCookie(c);
     if (!token) throw new ApiError('AUTH_MISSING_TOKEN', { hints: ['Sign in to continue.'] });
     const readAt = Date.now();
-    const session = await lookupSession(c.var.db, token, scopeOf(c.req.path));
+    // The primary, not a replica: a login ended or a member removed a moment ago must not get in.
+    const session = await lookupSession(c.var.primaryDb, token, scopeOf(c.req.path));
     switch (session.type) {
       case 'valid':
         c.set('user', session.user);
