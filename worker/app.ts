@@ -2,12 +2,12 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from './app-env.ts';
-import { createDb } from './db/client.ts';
 import { ApiError } from '../shared/api-error.ts';
 import { sameOrigin } from './middleware/same-origin.ts';
 import { requireUser } from './middleware/require-user.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { baselineMoved } from './middleware/baseline-moved.ts';
+import { d1Session } from './middleware/d1-session.ts';
 import { authRoutes } from './routes/auth.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -24,10 +24,7 @@ import { localiseErrorBody } from '../shared/i18n/error-text.ts';
 import { requestLocale } from './http/locale.ts';
 
 const api = new Hono<AppEnv>()
-  .use(async function attachDb(c, next) {
-    c.set('db', createDb(c.env.DB));
-    await next();
-  })
+  .use(d1Session())
   .use(sameOrigin())
   .get('/health', (c) => c.json({ data: { ok: true }, error: null }))
   .route('/auth', authRoutes)

@@ -1,8 +1,9 @@
 /** The bindings and variables the Worker receives (wrangler.toml, secrets in .dev.vars). */
 import type { AiSessionNamespace } from './live/session-stub.ts';
 import type { LlmVars } from './llm/llm-vars.ts';
+import type { D1InstrumentationVars } from './db/instrumented-d1.ts';
 
-export interface Env extends LlmVars {
+export interface Env extends LlmVars, D1InstrumentationVars {
   DB: D1Database;
   /** The session objects; reached through live/session-stub.ts, typed by their RPC contract (only index.ts names the class). */
   AI_SESSION: AiSessionNamespace;

@@ -10,6 +10,7 @@
  */
 import { goto } from '$app/navigation';
 import { navigating } from '$app/state';
+import { D1_BOOKMARK_HEADER, parseBookmark } from '../../shared/d1-bookmark.ts';
 import { isErrorCode, type ErrorBody, type ErrorCode, type ErrorDetail } from '../../shared/errors.ts';
 import { safeNextPath } from './safe-next-path.ts';
 import type { GraphEditInput } from '../../shared/api/graph-edit.ts';
@@ -162,8 +163,12 @@ function buildUrl(path: string, query: Query | undefined): string {
 const UNREACHABLE = (): ApiResult<never> =>
   failure(0, 'INTERNAL_ERROR', 'The server could not be reached.', ['Check your connection and try again in a moment.']);
 
+/** The newest D1 bookmark the Worker answered, sent back so this tab reads its own writes from any replica. */
+let d1Bookmark: string | null = null;
+
 async function send(fetchFn: FetchLike, method: Method, path: string, options: RequestOptions, accept: string): Promise<Response | null> {
   const headers: Record<string, string> = { accept };
+  if (d1Bookmark) headers[D1_BOOKMARK_HEADER] = d1Bookmark;
   let body: string | FormData | undefined;
   if (options.body instanceof FormData) {
     // The browser writes the multipart boundary into the content type itself.
@@ -174,7 +179,9 @@ async function send(fetchFn: FetchLike, method: Method, path: string, options: R
     body = JSON.stringify(options.body);
   }
   try {
-    return await fetchFn(buildUrl(path, options.query), { method, headers, body, credentials: 'same-origin' });
+    const response = await fetchFn(buildUrl(path, options.query), { method, headers, body, credentials: 'same-origin' });
+    d1Bookmark = parseBookmark(response.headers.get(D1_BOOKMARK_HEADER)) ?? d1Bookmark;
+    return response;
   } catch {
     return null;
   }

@@ -11,6 +11,7 @@ import type { SessionMeta } from '../../shared/ai/session.ts';
 import type { ProjectChannelMessage } from '../../shared/ai/project-channel.ts';
 import { CLOSE_CODES, type ServerMessage } from '../../shared/protocol.ts';
 import { createDb } from '../../worker/db/client.ts';
+import { instrumentD1 } from '../../worker/db/instrumented-d1.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
@@ -85,7 +86,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     if (this.#core || this.#releasedNow) return;
     const sql = this.ctx.storage.sql;
     migrate(sql);
-    const db = createDb(recordingD1(this.env.DB, this.d1Recorder));
+    const db = createDb(recordingD1(instrumentD1(this.env.DB, this.env), this.d1Recorder));
     this.#db = db;
     this.#core = new SessionCore({
       sql,

@@ -82,7 +82,7 @@ export interface AiSessionRpc {
   stage(projectId: string, actor: Actor, changeSet: unknown): Promise<Outcome<StageResult>>;
   validate(projectId: string, changeSetId: string | undefined): Promise<Outcome<ChangeValidation & { changeSetId: string; version: number }>>;
   discard(projectId: string, actor: Actor): Promise<Outcome<{ discarded: true }>>;
-  apply(projectId: string, actor: Actor, request: ApplyRequest): Promise<Outcome<ApplyResult>>;
+  apply(projectId: string, actor: Actor, request: ApplyRequest): Promise<Outcome<ApplyAnswer>>;
   cancel(projectId: string, actor: Actor): Promise<Outcome<{ status: SessionStatus }>>;
   sendMessage(projectId: string, actor: Actor, input: MessageInput): Promise<Outcome<MessageAccepted>>;
   waitForTurn(projectId: string, turnId: string, timeoutMs: number): Promise<Outcome<TurnWait>>;
@@ -140,3 +140,5 @@ export interface GraphUndoResult {
   files: Array<{ key: string; action: 'A' | 'M' | 'D'; path?: string }>;
   undone: { kind: 'node' | 'edge'; id: string; was: 'added' | 'removed' | 'changed' };
 }
+/** The apply's answer to the Worker: the result, and the D1 bookmark of its write (for the user's next read; never in the HTTP body). */
+export type ApplyAnswer = ApplyResult & { d1Bookmark?: string | null };

@@ -32,7 +32,9 @@ export function projectAccess({ read = 'viewer', write = 'editor' }: ProjectAcce
   return async function projectAccessGuard(c, next) {
     const projectId = c.req.param('projectId');
     if (!projectId) throw new ApiError('PROJECT_NOT_FOUND');
-    const role = await memberRole(c.var.db, projectId, c.var.user.id);
+    // requireUser read the role with the cookie when the URL named this project; asked again otherwise.
+    const access = c.var.access;
+    const role = access?.projectId === projectId ? access.role : await memberRole(c.var.primaryDb, projectId, c.var.user.id);
     if (!role) throw new ApiError('PROJECT_NOT_FOUND');
     const needed = READ_METHODS.has(c.req.method) ? read : write;
     if (!atLeast(role, needed)) {

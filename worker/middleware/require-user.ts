@@ -1,19 +1,33 @@
-/** Resolve the session cookie to a user, or answer 401 with the reason. Sets `user`. */
+/**
+ * Resolve the session cookie to a user, or answer 401 with the reason. Sets `user`, and `access`:
+ * the role on the URL's project and whether the URL's AI session is in it, read in the same query
+ * (projectAccess and the session routes use it instead of asking D1 again).
+ */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies.ts';
-import { lookupSession } from '../auth/accounts.ts';
+import { lookupSession, type LookupScope } from '../auth/accounts.ts';
+
+const SCOPED_PATH = /^\/api\/projects\/([^/]+)(?:\/ai\/sessions\/([^/]+))?/;
+
+function scopeOf(path: string): LookupScope {
+  const match = SCOPED_PATH.exec(path);
+  return { projectId: match?.[1] ? decodeURIComponent(match[1]) : null, sessionId: match?.[2] ? decodeURIComponent(match[2]) : null };
+}
 
 export function requireUser(): MiddlewareHandler<AppEnv> {
   return async function requireUserGuard(c, next) {
     const token = readSessionCookie(c);
     if (!token) throw new ApiError('AUTH_MISSING_TOKEN', { hints: ['Sign in to continue.'] });
-    const session = await lookupSession(c.var.db, token);
+    const readAt = Date.now();
+    // The primary, not a replica: a login ended or a member removed a moment ago must not get in.
+    const session = await lookupSession(c.var.primaryDb, token, scopeOf(c.req.path));
     switch (session.type) {
       case 'valid':
         c.set('user', session.user);
         c.set('sessionTokenHash', session.tokenHash);
+        c.set('access', { ...session.access, readAt });
         return next();
       case 'expired':
         clearSessionCookie(c);

@@ -40,17 +40,39 @@ function originOf(stored: StoredManifest): BmadMethodOrigin | null {
   return { layout: 'bmad-method', workflows };
 }
 
+/** The four reads of a stored package, for one batch (a caller may add its own reads to it). */
+export function storedPackageQueries(db: Db, projectId: string) {
+  return [
+    db.select().from(projects).where(eq(projects.id, projectId)),
+    db.select().from(workflows).where(eq(workflows.projectId, projectId)).orderBy(asc(workflows.createdAt), asc(workflows.id)),
+    db.select().from(workflowSteps).where(eq(workflowSteps.projectId, projectId)).orderBy(asc(workflowSteps.path)),
+    db.select({ path: assets.path, content: assets.content }).from(assets).where(eq(assets.projectId, projectId)).orderBy(asc(assets.path)),
+  ] as const;
+}
+
+export type StoredPackageRows = readonly [
+  Array<typeof projects.$inferSelect>,
+  Array<typeof workflows.$inferSelect>,
+  Array<typeof workflowSteps.$inferSelect>,
+  Array<{ path: string; content: string }>,
+];
+
 export async function loadStoredPackage(
   db: Db,
   projectId: string,
 ): Promise<{ pkg: BmadPackage; projectName: string; origin: BmadMethodOrigin | null }> {
-  const project = await db.select().from(projects).where(eq(projects.id, projectId)).get();
+  // One batch, one round trip: the four reads do not depend on each other.
+  return storedPackageFrom(await db.batch(storedPackageQueries(db, projectId)));
+}
+
+/** The package from the rows of storedPackageQueries. */
+export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRows]: StoredPackageRows): {
+  pkg: BmadPackage;
+  projectName: string;
+  origin: BmadMethodOrigin | null;
+} {
+  const project = projectRows[0];
   if (!project) throw new ApiError('PROJECT_NOT_FOUND');
-  const [workflowRows, stepRows, assetRows] = await Promise.all([
-    db.select().from(workflows).where(eq(workflows.projectId, projectId)).orderBy(asc(workflows.createdAt), asc(workflows.id)),
-    db.select().from(workflowSteps).where(eq(workflowSteps.projectId, projectId)).orderBy(asc(workflowSteps.path)),
-    db.select({ path: assets.path, content: assets.content }).from(assets).where(eq(assets.projectId, projectId)).orderBy(asc(assets.path)),
-  ]);
   const stored = parseManifest(project.manifestJson);
   const manifestWorkflows = new Map((stored.workflows ?? []).map((w) => [w.id, w]));
   const list = workflowRows.map((w): BmadWorkflow => {

@@ -26,7 +26,11 @@ export interface SaveResult {
 }
 
 export async function saveResult(db: Db, projectId: string, revision: number, filePath: string): Promise<SaveResult> {
-  const report = await validateStoredPackage(db, projectId);
+  return saveResultOf(await validateStoredPackage(db, projectId), revision, filePath);
+}
+
+/** A save's answer from the package's report. */
+export function saveResultOf(report: ValidationReport, revision: number, filePath: string): SaveResult {
   return {
     revision,
     issues: report.issues.filter((issue) => issue.filePath === filePath),

@@ -10,9 +10,9 @@ import { ApiError } from '../../shared/api-error.ts';
 import { param } from '../http/context.ts';
 import { ok } from '../http/respond.ts';
 import { jsonBody, optionalJsonBody, queryWith } from '../http/validate.ts';
-import { memberRole, projectAccess } from '../middleware/project-access.ts';
+import { projectAccess } from '../middleware/project-access.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
-import { agentExists, assetExists, insertSession, stepExists, workflowExists } from '../store/ai-sessions.ts';
+import { agentExists, assetExists, insertSession, stepTargetExists, workflowExists } from '../store/ai-sessions.ts';
 import { appliedFiles, listSessions } from '../store/ai-session-list.ts';
 import { readArchive } from '../store/ai-session-archive.ts';
 import { newId, nowIso } from '../../shared/ids.ts';
@@ -100,10 +100,12 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
     case 'step': {
       if (!workflowId) requireContext('the workflow the step belongs to (workflowId)');
       if (optimize && !targetId) requireContext('the step to optimize (targetId)');
-      if (!(await workflowExists(db, projectId, workflowId!))) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
+      // The workflow and the step in one round trip (a malformed step id is a bound value that matches nothing).
+      const found = await stepTargetExists(db, projectId, workflowId!, targetId);
+      if (!found.workflow) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
       if (targetId) {
         checkId(targetId, 'step');
-        const step = await stepExists(db, projectId, workflowId!, targetId);
+        const step = found.step;
         if (optimize && !step) throw new ApiError('STEP_NOT_FOUND', { message: `There is no step "${targetId}" in workflow "${workflowId}".` });
         if (!optimize && step) throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: `Step "${targetId}" already exists; optimize it instead.` });
       }
@@ -237,13 +239,15 @@ export const aiSessionRoutes = new Hono<AppEnv>()
       });
     }
     const stub = await sessionStub(c);
-    const result = unwrap(
+    const { d1Bookmark, ...result } = unwrap(
       await stub.apply(c.var.projectId, actorOf(c), {
         changeSetId: input.changeSetId,
         contentHash: input.contentHash,
         revisionBase: input.revisionBase,
       }),
     );
+    // The object wrote through its own D1 session: its bookmark is what the user must read from next.
+    if (d1Bookmark) c.set('d1Bookmark', d1Bookmark);
     return ok(c, result);
   })
   .post('/:sessionId/cancel', async (c) => {
@@ -258,10 +262,10 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== new URL(c.req.url).origin) throw new ApiError('FORBIDDEN_ORIGIN');
     const stub = await sessionStub(c);
-    // The role is read again here, with the time taken before the read: a membership change the
+    // The role goes to the object with the time taken before it was read: a membership change the
     // project channel delivers with a later time wins over it in the object (durable-objects/ai-session/sockets/members.ts).
-    const readAt = Date.now();
-    const role = await memberRole(c.var.db, c.var.projectId, c.var.user.id);
+    // requireUser read the role with the cookie, and noted the time before that read.
+    const { role, readAt } = c.var.access;
     if (!role) throw new ApiError('PROJECT_NOT_FOUND');
     const headers = new Headers(c.req.raw.headers);
     headers.set(IDENTITY_HEADERS.userId, c.var.user.id);

@@ -39,6 +39,9 @@ export function actorOf(c: Ctx): Actor {
 /** The session's object, after checking the session belongs to the project in the URL. */
 export async function sessionStub(c: Ctx): Promise<AiSessionStub> {
   const sessionId = param(c, 'sessionId');
-  if (!(await sessionInProject(c.var.db, c.var.projectId, sessionId))) throw new ApiError('AI_SESSION_NOT_FOUND');
+  const access = c.var.access;
+  // Read with the cookie (requireUser) when the URL named this session in this project.
+  const known = access?.projectId === c.var.projectId && access.sessionId === sessionId;
+  if (!(known ? access.sessionInProject : await sessionInProject(c.var.db, c.var.projectId, sessionId))) throw new ApiError('AI_SESSION_NOT_FOUND');
   return sessionObject(c, sessionId);
 }

@@ -11,8 +11,8 @@ import { CreateWorkflowInput, PutStepInput, PutTextInput, UpdateWorkflowInput } 
 import { packageFilePath, saveResult } from '../package-io/validate-stored.ts';
 import { GraphEditInput } from '../../shared/api/graph-edit.ts';
 import { applyGraphEdit } from '../store/graph-edits.ts';
-import { guardStep, guardWorkflowFile } from '../package-io/save-guard.ts';
-import { defaultStepPath } from '../store/templates.ts';
+import { guardWorkflowFile } from '../package-io/save-guard.ts';
+import { saveStep } from '../package-io/step-save.ts';
 import {
   createWorkflow,
   deleteStep,
@@ -20,7 +20,6 @@ import {
   getStep,
   getWorkflow,
   listWorkflows,
-  putStep,
   putWorkflowFile,
   updateWorkflowMeta,
 } from '../store/workflows.ts';
@@ -66,19 +65,9 @@ export const workflowRoutes = new Hono<AppEnv>()
   .get('/:workflowId/steps/:nodeId', async (c) =>
     ok(c, await getStep(c.var.db, c.var.projectId, param(c, 'workflowId'), param(c, 'nodeId'))),
   )
-  .put('/:workflowId/steps/:nodeId', jsonBody(PutStepInput), async (c) => {
-    const workflowId = param(c, 'workflowId');
-    const nodeId = param(c, 'nodeId');
-    const input = c.req.valid('json');
-    const existing = await getStep(c.var.db, c.var.projectId, workflowId, nodeId).catch((error: unknown) => {
-      if (error instanceof ApiError && error.code === 'STEP_NOT_FOUND') return null;
-      throw error;
-    });
-    guardStep(input.path ?? existing?.step.path ?? defaultStepPath(workflowId, nodeId), nodeId, input.markdown);
-    const revision = await putStep(c.var.db, commitContext(c), workflowId, nodeId, input);
-    const { step } = await getStep(c.var.db, c.var.projectId, workflowId, nodeId);
-    return ok(c, await saveResult(c.var.db, c.var.projectId, revision, step.path));
-  })
+  .put('/:workflowId/steps/:nodeId', jsonBody(PutStepInput), async (c) =>
+    ok(c, await saveStep(c.var.db, commitContext(c), param(c, 'workflowId'), param(c, 'nodeId'), c.req.valid('json'))),
+  )
   .delete('/:workflowId/steps/:nodeId', queryWith(BaseRevisionQuery), async (c) => {
     const { baseRevision } = c.req.valid('query');
     const revision = await deleteStep(c.var.db, commitContext(c), param(c, 'workflowId'), param(c, 'nodeId'), baseRevision);

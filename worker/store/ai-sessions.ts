@@ -23,13 +23,16 @@ export async function workflowExists(db: Db, projectId: string, workflowId: stri
   return (await db.select({ id: workflows.id }).from(workflows).where(and(eq(workflows.projectId, projectId), eq(workflows.id, workflowId))).get()) !== undefined;
 }
 
-export async function stepExists(db: Db, projectId: string, workflowId: string, nodeId: string): Promise<boolean> {
-  const step = await db
-    .select({ nodeId: workflowSteps.nodeId })
-    .from(workflowSteps)
-    .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, workflowId), eq(workflowSteps.nodeId, nodeId)))
-    .get();
-  return step !== undefined;
+/** A step target's workflow and step, in one round trip (the step is looked up only when named). */
+export async function stepTargetExists(db: Db, projectId: string, workflowId: string, nodeId: string | null): Promise<{ workflow: boolean; step: boolean }> {
+  const [workflowRows, stepRows] = await db.batch([
+    db.select({ id: workflows.id }).from(workflows).where(and(eq(workflows.projectId, projectId), eq(workflows.id, workflowId))),
+    db
+      .select({ nodeId: workflowSteps.nodeId })
+      .from(workflowSteps)
+      .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, workflowId), eq(workflowSteps.nodeId, nodeId ?? ''))),
+  ]);
+  return { workflow: workflowRows.length > 0, step: nodeId !== null && stepRows.length > 0 };
 }
 
 export async function agentExists(db: Db, projectId: string, agentId: string): Promise<boolean> {

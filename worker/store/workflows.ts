@@ -246,6 +246,38 @@ export async function getStep(db: Db, projectId: string, workflowId: string, nod
   return { step, revision: workflow.revision };
 }
 
+/** What a step save checks before it writes: the workflow's revision, the step now, who owns the target path. */
+export interface StepFacts {
+  revision: number;
+  existing: { path: string; markdown: string } | null;
+  /** The owner of input.path (or of the default path, when the step is new and names none). */
+  pathOwner: { workflowId: string; nodeId: string } | null;
+}
+
+/** The path a save writes to: the one given, the step's own, or the default. */
+export function stepPathFor(workflowId: string, nodeId: string, input: { path?: string | undefined }, existing: { path: string } | null): string {
+  return input.path ?? existing?.path ?? defaultStepPath(workflowId, nodeId);
+}
+
+/** The facts of a step save in one round trip (three reads in one batch). */
+async function readStepFacts(db: Db, projectId: string, workflowId: string, nodeId: string, input: { path?: string | undefined }): Promise<StepFacts> {
+  const candidate = input.path ?? defaultStepPath(workflowId, nodeId);
+  const [workflowRows, existingRows, ownerRows] = await db.batch([
+    db.select({ revision: workflows.revision }).from(workflows).where(and(eq(workflows.projectId, projectId), eq(workflows.id, workflowId))),
+    db
+      .select({ path: workflowSteps.path, markdown: workflowSteps.markdown })
+      .from(workflowSteps)
+      .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, workflowId), eq(workflowSteps.nodeId, nodeId))),
+    db
+      .select({ workflowId: workflowSteps.workflowId, nodeId: workflowSteps.nodeId })
+      .from(workflowSteps)
+      .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.path, candidate))),
+  ]);
+  const workflow = workflowRows[0];
+  if (!workflow) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
+  return { revision: workflow.revision, existing: existingRows[0] ?? null, pathOwner: ownerRows[0] ?? null };
+}
+
 export async function putStep(
   db: Db,
   ctx: CommitContext,
@@ -254,28 +286,34 @@ export async function putStep(
   input: { markdown: string; path?: string | undefined; baseRevision?: number | undefined },
   action?: 'revert',
 ): Promise<number> {
-  const workflow = await loadWorkflow(db, ctx.projectId, workflowId);
-  const expected = expectRevision(workflow.revision, input.baseRevision);
-  const existing = await db
-    .select()
-    .from(workflowSteps)
-    .where(
-      and(eq(workflowSteps.projectId, ctx.projectId), eq(workflowSteps.workflowId, workflowId), eq(workflowSteps.nodeId, nodeId)),
-    )
-    .get();
-  const path = input.path ?? existing?.path ?? defaultStepPath(workflowId, nodeId);
+  const facts = await readStepFacts(db, ctx.projectId, workflowId, nodeId, input);
+  return (await commitStep(db, ctx, workflowId, nodeId, input, facts, action)).revision;
+}
+
+/**
+ * Write a step from facts read before (readStepFacts, or a caller's own batch): one round trip,
+ * the commit batch, whose revision guard refuses the write if the workflow changed since.
+ */
+export async function commitStep(
+  db: Db,
+  ctx: CommitContext,
+  workflowId: string,
+  nodeId: string,
+  input: { markdown: string; path?: string | undefined; baseRevision?: number | undefined },
+  facts: StepFacts,
+  action?: 'revert',
+): Promise<{ revision: number; path: string }> {
+  const { existing, pathOwner } = facts;
+  const expected = expectRevision(facts.revision, input.baseRevision);
+  const path = stepPathFor(workflowId, nodeId, input, existing);
   if (!/^[A-Za-z0-9._/-]+\.md$/.test(path) || path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
     throw new ApiError('VALIDATION_FAILED', {
       message: `The step path "${path}" is not allowed.`,
       hints: ['Use a relative path such as workflows/<workflow>/steps/<node>.md, with letters, digits, . _ - and /.'],
     });
   }
-  const pathOwner = await db
-    .select({ workflowId: workflowSteps.workflowId, nodeId: workflowSteps.nodeId })
-    .from(workflowSteps)
-    .where(and(eq(workflowSteps.projectId, ctx.projectId), eq(workflowSteps.path, path)))
-    .get();
-  if (pathOwner && (pathOwner.workflowId !== workflowId || pathOwner.nodeId !== nodeId)) {
+  // A step keeping its own path owns it; any other path was looked up with the facts.
+  if (path !== existing?.path && pathOwner && (pathOwner.workflowId !== workflowId || pathOwner.nodeId !== nodeId)) {
     throw new ApiError('CONFLICT', { message: `The file ${path} already belongs to step "${pathOwner.nodeId}".` });
   }
   const now = nowIso();
@@ -305,7 +343,7 @@ export async function putStep(
       },
     ])
   ).revisions;
-  return revision!;
+  return { revision: revision!, path };
 }
 
 export async function deleteStep(

@@ -14,7 +14,8 @@ import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
 import { applyChanges, type ApplyOutcome } from './apply.ts';
 import type { ProjectContext } from '../overlay/baseline.ts';
 import type { CoEdit } from '../co-edit.ts';
-import type { Actor, ApplyRequest, ApplyResult } from '../../../shared/ai/session-rpc.ts';
+import type { Actor, ApplyAnswer, ApplyRequest } from '../../../shared/ai/session-rpc.ts';
+import { createDb } from '../../../worker/db/client.ts';
 import { auditApplyFailed, mirrorVersion, recordCancel } from './d1-records.ts';
 import { changedFiles, type EffectiveView } from '../overlay/effective-view.ts';
 import { requireEditor, staleOrMissing, type SessionHost } from '../session-host.ts';
@@ -31,7 +32,7 @@ export class SessionApply {
   }
 
   /** Apply the version the request names, once every check passed. */
-  async apply(actor: Actor, request: ApplyRequest): Promise<ApplyResult> {
+  async apply(actor: Actor, request: ApplyRequest): Promise<ApplyAnswer> {
     const host = this.#host;
     const meta = host.requireActive();
     requireEditor(actor);
@@ -43,7 +44,14 @@ export class SessionApply {
     this.#checkApprovals(ctx, latest);
     const outcome = await this.#write(meta, actor, request, view, files, latest, validation);
     this.#settleApplied(actor, latest, files, outcome);
-    return { applied: true, sessionStatus: 'active', changeSetId: latest.id, newRevision: outcome.newRevision, warnings: outcome.warnings };
+    return {
+      applied: true,
+      sessionStatus: 'active',
+      changeSetId: latest.id,
+      newRevision: outcome.newRevision,
+      warnings: outcome.warnings,
+      d1Bookmark: outcome.d1Bookmark,
+    };
   }
 
   /** The latest version, when it is the one requested, with the content reviewed, and no turn runs. */
@@ -100,12 +108,15 @@ export class SessionApply {
     files: ChangedFile[],
     latest: ChangeVersion,
     validation: ChangeValidation,
-  ): Promise<ApplyOutcome> {
+  ): Promise<ApplyOutcome & { d1Bookmark: string | null }> {
     const host = this.#host;
+    // The batch goes through a D1 session: its bookmark, at least as new as the write, goes back
+    // to the Worker and on to the user, whose next read then sees the apply on any replica.
+    const d1 = host.db.$client.withSession('first-primary');
     try {
-      // Whatever the batch did, the kept baseline may now be behind D1 (or was, if a move went untold).
-      return await applyChanges({
-        db: host.db,
+      // Whatever the batch did, the kept baseline may now be behind D1 (or was, if a move went untold): see `finally`.
+      const outcome = await applyChanges({
+        db: createDb(d1 as unknown as D1Database),
         view,
         files,
         session: meta,
@@ -117,6 +128,7 @@ export class SessionApply {
         validationJson: JSON.stringify(validation),
         revisionBase: request.revisionBase,
       });
+      return { ...outcome, d1Bookmark: d1.getBookmark() };
     } catch (error) {
       // Every socket, the HTTP body and the audit get a code and a plain message; the
       // error's own text (a failed query with its parameters) goes only, redacted, to the log.

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../../worker/db/client.ts';
 import { projects, workflows } from '../../../worker/db/schema.ts';
 import { ApiError } from '../../../shared/api-error.ts';
-import { loadStoredPackage } from '../../../worker/package-io/stored-package.ts';
+import { storedPackageFrom, storedPackageQueries, type StoredPackageRows } from '../../../worker/package-io/stored-package.ts';
 import { parseDomainProfile, parseProjectSettings } from '../../../worker/store/projects.ts';
 import type { DomainProfile } from '../../../shared/api/projects.ts';
 import type { Baseline, BaselineRevisions } from '../../../shared/ai/overlay.ts';
@@ -20,8 +20,9 @@ export interface ProjectContext {
   requiredApprovals: number;
 }
 
-export async function loadRevisions(db: Db, projectId: string): Promise<BaselineRevisions & { settingsJson: string; domainProfileJson: string }> {
-  const [project, workflowRows] = await db.batch([
+/** The revisions, settings and review rule first, then the package: one batch, one round trip (a batch runs in order, as one transaction). */
+export async function loadProjectContext(db: Db, projectId: string): Promise<ProjectContext> {
+  const [project, workflowRows, ...packageRows] = await db.batch([
     db
       .select({
         agents: projects.agentsRevision,
@@ -32,15 +33,13 @@ export async function loadRevisions(db: Db, projectId: string): Promise<Baseline
       .from(projects)
       .where(eq(projects.id, projectId)),
     db.select({ id: workflows.id, revision: workflows.revision }).from(workflows).where(eq(workflows.projectId, projectId)),
+    ...storedPackageQueries(db, projectId),
   ]);
   const row = project[0];
   if (!row) throw new ApiError('PROJECT_NOT_FOUND');
-  return { ...row, workflows: Object.fromEntries(workflowRows.map((w) => [w.id, w.revision])) };
-}
-
-export async function loadProjectContext(db: Db, projectId: string): Promise<ProjectContext> {
-  const { settingsJson, domainProfileJson, ...revisions } = await loadRevisions(db, projectId);
-  const { pkg } = await loadStoredPackage(db, projectId);
+  const { settingsJson, domainProfileJson, ...scopes } = row;
+  const revisions: BaselineRevisions = { ...scopes, workflows: Object.fromEntries(workflowRows.map((w) => [w.id, w.revision])) };
+  const { pkg } = storedPackageFrom(packageRows as unknown as StoredPackageRows);
   return {
     baseline: { projectId, pkg, revisions },
     domainProfile: parseDomainProfile(domainProfileJson),

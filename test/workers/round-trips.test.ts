@@ -1,0 +1,206 @@
+/**
+ * Sequential D1 round trips per hot path (issue 19), counted by the wrapper at the database
+ * boundary (worker/db/instrumented-d1.ts; the Workers-pool config sets D1_COUNT_ROUND_TRIPS), and
+ * read-your-writes through the D1 Sessions API with a lagging replica injected there.
+ * Counts include the session object's queries: it runs in the same isolate as the Worker.
+ */
+import { env } from 'cloudflare:workers';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  d1RoundTripLog,
+  d1RoundTrips,
+  instrumentD1,
+  resetD1RoundTrips,
+  startLaggingReplica,
+  stopLaggingReplica,
+} from '../../worker/db/instrumented-d1.ts';
+import { D1_BOOKMARK_HEADER } from '../../shared/d1-bookmark.ts';
+import { TestClient } from './client.ts';
+import { connect, currentStep, stepChangeSet, stepSession, supportDeskProject, WF, STEP } from './sessions.ts';
+
+/** The round trips `run` made, with their SQL in the failure message. */
+async function counted<T>(run: () => Promise<T>): Promise<{ result: T; trips: number; log: string }> {
+  resetD1RoundTrips();
+  const result = await run();
+  return { result, trips: d1RoundTrips(), log: d1RoundTripLog().join('\n') };
+}
+
+function improved(markdown: string, marker = 'Cite the policy section for every violation.') {
+  return markdown.replace('3. Set `variables.missingDetails`', `3. ${marker}\n4. Set \`variables.missingDetails\``);
+}
+
+afterEach(() => stopLaggingReplica());
+
+describe('the counting wrapper', () => {
+  it('is the binding itself unless an env var asks for it', () => {
+    expect(instrumentD1(env.DB, {})).toBe(env.DB);
+    expect(instrumentD1(env.DB, { D1_COUNT_ROUND_TRIPS: 'false', D1_INJECT_LATENCY_MS: '0' })).toBe(env.DB);
+    expect(instrumentD1(env.DB, { D1_COUNT_ROUND_TRIPS: 'true' })).not.toBe(env.DB);
+  });
+
+  it('counts one round trip per statement call, per batch and per exec, sessions included', async () => {
+    const db = instrumentD1(env.DB, { D1_COUNT_ROUND_TRIPS: 'true' });
+    const { trips } = await counted(async () => {
+      const one = db.prepare('SELECT ? AS n').bind(1);
+      expect(await one.first()).toEqual({ n: 1 });
+      expect((await one.all()).results).toEqual([{ n: 1 }]);
+      await one.run();
+      expect(await one.raw()).toEqual([[1]]);
+      const rows = await db.batch([db.prepare('SELECT 1 AS a'), db.prepare('SELECT 2 AS b')]);
+      expect(rows.map((r) => r.results)).toEqual([[{ a: 1 }], [{ b: 2 }]]);
+      await db.exec('SELECT 1');
+      const session = db.withSession('first-primary');
+      expect(await session.prepare('SELECT 3 AS c').first()).toEqual({ c: 3 });
+      await session.batch([session.prepare('SELECT 4'), session.prepare('SELECT 5')]);
+    });
+    expect(trips).toBe(4 + 1 + 1 + 2);
+  });
+
+  it('sleeps the injected latency before every round trip', async () => {
+    const db = instrumentD1(env.DB, { D1_INJECT_LATENCY_MS: '25' });
+    const started = Date.now();
+    const { trips } = await counted(async () => {
+      await db.prepare('SELECT 1').first();
+      await db.batch([db.prepare('SELECT 1'), db.prepare('SELECT 2')]);
+    });
+    expect(trips).toBe(2);
+    // A lower bound only: the two sequential round trips waited at least 2 × 25 ms.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+  });
+});
+
+describe('round trips per hot path', () => {
+  it('knows who is asking in one round trip, and a socket frame costs none', async () => {
+    const { owner, base } = await supportDeskProject();
+    const sessionId = await stepSession(owner, base);
+    // Before: cookie → user, the role, the session row: 3 sequential queries before the route.
+    const request = await counted(() => owner.patch(`${base}/ai/sessions/${sessionId}`, { tokenBudget: 5000 }));
+    expect(request.result.status).toBe(200);
+    expect(request.trips, request.log).toBeLessThanOrEqual(1);
+
+    const watcher = await connect(owner, base, sessionId, null);
+    const frame = await counted(async () => {
+      watcher.send({ type: 'hello', lastSeq: 0 });
+      return watcher.until(() => watcher.texts().find((m) => m.type === 'events' && m.done), 'replay');
+    });
+    expect(frame.trips, frame.log).toBe(0);
+    watcher.socket.close();
+  });
+
+  it('creates a session, stages, validates and applies with one round trip for the caller and few for the work', async () => {
+    const { owner, base } = await supportDeskProject();
+    // Before: 10.
+    const create = await counted(() => stepSession(owner, base));
+    expect(create.trips, create.log).toBeLessThanOrEqual(4);
+    const path = `${base}/ai/sessions/${create.result}`;
+    const step = await currentStep(owner, base);
+
+    // Before: 9 each.
+    const stage = await counted(() => owner.post(`${path}/stage`, { changeSet: stepChangeSet(improved(step.markdown)) }));
+    expect(stage.result.status).toBe(200);
+    expect(stage.trips, stage.log).toBeLessThanOrEqual(3);
+    const validate = await counted(() => owner.post(`${path}/validate`, { changeSetId: stage.result.data.changeSetId }));
+    expect(validate.result.data).toMatchObject({ valid: true });
+    expect(validate.trips, validate.log).toBeLessThanOrEqual(3);
+
+    const apply = await counted(() =>
+      owner.post(`${path}/apply`, {
+        changeSetId: stage.result.data.changeSetId,
+        contentHash: stage.result.data.contentHash,
+        confirmSource: 'ui_manual_apply',
+        revisionBase: { workflowRevision: step.revision },
+      }),
+    );
+    expect(apply.result.data).toMatchObject({ applied: true });
+    expect(apply.trips, apply.log).toBeLessThanOrEqual(3);
+  });
+
+  it('saves a step in the Builder with one read and one commit after the caller is known', async () => {
+    const { owner, base } = await supportDeskProject();
+    const step = await currentStep(owner, base);
+    const markdown = improved(step.markdown);
+    // Before: 14 (the step read twice, the workflow three times, the path owner, the package).
+    const save = await counted(() => owner.put(`${base}/workflows/${WF}/steps/${STEP}`, { markdown, baseRevision: step.revision }));
+    expect(save.result.status).toBe(200);
+    expect(save.trips, save.log).toBeLessThanOrEqual(3);
+    // The answer's validation is the package as written: the same as a fresh read reports.
+    const fresh = await owner.put(`${base}/workflows/${WF}/steps/${STEP}`, { markdown, baseRevision: save.result.data.revision });
+    expect(save.result.data.issues).toEqual(fresh.data.issues);
+    expect(save.result.data.packageIssues).toEqual(fresh.data.packageIssues);
+    expect((await currentStep(owner, base)).markdown).toBe(markdown);
+  });
+});
+
+describe('read replicas through the D1 Sessions API', () => {
+  it('reads your own write when the bookmark is carried; without it a lagging replica may answer stale', async () => {
+    const { owner, base } = await supportDeskProject();
+    const stepPath = `${base}/workflows/${WF}/steps/${STEP}`;
+    startLaggingReplica();
+    const before = await owner.get(stepPath);
+    expect(before.status).toBe(200);
+
+    const markdown = improved(before.data.step.markdown);
+    const saved = await owner.put(stepPath, { markdown, baseRevision: before.data.revision });
+    expect(saved.status).toBe(200);
+    const bookmark = saved.headers.get(D1_BOOKMARK_HEADER);
+    expect(bookmark).toBeTruthy();
+
+    // As the app does: the bookmark of the last answer goes with the next request.
+    const own = await owner.request('GET', stepPath, undefined, { [D1_BOOKMARK_HEADER]: bookmark! });
+    expect(own.data.step.markdown).toBe(markdown);
+    expect(own.data.revision).toBe(before.data.revision + 1);
+
+    // Without it the session may start on the replica, which has not seen the write yet.
+    const stale = await owner.get(stepPath);
+    expect(stale.data.step.markdown).toBe(before.data.step.markdown);
+    expect(stale.data.revision).toBe(before.data.revision);
+  });
+
+  it('reads an apply made by the session object on the next request that carries the bookmark of the apply', async () => {
+    const { owner, base } = await supportDeskProject();
+    const sessionId = await stepSession(owner, base);
+    const path = `${base}/ai/sessions/${sessionId}`;
+    const stepPath = `${base}/workflows/${WF}/steps/${STEP}`;
+    const before = await owner.get(stepPath);
+    const markdown = improved(before.data.step.markdown);
+    const staged = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(markdown) });
+    startLaggingReplica();
+    // Read once on the replica, as it will stay.
+    expect((await owner.get(stepPath)).data.step.markdown).toBe(before.data.step.markdown);
+
+    const applied = await owner.post(`${path}/apply`, {
+      changeSetId: staged.data.changeSetId,
+      contentHash: staged.data.contentHash,
+      confirmSource: 'ui_manual_apply',
+    });
+    expect(applied.data).toMatchObject({ applied: true });
+    expect(applied.data).not.toHaveProperty('d1Bookmark');
+    const bookmark = applied.headers.get(D1_BOOKMARK_HEADER);
+    expect(bookmark).toBeTruthy();
+
+    const own = await owner.request('GET', stepPath, undefined, { [D1_BOOKMARK_HEADER]: bookmark! });
+    expect(own.data.step.markdown).toBe(markdown);
+    expect((await owner.get(stepPath)).data.step.markdown).toBe(before.data.step.markdown);
+  });
+
+  it('asks the primary who is asking: a sign-out everywhere refuses the next request while a replica still has the login', async () => {
+    const { owner, base } = await supportDeskProject();
+    const other = new TestClient();
+    const login = await other.post('/api/auth/login', { email: owner.email, password: 'correct horse battery' });
+    expect(login.status).toBe(200);
+    startLaggingReplica();
+    // The replica sees the first login, as it will stay.
+    expect((await owner.get(`${base}/workflows`)).status).toBe(200);
+    expect((await other.post('/api/auth/logout-all')).status).toBe(200);
+    const after = await owner.get(`${base}/workflows`);
+    expect(after.status).toBe(401);
+    expect(after.error?.code).toBe('AUTH_INVALID_TOKEN');
+  });
+
+  it('ignores a bookmark that is not one', async () => {
+    const { owner, base } = await supportDeskProject();
+    const res = await owner.request('GET', `${base}/workflows`, undefined, { [D1_BOOKMARK_HEADER]: "x' OR 1=1 --" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get(D1_BOOKMARK_HEADER)).toMatch(/^[0-9a-f-]+$/);
+  });
+});
