@@ -2,7 +2,7 @@
  * Accounts and sign-in sessions: register, sign in (throttled), resolve a cookie to a user,
  * sign out. Returns values for expected outcomes; the routes turn them into responses.
  */
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { aiSessions, authSessions, projectMembers, users } from '../db/schema.ts';
 import type { Role } from '../../shared/api/common.ts';
@@ -35,6 +35,8 @@ export interface LookupScope {
 export interface ScopeAccess extends LookupScope {
   role: Role | null;
   sessionInProject: boolean;
+  /** The ids of the project's active AI sessions when the request was authenticated (members only). */
+  liveSessions: string[];
 }
 
 export type SessionLookup =
@@ -126,6 +128,9 @@ export async function lookupSession(db: Db, token: string, scope: LookupScope = 
       locale: users.locale,
       role: projectMembers.role,
       sessionId: aiSessions.id,
+      // The project's live sessions, read in the same query: a write that moves the project's
+      // baseline tells them (middleware/baseline-moved.ts) without another round trip.
+      liveSessions: sql<string | null>`(SELECT group_concat(live.id) FROM ai_sessions AS live WHERE live.project_id = ${projectId} AND live.status = 'active')`,
     })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
@@ -142,7 +147,13 @@ export async function lookupSession(db: Db, token: string, scope: LookupScope = 
     type: 'valid',
     tokenHash,
     user: { id: row.id, email: row.email, name: row.name, ...localeOf(row.locale) },
-    access: { ...scope, role: row.role ?? null, sessionInProject: row.sessionId !== null },
+    access: {
+      ...scope,
+      role: row.role ?? null,
+      sessionInProject: row.sessionId !== null,
+      // Only a member learns which sessions the project has.
+      liveSessions: row.role && row.liveSessions ? row.liveSessions.split(',') : [],
+    },
   };
 }
 

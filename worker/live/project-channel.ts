@@ -17,7 +17,7 @@ type ChannelEnv = { AI_SESSION: AiSessionNamespace };
  * Only active sessions are told: sockets on a cancelled session can no longer change anything
  * (the object refuses edits and there is no turn to stop), see PROTOCOL.md.
  */
-async function deliver(env: ChannelEnv, sessions: Array<{ id: string; projectId: string }>, message: ProjectChannelMessage): Promise<number> {
+async function deliver(env: ChannelEnv, sessions: ReadonlyArray<{ id: string; projectId: string }>, message: ProjectChannelMessage): Promise<number> {
   const results = await Promise.allSettled(
     sessions.map(async ({ id, projectId }) => {
       const stub = await sessionObject(env.AI_SESSION, id);
@@ -37,10 +37,24 @@ async function deliver(env: ChannelEnv, sessions: Array<{ id: string; projectId:
 
 /** Tell every live session of `projectId`; resolves with how many sockets the message reached. */
 export async function tellProject(env: ChannelEnv, db: Db, projectId: string, message: ProjectChannelMessage): Promise<number> {
-  const sessions = await db
+  return tellSessions(env, await liveSessions(db, projectId), message);
+}
+
+/** The project's live sessions, for a caller that reads them beside other work and tells them later. */
+export function liveSessions(db: Db, projectId: string): Promise<LiveSession[]> {
+  return db
     .select({ id: aiSessions.id, projectId: aiSessions.projectId })
     .from(aiSessions)
     .where(and(eq(aiSessions.projectId, projectId), eq(aiSessions.status, 'active')));
+}
+
+export interface LiveSession {
+  id: string;
+  projectId: string;
+}
+
+/** Tell sessions found earlier by `liveSessions`; resolves with how many sockets the message reached. */
+export function tellSessions(env: ChannelEnv, sessions: readonly LiveSession[], message: ProjectChannelMessage): Promise<number> {
   return deliver(env, sessions, message);
 }
 

@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { tellProject } from '../live/project-channel.ts';
+import { tellProject, tellSessions } from '../live/project-channel.ts';
 
 /** Project-scoped writes that change what a session reads under its overlay; group 1 or 2 is the project id. */
 const MOVES = /^\/api\/projects\/([^/]+)\/(?:workflows|agents|assets|history)(?:\/.*)?$|^\/api\/projects\/([^/]+)\/ai\/sessions\/[^/]+\/apply$/;
@@ -20,11 +20,22 @@ function movedProject(method: string, path: string): string | null {
   return method === 'PATCH' ? (PROJECT.exec(path)?.[1] ?? null) : null;
 }
 
+/**
+ * The sign-in query already listed the project's live sessions (auth/accounts.ts), so telling
+ * them adds no D1 round trip to a save. A session that starts during the write may miss the
+ * message: its baseline was read no earlier than its start, and Apply checks revisions in D1, so
+ * it can show a stale view for a moment but never applies over the save.
+ */
 export function baselineMoved(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     if (c.res.status >= 300) return;
     const projectId = movedProject(c.req.method, c.req.path);
-    if (projectId) await tellProject(c.env, c.var.db, decodeURIComponent(projectId), { type: 'baselineMoved' });
+    if (!projectId) return;
+    const id = decodeURIComponent(projectId);
+    const message = { type: 'baselineMoved' } as const;
+    const access = c.get('access') as { projectId: string | null; liveSessions: string[] } | undefined;
+    if (access?.projectId === id) await tellSessions(c.env, access.liveSessions.map((sessionId) => ({ id: sessionId, projectId: id })), message);
+    else await tellProject(c.env, c.var.db, id, message);
   };
 }
