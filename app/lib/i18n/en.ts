@@ -3,7 +3,10 @@
  * catalogues are typed against (`catalogue.ts`). Placeholders are `{{name}}`; a key with `_one`
  * and `_other` forms is one key chosen by `count`.
  */
+import { forms } from './en/forms.ts';
+
 export const en = {
+  forms,
   common: {
     product: 'CrewAgent Builder',
     productSuffix: 'AI Workbench',

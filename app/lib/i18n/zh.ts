@@ -1,7 +1,9 @@
 /** 简体中文目录：与英文目录键完全相同（类型检查保证），文字为中文。 */
 import type { Messages } from './catalogue.ts';
+import { forms } from './zh/forms.ts';
 
 export const zh: Messages = {
+  forms,
   common: {
     product: 'CrewAgent Builder',
     productSuffix: 'AI 工作台',
