@@ -4,8 +4,23 @@
  * and `_other` forms is one key chosen by `count`.
  */
 import { forms } from './en/forms.ts';
+import { editing, mentions, roles, widgets } from './en/widgets.ts';
+import { project } from './en/project.ts';
+import { importing } from './en/importing.ts';
+import { llm } from './en/llm.ts';
+import { graph } from './en/graph.ts';
+import { agents } from './en/agents.ts';
 
 export const en = {
+  agents,
+  graph,
+  llm,
+  importing,
+  project,
+  roles,
+  mentions,
+  editing,
+  widgets,
   forms,
   common: {
     product: 'CrewAgent Builder',

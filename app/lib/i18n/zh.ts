@@ -1,8 +1,23 @@
 /** 简体中文目录：与英文目录键完全相同（类型检查保证），文字为中文。 */
 import type { Messages } from './catalogue.ts';
 import { forms } from './zh/forms.ts';
+import { editing, mentions, roles, widgets } from './zh/widgets.ts';
+import { project } from './zh/project.ts';
+import { importing } from './zh/importing.ts';
+import { llm } from './zh/llm.ts';
+import { graph } from './zh/graph.ts';
+import { agents } from './zh/agents.ts';
 
 export const zh: Messages = {
+  agents,
+  graph,
+  llm,
+  importing,
+  project,
+  roles,
+  mentions,
+  editing,
+  widgets,
   forms,
   common: {
     product: 'CrewAgent Builder',
