@@ -5,18 +5,30 @@
  */
 import { forms } from './en/forms.ts';
 import { editing, mentions, roles, widgets } from './en/widgets.ts';
-import { project } from './en/project.ts';
+import { agentsPage, assetsPage, membersPage, overview, project, projectSettings, sessionsPage } from './en/project.ts';
 import { importing } from './en/importing.ts';
 import { llm } from './en/llm.ts';
 import { graph } from './en/graph.ts';
 import { agents } from './en/agents.ts';
+import { assets, diff } from './en/assets.ts';
+import { pages, projects } from './en/pages.ts';
 
 export const en = {
+  pages,
+  projects,
+  assets,
+  diff,
   agents,
   graph,
   llm,
   importing,
   project,
+  overview,
+  projectSettings,
+  membersPage,
+  agentsPage,
+  assetsPage,
+  sessionsPage,
   roles,
   mentions,
   editing,

@@ -2,18 +2,30 @@
 import type { Messages } from './catalogue.ts';
 import { forms } from './zh/forms.ts';
 import { editing, mentions, roles, widgets } from './zh/widgets.ts';
-import { project } from './zh/project.ts';
+import { agentsPage, assetsPage, membersPage, overview, project, projectSettings, sessionsPage } from './zh/project.ts';
 import { importing } from './zh/importing.ts';
 import { llm } from './zh/llm.ts';
 import { graph } from './zh/graph.ts';
 import { agents } from './zh/agents.ts';
+import { assets, diff } from './zh/assets.ts';
+import { pages, projects } from './zh/pages.ts';
 
 export const zh: Messages = {
+  pages,
+  projects,
+  assets,
+  diff,
   agents,
   graph,
   llm,
   importing,
   project,
+  overview,
+  projectSettings,
+  membersPage,
+  agentsPage,
+  assetsPage,
+  sessionsPage,
   roles,
   mentions,
   editing,
