@@ -8,18 +8,22 @@ import { editing, mentions, roles, widgets } from './en/widgets.ts';
 import { agentsPage, assetsPage, membersPage, overview, project, projectSettings, sessionsPage } from './en/project.ts';
 import { importing } from './en/importing.ts';
 import { llm } from './en/llm.ts';
-import { graph } from './en/graph.ts';
+import { graph, workflowPage } from './en/graph.ts';
 import { agents } from './en/agents.ts';
 import { assets, diff } from './en/assets.ts';
-import { pages, projects } from './en/pages.ts';
+import { network, pages, projects } from './en/pages.ts';
+import { history } from './en/history.ts';
 
 export const en = {
+  history,
   pages,
+  network,
   projects,
   assets,
   diff,
   agents,
   graph,
+  workflowPage,
   llm,
   importing,
   project,

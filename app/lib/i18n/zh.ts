@@ -5,18 +5,22 @@ import { editing, mentions, roles, widgets } from './zh/widgets.ts';
 import { agentsPage, assetsPage, membersPage, overview, project, projectSettings, sessionsPage } from './zh/project.ts';
 import { importing } from './zh/importing.ts';
 import { llm } from './zh/llm.ts';
-import { graph } from './zh/graph.ts';
+import { graph, workflowPage } from './zh/graph.ts';
 import { agents } from './zh/agents.ts';
 import { assets, diff } from './zh/assets.ts';
-import { pages, projects } from './zh/pages.ts';
+import { network, pages, projects } from './zh/pages.ts';
+import { history } from './zh/history.ts';
 
 export const zh: Messages = {
+  history,
   pages,
+  network,
   projects,
   assets,
   diff,
   agents,
   graph,
+  workflowPage,
   llm,
   importing,
   project,

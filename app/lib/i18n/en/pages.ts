@@ -33,3 +33,12 @@ export const projects = {
   create: 'Create project',
   importTitle: 'Import a package',
 } as const;
+
+export const network = {
+  noUsableError: 'The server answered with status {{status}} and no usable error.',
+  unreachable: 'The server could not be reached.',
+  checkConnection: 'Check your connection and try again in a moment.',
+  noReadableBody: 'The server answered with status {{status}} and no readable body.',
+  tryAgain: 'Try again in a moment.',
+  unexpectedForm: 'The server answered with status {{status}} in an unexpected form.',
+} as const;

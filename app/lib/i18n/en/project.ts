@@ -157,6 +157,8 @@ export const assetsPage = {
   couldNotCreate: 'Could not create the asset',
   creating: 'Creating…',
   create: 'Create asset',
+  content: 'Content',
+  contentNote: '(optional; edit it after creating)',
   pick: 'Pick an asset',
   pickHintEdit: 'Choose a file in the tree to preview and edit it.',
   pickHint: 'Choose a file in the tree to preview it.',

@@ -35,3 +35,12 @@ export const projects: Messages['projects'] = {
   create: '创建项目',
   importTitle: '导入包',
 };
+
+export const network: Messages['network'] = {
+  noUsableError: '服务器返回了状态 {{status}}，但没有可用的错误信息。',
+  unreachable: '无法连接到服务器。',
+  checkConnection: '请检查网络连接，稍后重试。',
+  noReadableBody: '服务器返回了状态 {{status}}，但响应内容无法读取。',
+  tryAgain: '请稍后重试。',
+  unexpectedForm: '服务器返回了状态 {{status}}，但格式不符合预期。',
+};

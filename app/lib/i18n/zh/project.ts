@@ -159,6 +159,8 @@ export const assetsPage: Messages['assetsPage'] = {
   couldNotCreate: '无法创建资源文件',
   creating: '正在创建…',
   create: '创建资源文件',
+  content: '内容',
+  contentNote: '（可选；创建后可再编辑）',
   pick: '选择一个资源文件',
   pickHintEdit: '在目录树中选择一个文件以预览和编辑。',
   pickHint: '在目录树中选择一个文件以预览。',
