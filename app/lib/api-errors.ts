@@ -1,21 +1,39 @@
 /** Reading the API's error bodies: one line of text, errors per form field, and the extra fields some codes carry. */
 import type { ErrorBody, ErrorDetail } from '../../shared/errors.ts';
+import { issueWords } from './forms.ts';
+import { locale, t } from './i18n/i18n.svelte.ts';
+
+/** zod's issue codes: a VALIDATION_FAILED detail carrying one is put in words by `issueWords`. */
+const ZOD_CODES = new Set(['too_small', 'too_big', 'invalid_format', 'invalid_type', 'invalid_value', 'unrecognized_keys', 'custom']);
+
 /** The one-line text of an error: its message, then its hints. */
 export function apiErrorMessage(error: ErrorBody): string {
   return [error.message, ...(error.hints ?? [])].join(' ');
 }
 
 /**
- * Field messages of a VALIDATION_FAILED error, keyed by the last segment of each detail's path
+ * Field messages of an error's details, keyed by the last segment of each detail's path
  * (`domainProfile.painPoints` → `painPoints`); the Worker names paths after the zod contract.
+ * Details are the API's English words: English readers get them as they are (they are the most
+ * precise); other readers get the catalogue's words for the field's problem.
  */
 export function fieldErrors(error: ErrorBody | null | undefined): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const detail of error?.details ?? []) {
     const key = detailField(detail);
-    if (key && !(key in fields)) fields[key] = detail.message;
+    if (key && !(key in fields)) fields[key] = locale() === 'en' ? detail.message : localDetail(error!, detail, key);
   }
   return fields;
+}
+
+function localDetail(error: ErrorBody, detail: ErrorDetail, field: string): string {
+  // Any other code's message was already put in the reader's language by the Worker.
+  if (error.code !== 'VALIDATION_FAILED') return error.message;
+  if (detail.code && ZOD_CODES.has(detail.code)) {
+    const words = issueWords({ code: detail.code, path: [field] });
+    return t(words.key, words.values);
+  }
+  return t('forms.rejected');
 }
 
 function detailField(detail: ErrorDetail): string | undefined {

@@ -8,6 +8,7 @@
  * `INTERNAL_ERROR` value with status 0 (or the HTTP status), so pages can always show a message.
  * A 401 that means "no valid sign-in" also sends the user to /login?next=… (see `onUnauthorized`).
  */
+import { t } from './i18n/i18n.svelte.ts';
 import { goto } from '$app/navigation';
 import { navigating } from '$app/state';
 import { D1_BOOKMARK_HEADER, parseBookmark } from '../../shared/d1-bookmark.ts';
@@ -148,7 +149,7 @@ function readError(status: number, value: unknown): ErrorBody {
     const code: ErrorCode = isErrorCode(value.code) ? value.code : 'INTERNAL_ERROR';
     return { ...value, code, message: value.message };
   }
-  return { code: 'INTERNAL_ERROR', message: `The server answered with status ${status} and no usable error.` };
+  return { code: 'INTERNAL_ERROR', message: t('network.noUsableError', { status }) };
 }
 
 function buildUrl(path: string, query: Query | undefined): string {
@@ -161,7 +162,7 @@ function buildUrl(path: string, query: Query | undefined): string {
 }
 
 const UNREACHABLE = (): ApiResult<never> =>
-  failure(0, 'INTERNAL_ERROR', 'The server could not be reached.', ['Check your connection and try again in a moment.']);
+  failure(0, 'INTERNAL_ERROR', t('network.unreachable'), [t('network.checkConnection')]);
 
 /** The newest D1 bookmark the Worker answered, sent back so this tab reads its own writes from any replica. */
 let d1Bookmark: string | null = null;
@@ -203,15 +204,13 @@ async function readEnvelope<T>(response: Response, options: RequestOptions): Pro
   try {
     payload = await response.json();
   } catch {
-    return failure(response.status, 'INTERNAL_ERROR', `The server answered with status ${response.status} and no readable body.`, [
-      'Try again in a moment.',
-    ]);
+    return failure(response.status, 'INTERNAL_ERROR', t('network.noReadableBody', { status: response.status }), [t('network.tryAgain')]);
   }
 
   // The data half is typed by the shared contracts the Worker itself is written against; the
   // client checks the envelope's shape and trusts its own server for the rest.
   if (!isRecord(payload) || !('data' in payload) || !('error' in payload)) {
-    return failure(response.status, 'INTERNAL_ERROR', `The server answered with status ${response.status} in an unexpected form.`);
+    return failure(response.status, 'INTERNAL_ERROR', t('network.unexpectedForm', { status: response.status }));
   }
   if (response.ok && payload.error === null) {
     return { ok: true, data: payload.data as T };

@@ -14,9 +14,14 @@ export interface LabelBox {
 
 const GAP = 4;
 
-/** A label's box from its text: about 6.5 px a character at the canvas's label size, plus padding. */
+/** East Asian wide characters (CJK, kana, Hangul, full-width forms) take about twice a Latin letter's width. */
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+
+/** A label's box from its text: about 6.5 px a character (13 px a wide one) at the canvas's label size, plus padding. */
 export function labelSize(text: string): { width: number; height: number } {
-  return { width: Math.ceil(text.length * 6.5) + 14, height: 18 };
+  let units = 0;
+  for (const char of text) units += WIDE.test(char) ? 2 : 1;
+  return { width: Math.ceil(units * 6.5) + 14, height: 18 };
 }
 
 function overlaps(a: LabelBox, b: LabelBox): boolean {

@@ -4,6 +4,7 @@
  * `transitions` match the new edges) or the reason it is refused, checked with the same rules the
  * Worker applies. A change inverts exactly, which is what undo saves. No Svelte, no I/O.
  */
+import { t } from './i18n/i18n.svelte.ts';
 import type { StepView } from '../../shared/api/index.ts';
 import { graphEditProblems } from '../../shared/bmad/graph-edit-rules.ts';
 import { stepWithGraphTransitions, transitionUpdates } from '../../shared/bmad/graph-edit-steps.ts';
@@ -109,7 +110,7 @@ function finish(label: string, before: string, graph: Json, steps: readonly Step
 }
 
 function unreadable(): EditResult {
-  return { ok: false, message: 'The graph file is not a JSON object; fix it in the Graph JSON tab first.' };
+  return { ok: false, message: t('graph.edit.unreadable') };
 }
 
 /** A fresh id `step-<n>` that no node and no step file uses. */
@@ -169,7 +170,7 @@ export function addStep(
   let next: Json = { ...graph, nodes: [...nodesOf(graph), { id, type: 'step', file, title }] };
   if (from !== undefined) next = { ...next, edges: withDefaults([...edgesOf(graph), { from, to: id, label: 'next' }], [from]) };
   if (options.position) next = withNodePositions(next, new Map([...readNodePositions(graph), [id, options.position]]));
-  return finish(`Add step “${id}”`, text, next, steps, [{ nodeId: id, path: file, markdown: newStepMarkdown(id, title) }]);
+  return finish(t('graph.edit.addStep', { id }), text, next, steps, [{ nodeId: id, path: file, markdown: newStepMarkdown(id, title) }]);
 }
 
 /** Deletes a step: its node, every edge touching it, its position and its step file. */
@@ -177,7 +178,7 @@ export function deleteStep(text: string, steps: readonly StepView[], nodeId: str
   const graph = parse(text);
   if (!graph) return unreadable();
   const node = nodesOf(graph).find((n) => n.id === nodeId);
-  if (!node) return { ok: false, message: `There is no step “${nodeId}” in the graph.` };
+  if (!node) return { ok: false, message: t('graph.edit.noStep', { id: nodeId }) };
   const sources = edgesOf(graph).filter((e) => e.to === nodeId).map((e) => e.from);
   let next: Json = {
     ...graph,
@@ -190,7 +191,7 @@ export function deleteStep(text: string, steps: readonly StepView[], nodeId: str
   const positions = readNodePositions(graph);
   if (positions.has(nodeId)) next = withNodePositions(next, positions);
   const file = steps.find((s) => s.path === node.file) ?? steps.find((s) => s.nodeId === nodeId);
-  return finish(`Delete step “${nodeId}”`, text, next, steps, [], file && file.nodeId === nodeId ? [file] : []);
+  return finish(t('graph.edit.deleteStep', { id: nodeId }), text, next, steps, [], file && file.nodeId === nodeId ? [file] : []);
 }
 
 /** A new edge `from` → `to`; the label defaults to “next” (the schema needs one). */
@@ -198,19 +199,19 @@ export function addEdge(text: string, steps: readonly StepView[], from: string, 
   const graph = parse(text);
   if (!graph) return unreadable();
   if (edgesOf(graph).some((e) => e.from === from && e.to === to)) {
-    return { ok: false, message: `There is already an edge from “${from}” to “${to}”.` };
+    return { ok: false, message: t('graph.edit.edgeExists', { from, to }) };
   }
   const next = { ...graph, edges: withDefaults([...edgesOf(graph), { from, to, label }], [from]) };
-  return finish(`Connect “${from}” to “${to}”`, text, next, steps);
+  return finish(t('graph.edit.connect', { from, to }), text, next, steps);
 }
 
 export function deleteEdge(text: string, steps: readonly StepView[], index: number): EditResult {
   const graph = parse(text);
   if (!graph) return unreadable();
   const edge = edgesOf(graph)[index];
-  if (!edge) return { ok: false, message: 'That edge is no longer in the graph.' };
+  if (!edge) return { ok: false, message: t('graph.edit.edgeGone') };
   const next = { ...graph, edges: withDefaults(edgesOf(graph).filter((_, i) => i !== index), [edge.from]) };
-  return finish(`Delete edge “${String(edge.label)}”`, text, next, steps);
+  return finish(t('graph.edit.deleteEdge', { label: String(edge.label) }), text, next, steps);
 }
 
 /** Label, condition and default flag of one edge; an empty condition is removed. */
@@ -218,8 +219,8 @@ export function updateEdge(text: string, steps: readonly StepView[], index: numb
   const graph = parse(text);
   if (!graph) return unreadable();
   const edge = edgesOf(graph)[index];
-  if (!edge) return { ok: false, message: 'That edge is no longer in the graph.' };
-  if (patch.label !== undefined && patch.label.trim() === '') return { ok: false, message: 'An edge needs a label.' };
+  if (!edge) return { ok: false, message: t('graph.edit.edgeGone') };
+  if (patch.label !== undefined && patch.label.trim() === '') return { ok: false, message: t('graph.edit.edgeNeedsLabel') };
   const updated: Json = { ...edge };
   if (patch.label !== undefined) updated.label = patch.label.trim();
   if (patch.conditionText !== undefined) {
@@ -239,16 +240,16 @@ export function updateEdge(text: string, steps: readonly StepView[], index: numb
     }
     return e;
   });
-  return finish(`Edit edge “${String(updated.label)}”`, text, { ...graph, edges }, steps);
+  return finish(t('graph.edit.editEdge', { label: String(updated.label) }), text, { ...graph, edges }, steps);
 }
 
 /** Stores positions (a drag, a burst of drags, or an auto-layout) in the graph's layout metadata. */
-export function moveNodes(text: string, steps: readonly StepView[], moved: ReadonlyMap<string, NodePosition>, label = 'Move steps'): EditResult {
+export function moveNodes(text: string, steps: readonly StepView[], moved: ReadonlyMap<string, NodePosition>, label = t('graph.moveSteps')): EditResult {
   const graph = parse(text);
   if (!graph) return unreadable();
   const positions = new Map([...readNodePositions(graph), ...moved]);
   const next = withNodePositions(graph, positions);
   const after = serializeGraph(next);
-  if (after === text) return { ok: false, message: 'Nothing moved.' };
+  if (after === text) return { ok: false, message: t('graph.edit.nothingMoved') };
   return finish(label, text, next, steps);
 }

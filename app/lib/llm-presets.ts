@@ -1,5 +1,6 @@
 /** The provider presets of the AI settings page: labels that pre-fill base URL and model. */
 import type { LlmPreset } from '../../shared/api/index.ts';
+import { t } from './i18n/i18n.svelte.ts';
 
 /** What the provider choice offers: a preset, or turning AI off. */
 export type LlmChoice = LlmPreset | 'off';
@@ -19,56 +20,54 @@ export interface LlmPresetOption {
 /** The port `npm start` gives the scripted model server (scripts/start.ts: PORT + 1). */
 const DEMO_MODEL_URL = 'http://127.0.0.1:8788/v1';
 
+/** A preset's words come from the catalogue, read when shown so they follow the language. */
+function preset(option: Omit<LlmPresetOption, 'label' | 'description' | 'keyHint'>): LlmPresetOption {
+  return {
+    ...option,
+    get label() {
+      return t(`llm.presets.${option.id}.label`);
+    },
+    get description() {
+      return t(`llm.presets.${option.id}.description`);
+    },
+    get keyHint() {
+      return t(`llm.presets.${option.id}.keyHint`);
+    },
+  };
+}
+
 export const LLM_PRESET_OPTIONS: readonly LlmPresetOption[] = [
-  {
+  preset({
     id: 'openai',
-    label: 'OpenAI',
-    description: 'GPT models from api.openai.com.',
     baseUrl: 'https://api.openai.com/v1',
     model: 'gpt-4o-mini',
-    keyHint: 'Create a key under API keys in your OpenAI dashboard; it starts with sk-.',
-  },
-  {
+  }),
+  preset({
     id: 'deepseek',
-    label: 'DeepSeek',
-    description: 'DeepSeek chat models.',
     baseUrl: 'https://api.deepseek.com/v1',
     model: 'deepseek-chat',
-    keyHint: 'Create a key under API keys in the DeepSeek platform.',
-  },
-  {
+  }),
+  preset({
     id: 'openrouter',
-    label: 'OpenRouter',
-    description: 'Many vendors behind one key.',
     baseUrl: 'https://openrouter.ai/api/v1',
     model: 'openai/gpt-4o-mini',
-    keyHint: 'Create a key under Keys in your OpenRouter account; model ids look like vendor/model.',
-  },
-  {
+  }),
+  preset({
     id: 'local',
-    label: 'Local server',
-    description: 'Ollama, vLLM or LM Studio.',
     baseUrl: 'http://localhost:11434/v1',
     model: 'llama3.1',
-    keyHint: 'Local servers usually need no key: leave it empty.',
-  },
-  {
+  }),
+  preset({
     id: 'custom',
-    label: 'Custom',
-    description: 'Any OpenAI-compatible server.',
     baseUrl: '',
     model: '',
-    keyHint: 'The key your server expects as "Authorization: Bearer …"; leave it empty if it needs none.',
-  },
-  {
+  }),
+  preset({
     id: 'scripted-demo',
-    label: 'Scripted demo model',
-    description: 'Offline demo: canned answers, no real AI.',
     baseUrl: DEMO_MODEL_URL,
     model: 'scripted-demo',
-    keyHint: 'The demo model accepts any key; one is filled in for you.',
     demoKey: 'sk-local-demo-key',
-  },
+  }),
 ];
 
 export function presetOption(id: LlmPreset | null): LlmPresetOption | undefined {

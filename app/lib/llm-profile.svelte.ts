@@ -17,6 +17,8 @@ import {
 } from '../../shared/api/index.ts';
 import { fieldErrors, type ApiResult } from './api.ts';
 import { issuesByField } from './forms.ts';
+import { t } from './i18n/i18n.svelte.ts';
+import { problemWords } from './local-words.ts';
 import { llmProfileApi, type LlmProfileApi } from './llm-profile-api.ts';
 import { presetOption, type LlmChoice, type LlmPresetOption } from './llm-presets.ts';
 
@@ -106,14 +108,17 @@ export class LlmProfileSettings {
     const parsed = LlmProfileInput.safeParse(input);
     const fields: Partial<Record<Field, string>> = parsed.success ? {} : issuesByField(parsed.error);
     const checked = checkLlmProfileInput(input);
-    if (checked.type === 'invalid') fields[checked.problem.field] ??= `${checked.problem.message} ${checked.problem.hint}`;
+    if (checked.type === 'invalid') {
+      const words = problemWords(checked.problem.code, checked.problem.message, checked.problem.hint);
+      fields[checked.problem.field] ??= `${words.message} ${words.hint}`;
+    }
     const profile = this.#profile;
     if (input.provider !== 'disabled' && input.apiKey === undefined && profile?.hasApiKey && input.baseUrl) {
       const next = originOf(input.baseUrl);
       if (next !== null && next !== this.savedKeyOrigin) {
         fields.apiKey ??= this.savedKeyOrigin
-          ? `Enter the API key again: the saved key is only sent to ${this.savedKeyOrigin}, not to ${next}. Or remove the saved key to use this server without one.`
-          : 'Enter the API key again: the saved key is only sent to the server it was saved for.';
+          ? t('llm.keyAgainTo', { saved: this.savedKeyOrigin, next })
+          : t('llm.keyAgain');
       }
     }
     return fields;
@@ -304,7 +309,7 @@ export class LlmProfileSettings {
     // Only the key changed on the server; the form keeps any edits in progress.
     this.#profile = result.data;
     this.#savedTest = null;
-    this.#notice = 'The saved key was removed.';
+    this.#notice = t('llm.keyRemoved');
   }
 
   /** POST …/test without a body: tests the saved profile and records its health, then re-reads it. */

@@ -3,7 +3,41 @@
  * catalogues are typed against (`catalogue.ts`). Placeholders are `{{name}}`; a key with `_one`
  * and `_other` forms is one key chosen by `count`.
  */
+import { forms } from './en/forms.ts';
+import { editing, mentions, roles, widgets } from './en/widgets.ts';
+import { agentsPage, assetsPage, membersPage, overview, project, projectSettings, sessionsPage } from './en/project.ts';
+import { importing } from './en/importing.ts';
+import { llm } from './en/llm.ts';
+import { graph, workflowPage } from './en/graph.ts';
+import { agents } from './en/agents.ts';
+import { assets, diff } from './en/assets.ts';
+import { network, pages, projects } from './en/pages.ts';
+import { history } from './en/history.ts';
+
 export const en = {
+  history,
+  pages,
+  network,
+  projects,
+  assets,
+  diff,
+  agents,
+  graph,
+  workflowPage,
+  llm,
+  importing,
+  project,
+  overview,
+  projectSettings,
+  membersPage,
+  agentsPage,
+  assetsPage,
+  sessionsPage,
+  roles,
+  mentions,
+  editing,
+  widgets,
+  forms,
   common: {
     product: 'CrewAgent Builder',
     productSuffix: 'AI Workbench',

@@ -1,7 +1,40 @@
 /** 简体中文目录：与英文目录键完全相同（类型检查保证），文字为中文。 */
 import type { Messages } from './catalogue.ts';
+import { forms } from './zh/forms.ts';
+import { editing, mentions, roles, widgets } from './zh/widgets.ts';
+import { agentsPage, assetsPage, membersPage, overview, project, projectSettings, sessionsPage } from './zh/project.ts';
+import { importing } from './zh/importing.ts';
+import { llm } from './zh/llm.ts';
+import { graph, workflowPage } from './zh/graph.ts';
+import { agents } from './zh/agents.ts';
+import { assets, diff } from './zh/assets.ts';
+import { network, pages, projects } from './zh/pages.ts';
+import { history } from './zh/history.ts';
 
 export const zh: Messages = {
+  history,
+  pages,
+  network,
+  projects,
+  assets,
+  diff,
+  agents,
+  graph,
+  workflowPage,
+  llm,
+  importing,
+  project,
+  overview,
+  projectSettings,
+  membersPage,
+  agentsPage,
+  assetsPage,
+  sessionsPage,
+  roles,
+  mentions,
+  editing,
+  widgets,
+  forms,
   common: {
     product: 'CrewAgent Builder',
     productSuffix: 'AI 工作台',

@@ -1,0 +1,6 @@
+/** Text made safe to put into catalogue HTML (`{@html t(…)}`), for the few messages that carry markup. */
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}

@@ -1,0 +1,31 @@
+/** English: assets (the tree, the editor, the assets page) and the line diff. */
+export const assets = {
+  title: 'Assets',
+  meta: '{{size}} · updated {{date}} · assets revision {{revision}} ·',
+  view: 'View',
+  preview: 'Preview',
+  edit: 'Edit',
+  source: 'Source',
+  optimizeAi: 'Optimize asset with AI',
+  newAi: 'New asset with AI',
+  rename: 'Rename…',
+  renameSubmit: 'Rename',
+  renaming: 'Renaming…',
+  delete: 'Delete',
+  deleteQuestion: 'Delete {{path}}?',
+  deleting: 'Deleting…',
+  newPath: 'New path',
+  editorLabel: 'Asset {{path}}',
+  couldNotChange: 'Could not change the asset',
+} as const;
+
+export const diff = {
+  before: 'before',
+  after: 'after',
+  created: 'created',
+  deleted: 'deleted',
+  bothEmpty: 'Both versions are empty.',
+  identical: 'No differences.',
+  unchanged_one: '⋯ {{count}} unchanged line',
+  unchanged_other: '⋯ {{count}} unchanged lines',
+} as const;
