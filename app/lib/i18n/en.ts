@@ -3,6 +3,8 @@
  * catalogues are typed against (`catalogue.ts`). Placeholders are `{{name}}`; a key with `_one`
  * and `_other` forms is one key chosen by `count`.
  */
+import { workbenchEn } from './en/workbench.ts';
+
 export const en = {
   common: {
     product: 'CrewAgent Builder',
@@ -53,4 +55,5 @@ export const en = {
   time: {
     justNow: 'just now',
   },
+  workbench: workbenchEn,
 } as const;
