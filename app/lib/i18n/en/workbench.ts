@@ -1,7 +1,6 @@
 /**
  * The AI Workbench's words in English (the route `builder/[projectId]/ai-workbench` and
  * `lib/workbench`), by component. Kept apart from `en.ts` so the Workbench's keys are one file.
- * Longer than 400 lines on purpose: one catalogue area reads best in one place.
  */
 export const workbenchEn = {
   targetTypes: { workflow: 'Workflow', step: 'Step', agent: 'Agent', asset: 'Asset' },
