@@ -13,6 +13,7 @@ import { agents } from './en/agents.ts';
 import { assets, diff } from './en/assets.ts';
 import { network, pages, projects } from './en/pages.ts';
 import { history } from './en/history.ts';
+import { workbenchEn } from './en/workbench.ts';
 
 export const en = {
   history,
@@ -87,4 +88,5 @@ export const en = {
   time: {
     justNow: 'just now',
   },
+  workbench: workbenchEn,
 } as const;

@@ -1,4 +1,5 @@
 /** 简体中文目录：与英文目录键完全相同（类型检查保证），文字为中文。 */
+import { workbenchZh } from './zh/workbench.ts';
 import type { Messages } from './catalogue.ts';
 import { forms } from './zh/forms.ts';
 import { editing, mentions, roles, widgets } from './zh/widgets.ts';
@@ -84,4 +85,5 @@ export const zh: Messages = {
   time: {
     justNow: '刚刚',
   },
+  workbench: workbenchZh,
 };

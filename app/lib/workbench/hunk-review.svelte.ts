@@ -16,7 +16,8 @@ export interface UndoEntry {
   seq: number;
   undoId: string;
   objectKey: string;
-  by: string;
+  /** Null when not a person: the timeline says "someone" in the reader's language. */
+  by: string | null;
   kind: 'undo' | 'reapply';
   hunkStart: number | null;
   version: number | null;
@@ -123,7 +124,7 @@ export class HunkReview {
         seq: event.seq,
         undoId: event.payload.undoId,
         objectKey: event.payload.objectKey,
-        by: event.actor.kind === 'user' ? event.actor.name : 'someone',
+        by: event.actor.kind === 'user' ? event.actor.name : null,
         kind: event.payload.kind,
         hunkStart: event.payload.hunk?.newStart ?? null,
         version: event.payload.version,

@@ -4,38 +4,55 @@
  * each flag's label and reasons, and the warning about broken references.
  */
 import type { ImpactDigest, ImpactFlag } from '../../../shared/ai/impact-digest.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 
+/** Each flag's words, read when shown (getters), so they follow a switch of the interface language. */
 export const FLAG_LABELS: Readonly<Record<ImpactFlag, string>> = {
-  'broken-reference': 'broken reference',
-  'cross-object': 'cross-object',
-  'high-churn': 'high churn',
-  deletes: 'deletes',
+  get 'broken-reference'() {
+    return t('workbench.impact.flags.brokenReference');
+  },
+  get 'cross-object'() {
+    return t('workbench.impact.flags.crossObject');
+  },
+  get 'high-churn'() {
+    return t('workbench.impact.flags.highChurn');
+  },
+  get deletes() {
+    return t('workbench.impact.flags.deletes');
+  },
 };
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const list = (items: readonly string[]) => items.join(t('workbench.listSeparator'));
 
 /** "2 files (1 added, 1 modified), +14 −3 lines". */
 export function filesLine(d: ImpactDigest): string {
-  const kinds = [d.added ? `${d.added} added` : '', d.modified ? `${d.modified} modified` : '', d.deleted ? `${d.deleted} deleted` : ''].filter(Boolean);
-  return `${plural(d.files, 'file')}${kinds.length ? ` (${kinds.join(', ')})` : ''}, +${d.linesAdded} −${d.linesRemoved} lines`;
+  const kinds = [
+    d.added ? t('workbench.impact.added', { count: d.added }) : '',
+    d.modified ? t('workbench.impact.modified', { count: d.modified }) : '',
+    d.deleted ? t('workbench.impact.deleted', { count: d.deleted }) : '',
+  ].filter(Boolean);
+  return t('workbench.impact.filesLine', {
+    files: t('workbench.impact.files', { count: d.files }),
+    kinds: kinds.length ? t('workbench.impact.kindList', { list: list(kinds) }) : '',
+    added: d.linesAdded,
+    removed: d.linesRemoved,
+  });
 }
 
 /** The flags in order, each once: "cross-object, high churn". Empty when none. */
 export function flagsLine(d: ImpactDigest): string {
-  return d.flags.map((f) => FLAG_LABELS[f.flag]).join(', ');
+  return list(d.flags.map((f) => FLAG_LABELS[f.flag]));
 }
 
 /** The one line: files and lines, then the flags (or "no risk flags"). */
 export function impactSummary(d: ImpactDigest): string {
-  const flags = flagsLine(d);
-  return `${filesLine(d)} · ${flags || 'no risk flags'}`;
+  return t('workbench.impact.summary', { files: filesLine(d), flags: flagsLine(d) || t('workbench.impact.noFlags') });
 }
 
 /** The warning above Apply when the change refers to something that does not exist; null when nothing is broken. */
 export function brokenWarning(d: ImpactDigest): string | null {
   const broken = d.brokenReferences;
   if (broken.length === 0) return null;
-  const shown = broken.slice(0, 3).join(', ');
-  const more = broken.length > 3 ? ` and ${broken.length - 3} more` : '';
-  return `${broken.length === 1 ? 'It refers to something that does not exist' : `It refers to ${broken.length} things that do not exist`}: ${shown}${more}. Applying keeps these references broken.`;
+  const more = broken.length > 3 ? t('workbench.impact.more', { count: broken.length - 3 }) : '';
+  return t('workbench.impact.broken', { count: broken.length, list: list(broken.slice(0, 3)), more });
 }

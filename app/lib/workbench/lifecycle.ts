@@ -8,6 +8,7 @@ import type { EventActor, RevisionSet, SessionEvent } from '../../../shared/ai/e
 import type { TargetType } from '../../../shared/ai/session.ts';
 import type { SessionListItemView, SessionState } from '../../../shared/api/ai-sessions.ts';
 import { safeNextPath } from '../safe-next-path.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 
 export interface AppliedNotice {
   by: string;
@@ -32,8 +33,9 @@ export interface Lifecycle {
 
 export const NO_LIFECYCLE: Lifecycle = { applied: null, cancelled: null };
 
+/** Who did it, as the notices name them (a person's name, or the AI or the system in the reader's language). */
 function actorName(actor: EventActor): string {
-  return actor.kind === 'user' ? actor.name || 'someone' : actor.kind === 'ai' ? 'the AI' : 'the system';
+  return actor.kind === 'user' ? actor.name || t('workbench.someone') : actor.kind === 'ai' ? t('workbench.theAi') : t('workbench.theSystem');
 }
 
 /** The revision of the scope the target lives in: a workflow's (or step's) workflow, agents.json or the assets. */
@@ -77,7 +79,10 @@ export function foldLifecycle(state: Lifecycle, event: SessionEvent, targetType:
 
 /** "Applied by Ana as revision 4" (without a revision when the apply wrote none of the target's scope). */
 export function appliedText(notice: { by: string | null; revision: number | null }): string {
-  return `Applied by ${notice.by ?? 'a former member'}${notice.revision === null ? '' : ` as revision ${notice.revision}`}`;
+  const name = notice.by ?? t('workbench.formerMember');
+  return notice.revision === null
+    ? t('workbench.lifecycle.appliedBy', { name })
+    : t('workbench.lifecycle.appliedByAsRevision', { name, revision: notice.revision });
 }
 
 /** What the composer does with a key press: Enter sends, Shift+Enter (and an IME composing) types. */
@@ -95,11 +100,20 @@ export function leaveHref(source: string | undefined, fallback: string): string 
 export const SESSION_STATES: readonly SessionState[] = ['active', 'applied', 'cancelled', 'failed'];
 export const SESSION_TARGET_TYPES: readonly TargetType[] = ['workflow', 'step', 'agent', 'asset'];
 
-export const STATE_LABELS: Record<SessionState, string> = {
-  active: 'Active',
-  applied: 'Applied',
-  cancelled: 'Cancelled',
-  failed: 'Failed',
+/** Each state's word, read when shown (getters), so it follows a switch of the interface language. */
+export const STATE_LABELS: Readonly<Record<SessionState, string>> = {
+  get active() {
+    return t('workbench.lifecycle.states.active');
+  },
+  get applied() {
+    return t('workbench.lifecycle.states.applied');
+  },
+  get cancelled() {
+    return t('workbench.lifecycle.states.cancelled');
+  },
+  get failed() {
+    return t('workbench.lifecycle.states.failed');
+  },
 };
 
 export interface SessionFilters {
@@ -135,7 +149,8 @@ export function sessionTargetText(session: Pick<SessionListItemView, 'targetType
     session.targetType === 'step' && session.workflowId && session.targetId
       ? `${session.workflowId}/${session.targetId}`
       : (session.targetId ?? (session.targetType === 'workflow' ? session.workflowId : null));
-  return id ? `${session.targetType} ${id}` : `new ${session.targetType}`;
+  const type = t(`workbench.targetNouns.${session.targetType}`);
+  return id ? t('workbench.lifecycle.targetOf', { type, id }) : t('workbench.lifecycle.newTarget', { type });
 }
 
 /** A past session opens read-only; an active one opens live. */

@@ -10,6 +10,7 @@
  */
 import ReconnectingWebSocket from 'partysocket/ws';
 import { CLOSE_CODES, ServerMessage, type ClientMessage } from '../../../shared/protocol.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 
 export type LiveStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -46,23 +47,23 @@ const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   CLOSE_CODES.SIGNED_OUT,
 ]);
 
-/** Why the server closed the socket for good, in plain words (null for a code without one). */
+/** Why the server closed the socket for good, in plain words in the interface language (null for a code without one). */
 export function closeExplanation(code: number): string | null {
   switch (code) {
     case CLOSE_CODES.MEMBERSHIP_REVOKED:
-      return 'You are no longer a member of this project.';
+      return t('workbench.closeReasons.membershipRevoked');
     case CLOSE_CODES.SIGNED_OUT:
-      return 'You signed out. Sign in again to follow this session.';
+      return t('workbench.closeReasons.signedOut');
     case CLOSE_CODES.RATE_LIMITED:
-      return 'This page sent too many cursor updates. Reload to reconnect.';
+      return t('workbench.closeReasons.rateLimited');
     case CLOSE_CODES.FRAME_TOO_LARGE:
-      return 'This page sent a message that was too large. Reload to reconnect.';
+      return t('workbench.closeReasons.frameTooLarge');
     case CLOSE_CODES.SESSION_CLOSED:
-      return 'This AI session has ended.';
+      return t('workbench.closeReasons.sessionClosed');
     case CLOSE_CODES.NOT_FOUND:
-      return 'This AI session does not exist any more.';
+      return t('workbench.closeReasons.notFound');
     case CLOSE_CODES.UNAUTHORIZED:
-      return 'You are not signed in.';
+      return t('workbench.closeReasons.unauthorized');
     default:
       return null;
   }

@@ -8,6 +8,7 @@ import { atLeast } from '../../../shared/api/common.ts';
 import type { ReviewThread } from '../../../shared/api/ai-session-views.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { ErrorBody } from '../../../shared/errors.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 import { reviewApi, type ReviewApi, type ReviewedVersion } from './review-api.ts';
 import type { WorkbenchSession } from './session.svelte.ts';
 
@@ -20,7 +21,8 @@ export interface MentionNotice {
 }
 
 export interface AppliedNotice {
-  by: string;
+  /** Null when the AI or the system applied it: the pane says "someone" in the reader's language. */
+  by: string | null;
   version: number;
 }
 
@@ -73,11 +75,11 @@ export class WorkbenchReview {
 
   /** Why this person cannot approve the shown version right now (null: they can). */
   readonly approveBlocked = $derived.by(() => {
-    if (!this.canReview) return 'Only editors and owners approve.';
-    if (!this.shown) return 'Nothing is ready to review.';
-    if (this.isAuthor) return 'You asked for this change or edited it; someone else approves it.';
-    if (!this.shown.validated) return 'Only a version that passed validation can be approved.';
-    if (this.approvedByMe) return 'You approved this version.';
+    if (!this.canReview) return t('workbench.review.blocked.onlyEditors');
+    if (!this.shown) return t('workbench.review.blocked.nothingReady');
+    if (this.isAuthor) return t('workbench.review.blocked.author');
+    if (!this.shown.validated) return t('workbench.review.blocked.notValidated');
+    if (this.approvedByMe) return t('workbench.review.blocked.approved');
     return null;
   });
 
@@ -171,7 +173,7 @@ export class WorkbenchReview {
         mine.push({ seq: event.seq, by: event.actor.name, objectKey: event.payload.objectKey, line: event.payload.line, threadId: event.payload.threadId });
       }
       if (event.type === 'change.applied') {
-        this.#applied = { by: event.actor.kind === 'user' ? event.actor.name : 'someone', version: event.payload.version };
+        this.#applied = { by: event.actor.kind === 'user' ? event.actor.name : null, version: event.payload.version };
       }
       if (event.type === 'change.staged') this.#applied = null;
     }

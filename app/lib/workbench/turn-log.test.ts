@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accepted, CONTEXT, event, finished, OWNER, usage } from './events.fixture.ts';
-import { EMPTY_LOG, foldEvents, formatDuration, formatPersonUsage, formatUsage, isOpen, isRunning, readableStream, statusText, type SessionLog } from './turn-log.ts';
+import { EMPTY_LOG, foldEvents, formatDuration, formatPersonUsage, formatUsage, isOpen, isRunning, readableStream, stagedText, statusText, type SessionLog } from './turn-log.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 
 const fold = (...events: Parameters<typeof foldEvents>[1]) => foldEvents(EMPTY_LOG, events);
@@ -122,7 +122,9 @@ describe('foldEvents: a turn from accepted to its ending', () => {
     const claim = finished(2, 'Updated three steps and the graph.');
     const staged = { ...claim, payload: { ...claim.payload, responseType: 'change', version: 1, valid: true, staged: { files: [{ key: 'step:wf/n1', action: 'M' }], text: 'Staged 1 file: step:wf/n1 (modified).' } } } as SessionEvent;
     const ending = only(fold(accepted(1, 'x'), staged)).ending;
-    expect(ending).toMatchObject({ type: 'finished', summary: 'Updated three steps and the graph.', staged: 'Staged 1 file: step:wf/n1 (modified).' });
+    expect(ending).toMatchObject({ type: 'finished', summary: 'Updated three steps and the graph.', staged: [{ key: 'step:wf/n1', action: 'M' }] });
+    // Each viewer words the list itself; in English it reads as the server's sentence did.
+    expect(ending?.type === 'finished' && ending.staged ? stagedText(ending.staged) : null).toBe('Staged 1 file: step:wf/n1 (modified).');
   });
 
   it('ends with turn.failed, keeping the code, message and hints', () => {

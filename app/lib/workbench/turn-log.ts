@@ -8,6 +8,9 @@ import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { ContextSummary, Usage } from '../../../shared/ai/turn.ts';
 import { formatCostUsd } from '../../../shared/ai/pricing.ts';
 import type { PersonUsage } from '../../../shared/api/ai-audit.ts';
+import type { FileAction } from '../../../shared/ai/overlay.ts';
+import { t } from '../i18n/i18n.svelte.ts';
+import { formatNumber } from '../format.ts';
 
 /** One tool call: what it asked for, then how it went. */
 export interface ToolLine {
@@ -39,8 +42,8 @@ export type TurnEnding =
       type: 'finished';
       /** The model's own words. */
       summary: string;
-      /** What the system staged in this turn (from the version, never from the model's words); null when nothing was. */
-      staged: string | null;
+      /** The files the system staged in this turn (from the version, never from the model's words); null when nothing was. */
+      staged: StagedFile[] | null;
       responseType: 'chat' | 'change';
       valid: boolean | null;
       needsManualFix: boolean;
@@ -50,6 +53,12 @@ export type TurnEnding =
   | { type: 'failed'; code: string; message: string; hints: string[]; usage: Usage }
   | { type: 'stopped'; stoppedBy: string; usage: Usage }
   | { type: 'paused'; message: string; tokenBudget: number; usage: Usage };
+
+/** One file a turn staged, shown in the reader's language by `stagedText`. */
+export interface StagedFile {
+  key: string;
+  action: FileAction;
+}
 
 export interface TurnActivity {
   turnId: string;
@@ -221,7 +230,7 @@ function endingOf(event: EventOf<'turn.finished' | 'turn.failed' | 'turn.stopped
         type: 'finished',
         summary: p.summary,
         // Shown beside the staged change set: the system's list of what it staged, not the model's account.
-        staged: p.staged?.text ?? null,
+        staged: p.staged ? p.staged.files.map(({ key, action }) => ({ key, action })) : null,
         responseType: p.responseType,
         valid: p.valid,
         needsManualFix: p.needsManualFix,
@@ -238,30 +247,40 @@ function endingOf(event: EventOf<'turn.finished' | 'turn.failed' | 'turn.stopped
   }
 }
 
-/** The status line of a running turn. */
+/** The status line of a running turn, in the interface language. */
 export function statusText(phase: TurnPhase): string {
   switch (phase.kind) {
     case 'waiting':
-      return 'Starting…';
+      return t('workbench.status.starting');
     case 'preparing':
-      return 'Preparing the context…';
+      return t('workbench.status.preparing');
     case 'thinking':
-      return 'Thinking…';
+      return t('workbench.status.thinking');
     case 'writing':
-      return 'Writing…';
+      return t('workbench.status.writing');
     case 'tool':
-      return `Calling ${phase.name} “${phase.request}”…`;
+      return t('workbench.status.tool', { name: phase.name, request: phase.request });
     case 'validating':
-      return `Validating the staged changes (version ${phase.version})…`;
+      return t('workbench.status.validating', { version: phase.version });
     case 'repairing':
-      return `Repairing: attempt ${phase.attempt} of ${phase.maxRepairs} (${phase.errorCount} ${phase.errorCount === 1 ? 'error' : 'errors'})…`;
+      return t('workbench.status.repairing', { attempt: phase.attempt, max: phase.maxRepairs, count: phase.errorCount });
     case 'resumed':
-      return phase.reason === 'restart' ? 'Resumed after a server restart…' : 'Resumed…';
+      return phase.reason === 'restart' ? t('workbench.status.resumedRestart') : t('workbench.status.resumed');
     default: {
       const never: never = phase;
       return String(never);
     }
   }
+}
+
+/**
+ * "Staged 1 file: step:wf/n1 (modified)." in the reader's language, from the files the event
+ * names (the event's own `text` is the server's English, so each viewer builds its own).
+ */
+export function stagedText(files: readonly StagedFile[]): string {
+  if (files.length === 0) return t('workbench.turn.stagedNone');
+  const list = files.map((f) => t('workbench.turn.stagedFile', { key: f.key, action: t(`workbench.fileActions.${f.action}`) }));
+  return t('workbench.turn.staged', { count: files.length, files: list.join(t('workbench.listSeparator')) });
 }
 
 /** `1234` → `1.2 s`; below a second in ms. */
@@ -275,24 +294,27 @@ export function formatDuration(ms: number): string {
  * without a price (shared/ai/pricing.ts). Usage recorded before costs existed shows no cost.
  */
 export function formatUsage(usage: Usage): string {
-  const n = (value: number) => value.toLocaleString('en-US');
-  const tokens = `${n(usage.totalTokens)} tokens (${n(usage.promptTokens)} in, ${n(usage.completionTokens)} out)`;
-  return usage.estimatedCostUsd === undefined ? tokens : `${tokens} · ${formatCost(usage.estimatedCostUsd)}`;
+  const tokens = t('workbench.usage.tokens', {
+    total: formatNumber(usage.totalTokens),
+    prompt: formatNumber(usage.promptTokens),
+    completion: formatNumber(usage.completionTokens),
+  });
+  return usage.estimatedCostUsd === undefined ? tokens : t('workbench.usage.withCost', { tokens, cost: formatCost(usage.estimatedCostUsd) });
 }
 
 function formatCost(cost: number | null): string {
-  return cost === null ? 'cost unknown' : `≈ ${formatCostUsd(cost)}`;
+  return cost === null ? t('workbench.usage.costUnknown') : t('workbench.usage.costAbout', { cost: formatCostUsd(cost) });
 }
 
 /** One person's AI use in the project (GET …/ai/usage): `Edith 1,280 tokens · ≈ $0.0123 (+ 2 turns of unknown cost)`. */
 export function formatPersonUsage(person: PersonUsage, you: boolean): string {
-  const who = you ? 'You' : (person.name ?? 'A former member');
+  const who = you ? t('workbench.you') : (person.name ?? t('workbench.usage.formerMember'));
   const unknown = person.turnsWithUnknownCost;
   const cost =
     unknown === person.turns
-      ? 'cost unknown'
-      : `≈ ${formatCostUsd(person.estimatedCostUsd)}${unknown > 0 ? ` (+ ${unknown} turn${unknown === 1 ? '' : 's'} of unknown cost)` : ''}`;
-  return `${who} ${person.tokens.total.toLocaleString('en-US')} tokens · ${cost}`;
+      ? t('workbench.usage.costUnknown')
+      : `${formatCost(person.estimatedCostUsd)}${unknown > 0 ? ` ${t('workbench.usage.unknownTurns', { count: unknown })}` : ''}`;
+  return t('workbench.usage.person', { who, tokens: formatNumber(person.tokens.total), cost });
 }
 
 const SUMMARY_FIELD = /"assistantSummary"\s*:\s*"((?:[^"\\]|\\.)*)/u;
