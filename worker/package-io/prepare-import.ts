@@ -9,6 +9,7 @@ import { unpackFiles, unpackPackage } from './unpack.ts';
 import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue } from '../../shared/bmad/index.ts';
 import { deriveBmadMethod, isBmadMethodLayout, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
+import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
 
 export type { ImportLayout, ImportNote, ImportPreview };
 
@@ -79,6 +80,7 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
       preview: {
         layout: 'bmad',
         valid: report.valid,
+        contentLanguage: detectContentLanguage(original),
         workflows: pkg.workflows.map((w) => ({
           id: w.id,
           name: w.displayName ?? w.id,
@@ -107,6 +109,7 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
     preview: {
       layout: 'bmad-method',
       valid: errors.length === 0 && derived.workflows.length > 0,
+      contentLanguage: detectContentLanguage(derived.pkg),
       workflows: derived.workflows.map((w) => ({ id: w.id, name: w.name, source: w.source, graph: w.graph, steps: w.steps })),
       assets: derived.assets,
       agents: derived.agents,

@@ -8,6 +8,7 @@ import { EMPTY_AGENTS_JSON } from './templates.ts';
 import { DomainProfile, ProjectSettings, type MemberView, type ProjectView } from '../../shared/api/projects.ts';
 import type { Role } from '../../shared/api/common.ts';
 import { isUniqueViolation } from '../../shared/errors-report.ts';
+import { parseContentLanguage, type ContentLanguage } from '../../shared/i18n/content-language.ts';
 
 type ProjectRow = typeof projects.$inferSelect;
 
@@ -40,6 +41,7 @@ function toView(row: ProjectRow, role: Role, workflowCount: number): ProjectView
     role,
     domainProfile: parseDomainProfile(row.domainProfileJson),
     settings: parseProjectSettings(row.settingsJson),
+    contentLanguage: parseContentLanguage(row.contentLanguage),
     agentsRevision: row.agentsRevision,
     assetsRevision: row.assetsRevision,
     workflowCount,
@@ -102,6 +104,7 @@ export async function updateProject(
     version?: string | undefined;
     domainProfile?: DomainProfile;
     requiredApprovals?: number | undefined;
+    contentLanguage?: ContentLanguage | undefined;
   },
 ): Promise<ProjectView> {
   const set: Partial<typeof projects.$inferInsert> = { updatedAt: nowIso() };
@@ -118,6 +121,7 @@ export async function updateProject(
   if (input.name !== undefined) set.name = input.name;
   if (input.description !== undefined) set.description = input.description;
   if (input.version !== undefined) set.version = input.version;
+  if (input.contentLanguage !== undefined) set.contentLanguage = input.contentLanguage;
   if (input.domainProfile !== undefined) set.domainProfileJson = JSON.stringify(input.domainProfile);
   await db.update(projects).set(set).where(eq(projects.id, projectId));
   return getProject(db, projectId, role);
