@@ -43,7 +43,7 @@ describe('the content language of a project', () => {
     expect((await user.get(base)).data.project.contentLanguage).toBe('zh');
     const refused = await user.patch(base, { contentLanguage: 'fr' });
     expect(refused.status).toBe(422);
-    expect(refused.error.code).toBe('VALIDATION_FAILED');
+    expect(refused.error?.code).toBe('VALIDATION_FAILED');
     expect((await user.get(base)).data.project.contentLanguage).toBe('zh');
   });
 });
