@@ -17,7 +17,8 @@ export interface ImportPreview {
   /** The language the package is written in (shared/i18n/content-language.ts), recorded with the project. */
   contentLanguage: ContentLanguage;
   workflows: Array<{ id: string; name: string; source?: string; graph: unknown; steps: Array<{ file: string; nodeId: string; source?: string }> }>;
-  assets: Array<{ path: string; source?: string }>;
+  /** `renamedFrom`: the name in the upload, when it was outside the ASCII path characters (ascii-assets.ts). */
+  assets: Array<{ path: string; source?: string; renamedFrom?: string }>;
   agents: Array<{ id: string; name: string; source?: string | null }>;
   warnings: ImportNote[];
   errors: ImportNote[];

@@ -70,3 +70,46 @@ describe('the Chinese example package', () => {
     for (const [path, text] of Object.entries(files)) expect(out[path], path).toEqual(strToU8(text));
   });
 });
+
+describe('packages with text that is not ASCII', () => {
+  it('proposes an ASCII name for a Chinese-named asset in the preview, and the import keeps its content under it with the links rewritten', async () => {
+    const user = await signedInClient('Liu');
+    const files: Files = {};
+    for (const [path, text] of Object.entries(env.TEST_PACKAGES['zh-review'])) {
+      files[path === 'assets/templates/review-checklist.md' ? 'assets/templates/评审清单.md' : path] = text.replaceAll('review-checklist.md', '评审清单.md');
+    }
+    const preview = await send(user, '/api/projects/import/preview', files);
+    expect(preview.status).toBe(200);
+    expect(preview.data.preview.valid).toBe(true);
+    const renamed = preview.data.preview.assets.find((a: { renamedFrom?: string }) => a.renamedFrom === 'assets/templates/评审清单.md');
+    expect(renamed.path).toMatch(/^assets\/templates\/asset-[0-9a-f]{8}\.md$/u);
+    expect(preview.data.preview.warnings).toEqual([expect.objectContaining({ code: 'ASSET_RENAMED', path: renamed.path })]);
+
+    const imported = await send(user, '/api/projects/import', files);
+    expect(imported.status).toBe(201);
+    const base = `/api/projects/${imported.data.project.id}`;
+    const asset = await user.get(`${base}/assets/file?path=${encodeURIComponent(renamed.path)}`);
+    expect(asset.status).toBe(200);
+    expect(asset.data.asset.content).toBe(env.TEST_PACKAGES['zh-review']['assets/templates/review-checklist.md']);
+    const step = await user.get(`${base}/workflows/req-review/steps/collect-requirements`);
+    expect(step.data.step.markdown).toContain(`@pkg/${renamed.path}`);
+    expect((await user.get(`${base}/validation`)).data.report).toMatchObject({ valid: true, errors: [], warnings: [] });
+  });
+
+  it('imports a mixed English and Chinese package without loss and exports it byte for byte', async () => {
+    const user = await signedInClient('Mixed');
+    const files: Files = { ...env.TEST_PACKAGES['two-workflows'] };
+    const step = 'workflows/ticket-triage/steps/classify-issue.md';
+    files[step] = files[step]!.replace('## Instructions\n', '## Instructions\n\n先读工单，再按 severity 分类。Use the policy (支持政策) — 𠀀 and 🎧 stay.\n');
+    files['agents.json'] = files['agents.json']!.replace('"name": "Rosa"', '"name": "罗莎 Rosa"');
+    const imported = await send(user, '/api/projects/import', files);
+    expect(imported.status).toBe(201);
+    expect(imported.data.project.contentLanguage).toBe('en');
+    const base = `/api/projects/${imported.data.project.id}`;
+    expect((await user.get(`${base}/validation`)).data.report).toMatchObject({ valid: true, errors: [] });
+    const exported = await exports.default.fetch(`${ORIGIN}${base}/export`, { headers: { cookie: user.cookie! } });
+    const out = unzipSync(new Uint8Array(await exported.arrayBuffer()));
+    expect(Object.keys(out).sort()).toEqual(Object.keys(files).sort());
+    for (const [path, text] of Object.entries(files)) expect(out[path], path).toEqual(strToU8(text));
+  });
+});
