@@ -33,7 +33,10 @@ async function signIn(client: SeedClient, user: typeof DEMO_USER): Promise<void>
   await client.must('POST', '/api/auth/register', user);
 }
 
-export async function seedDemo(baseUrl: string, options: { scriptedModelUrl?: string } = {}): Promise<{ projectId: string; created: boolean }> {
+export async function seedDemo(
+  baseUrl: string,
+  options: { scriptedModelUrl?: string } = {},
+): Promise<{ projectId: string; created: boolean; zhProjectId: string }> {
   const viewer = new SeedClient(baseUrl);
   await signIn(viewer, DEMO_VIEWER);
   const client = new SeedClient(baseUrl);
@@ -56,11 +59,11 @@ export async function seedDemo(baseUrl: string, options: { scriptedModelUrl?: st
   const projectName = 'Vendor onboarding (demo)';
   const { projects } = await client.must<{ projects: Array<{ id: string; name: string }> }>('GET', '/api/projects');
   // The Chinese example sits beside the English demo (its content language is detected as zh on import).
-  if (!projects.some((p) => p.name === ZH_PROJECT_NAME)) {
-    await client.upload('/api/projects/import', await zipFolder(ZH_PACKAGE_DIR), { name: ZH_PROJECT_NAME });
-  }
+  const zhProjectId =
+    projects.find((p) => p.name === ZH_PROJECT_NAME)?.id ??
+    (await client.upload<{ project: { id: string } }>('/api/projects/import', await zipFolder(ZH_PACKAGE_DIR), { name: ZH_PROJECT_NAME })).project.id;
   const existing = projects.find((p) => p.name === projectName);
-  if (existing) return { projectId: existing.id, created: false };
+  if (existing) return { projectId: existing.id, created: false, zhProjectId };
 
   // The demo package goes in the way any author's would: as a .bmad zip through the import API.
   const { project } = await client.upload('/api/projects/import', await zipFolder(PACKAGE_DIR), { name: projectName });
@@ -73,5 +76,5 @@ export async function seedDemo(baseUrl: string, options: { scriptedModelUrl?: st
     qualityStyle: 'Precise, checklist-driven, auditable; cite the policy section behind every decision',
   });
   await client.must('POST', `${base}/members`, { email: DEMO_VIEWER.email, role: 'viewer' });
-  return { projectId: project.id, created: true };
+  return { projectId: project.id, created: true, zhProjectId };
 }
