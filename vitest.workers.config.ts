@@ -25,6 +25,7 @@ export default defineConfig({
           TEST_PACKAGES: {
             branching: Object.fromEntries(loadFixture('branching')),
             'two-workflows': Object.fromEntries(loadFixture('two-workflows')),
+            'zh-review': Object.fromEntries(loadPackageDir(new URL('./test/fixtures/packages/zh-review/', import.meta.url))),
             demo: Object.fromEntries(loadPackageDir(new URL('./scripts/demo-package/', import.meta.url))),
           },
           // Our BMAD-METHOD layout fixtures (test/fixtures/bmad-method/), for the importer's workers tests.

@@ -1,7 +1,8 @@
 /**
- * Seeds the demo account, a viewer, the demo model profile and the demo project
- * (scripts/demo-package/, a multi-workflow .bmad package imported as a zip) through the
- * product's own API, so the demo data passes the same checks as any author's package.
+ * Seeds the demo account, a viewer, the demo model profile and the demo projects through the
+ * product's own API, so the demo data passes the same checks as any author's package: the English
+ * demo project (scripts/demo-package/, a multi-workflow .bmad package imported as a zip) and a
+ * small Chinese one (test/fixtures/packages/zh-review/, 需求评审, the package the i18n tests use).
  * Idempotent: an existing demo project is left alone.
  */
 import { readFile, readdir } from 'node:fs/promises';
@@ -12,16 +13,19 @@ import { SeedClient } from './lib/api-client.ts';
 export const DEMO_USER = { email: 'demo@crewagent.local', password: 'demo-password-123', name: 'Demo Author' };
 export const DEMO_VIEWER = { email: 'viewer@crewagent.local', password: 'viewer-password-123', name: 'Vera Viewer' };
 const PACKAGE_DIR = new URL('./demo-package/', import.meta.url).pathname;
+export const ZH_PACKAGE_DIR = new URL('../test/fixtures/packages/zh-review/', import.meta.url).pathname;
+export const ZH_PROJECT_NAME = '需求评审（示例）';
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(PACKAGE_DIR, join(e.parentPath, e.name)))
-    .sort();
+/** A package folder as a .bmad zip (its top README.md is about the folder, not part of the package). */
+export async function zipFolder(dir: string): Promise<Uint8Array> {
+  const entries: Record<string, Uint8Array> = {};
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = relative(dir, join(entry.parentPath, entry.name));
+    if (path !== 'README.md') entries[path] = strToU8(await readFile(join(dir, path), 'utf8'));
+  }
+  return zipSync(Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b))));
 }
-
-const text = (path: string) => readFile(join(PACKAGE_DIR, path), 'utf8');
 
 async function signIn(client: SeedClient, user: typeof DEMO_USER): Promise<void> {
   const login = await client.call('POST', '/api/auth/login', { email: user.email, password: user.password });
@@ -29,7 +33,10 @@ async function signIn(client: SeedClient, user: typeof DEMO_USER): Promise<void>
   await client.must('POST', '/api/auth/register', user);
 }
 
-export async function seedDemo(baseUrl: string, options: { scriptedModelUrl?: string } = {}): Promise<{ projectId: string; created: boolean }> {
+export async function seedDemo(
+  baseUrl: string,
+  options: { scriptedModelUrl?: string } = {},
+): Promise<{ projectId: string; created: boolean; zhProjectId: string }> {
   const viewer = new SeedClient(baseUrl);
   await signIn(viewer, DEMO_VIEWER);
   const client = new SeedClient(baseUrl);
@@ -51,15 +58,15 @@ export async function seedDemo(baseUrl: string, options: { scriptedModelUrl?: st
 
   const projectName = 'Vendor onboarding (demo)';
   const { projects } = await client.must<{ projects: Array<{ id: string; name: string }> }>('GET', '/api/projects');
+  // The Chinese example sits beside the English demo (its content language is detected as zh on import).
+  const zhProjectId =
+    projects.find((p) => p.name === ZH_PROJECT_NAME)?.id ??
+    (await client.upload<{ project: { id: string } }>('/api/projects/import', await zipFolder(ZH_PACKAGE_DIR), { name: ZH_PROJECT_NAME })).project.id;
   const existing = projects.find((p) => p.name === projectName);
-  if (existing) return { projectId: existing.id, created: false };
+  if (existing) return { projectId: existing.id, created: false, zhProjectId };
 
   // The demo package goes in the way any author's would: as a .bmad zip through the import API.
-  const entries: Record<string, Uint8Array> = {};
-  for (const path of await filesUnder(PACKAGE_DIR)) {
-    if (path !== 'README.md') entries[path] = strToU8(await text(path));
-  }
-  const { project } = await client.upload('/api/projects/import', zipSync(entries), { name: projectName });
+  const { project } = await client.upload('/api/projects/import', await zipFolder(PACKAGE_DIR), { name: projectName });
   const base = `/api/projects/${project.id}`;
   await client.must('PUT', `${base}/domain-profile`, {
     industryDomain: 'Procurement and vendor risk management',
@@ -69,5 +76,5 @@ export async function seedDemo(baseUrl: string, options: { scriptedModelUrl?: st
     qualityStyle: 'Precise, checklist-driven, auditable; cite the policy section behind every decision',
   });
   await client.must('POST', `${base}/members`, { email: DEMO_VIEWER.email, role: 'viewer' });
-  return { projectId: project.id, created: true };
+  return { projectId: project.id, created: true, zhProjectId };
 }

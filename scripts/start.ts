@@ -104,6 +104,7 @@ async function main(): Promise<void> {
     Sign in:   ${DEMO_USER.email}  /  ${DEMO_USER.password}
     Viewer:    ${DEMO_VIEWER.email}  /  ${DEMO_VIEWER.password}
     Project:   ${url}/projects/${seeded.projectId}${seeded.created ? '' : ' (kept from an earlier start)'}
+    中文示例:  ${url}/projects/${seeded.zhProjectId}
     AI model:  "Scripted demo model" at http://127.0.0.1:${modelPort}/v1 (offline)
 
   Press Ctrl+C to stop.

@@ -13,7 +13,7 @@ declare global {
       /** Only in the Workers-pool tests: an http://127.0.0.1 address where nothing listens. */
       SCRIPTED_OPENAI_UNREACHABLE_URL: string;
       /** Only in the Workers-pool tests: example packages as `{path: text}` maps. */
-      TEST_PACKAGES: Record<'branching' | 'two-workflows' | 'demo', Record<string, string>>;
+      TEST_PACKAGES: Record<'branching' | 'two-workflows' | 'zh-review' | 'demo', Record<string, string>>;
       TEST_BMAD_METHOD: Record<'linear' | 'continuation' | 'branches' | 'module', Record<string, string>>;
     }
     interface GlobalProps {

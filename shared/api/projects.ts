@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Role } from './common.ts';
 import { Email } from './auth.ts';
+import { CONTENT_LANGUAGES, type ContentLanguage } from '../i18n/content-language.ts';
 
 const Text = (max: number) => z.string().trim().max(max);
 
@@ -32,6 +33,8 @@ export const UpdateProjectInput = z
     /** Owners only (the route checks). */
     requiredApprovals: z.number().int().min(0, 'Use a number from 0 to 10.').max(10, 'Use a number from 0 to 10.').optional(),
     description: Text(2000).optional(),
+    /** The language the package's text is written in; the AI writes staged content in it. */
+    contentLanguage: z.enum(CONTENT_LANGUAGES).optional(),
     version: z
       .string()
       .regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/, 'Use a version like 1.0.0.')
@@ -48,6 +51,7 @@ export interface ProjectView {
   role: Role;
   domainProfile: DomainProfile;
   settings: ProjectSettings;
+  contentLanguage: ContentLanguage;
   agentsRevision: number;
   assetsRevision: number;
   workflowCount: number;

@@ -51,7 +51,6 @@ export interface BmadMethodImport {
 
 const WORKFLOW_FILE = /^workflow(-[A-Za-z0-9._-]+)?\.md$/u;
 const STEP_FILE = /^step[A-Za-z0-9._-]*\.md$/u;
-const SAFE_STORED = /^[A-Za-z0-9._/-]+$/u;
 const CONTINUATION_FILE = /-continue\.md$/u;
 
 const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '');
@@ -232,9 +231,10 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
   for (const [path, content] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
     if (used.has(path)) continue;
     const extension = baseOf(path).includes('.') ? baseOf(path).slice(baseOf(path).lastIndexOf('.')) : '';
-    if (!(ASSET_EXTENSIONS as readonly string[]).includes(extension) || !SAFE_STORED.test(path)) {
+    // A name outside the ASCII path characters is kept: the import renames it (ascii-assets.ts).
+    if (!(ASSET_EXTENSIONS as readonly string[]).includes(extension)) {
       issues.push(
-        warningIssue('BMAD_FILE_SKIPPED', path, `${path} was left out: packages keep ${ASSET_EXTENSIONS.join(' ')} files with plain names only.`),
+        warningIssue('BMAD_FILE_SKIPPED', path, `${path} was left out: packages keep only ${ASSET_EXTENSIONS.join(' ')} files.`),
       );
       continue;
     }

@@ -1,4 +1,5 @@
 /** The import preview the API answers (`POST /api/projects/import/preview`) and the app draws. */
+import type { ContentLanguage } from '../i18n/content-language.ts';
 
 export type ImportLayout = 'bmad' | 'bmad-method';
 
@@ -13,8 +14,11 @@ export interface ImportPreview {
   layout: ImportLayout;
   /** No errors: confirming writes it all. */
   valid: boolean;
+  /** The language the package is written in (shared/i18n/content-language.ts), recorded with the project. */
+  contentLanguage: ContentLanguage;
   workflows: Array<{ id: string; name: string; source?: string; graph: unknown; steps: Array<{ file: string; nodeId: string; source?: string }> }>;
-  assets: Array<{ path: string; source?: string }>;
+  /** `renamedFrom`: the name in the upload, when it was outside the ASCII path characters (ascii-assets.ts). */
+  assets: Array<{ path: string; source?: string; renamedFrom?: string }>;
   agents: Array<{ id: string; name: string; source?: string | null }>;
   warnings: ImportNote[];
   errors: ImportNote[];

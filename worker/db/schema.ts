@@ -64,6 +64,12 @@ export const projects = sqliteTable('projects', {
   agentsJson: text('agents_json').notNull(),
   agentsRevision: integer('agents_revision').notNull().default(1),
   assetsRevision: integer('assets_revision').notNull().default(1),
+  /**
+   * The language the package's own text is written in ('en' | 'zh', one of shared/i18n/locales.ts):
+   * detected on import (shared/i18n/content-language.ts), editable in Settings; the AI writes
+   * staged content in it. Projects made before it existed read 'en'.
+   */
+  contentLanguage: text('content_language').notNull().default('en'),
   /** Project rules, e.g. `{"requiredApprovals": 1}`. */
   settingsJson: text('settings_json').notNull().default('{}'),
   createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),

@@ -77,6 +77,7 @@ export async function importPackage(
       version: manifest.version,
       manifestJson,
       agentsJson: pkg.agentsJson!,
+      contentLanguage: preview.contentLanguage,
       createdBy: userId,
     }),
     db.insert(projectMembers).values({ projectId, userId, role: 'owner' }),

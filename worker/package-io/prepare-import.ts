@@ -9,6 +9,8 @@ import { unpackFiles, unpackPackage } from './unpack.ts';
 import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue } from '../../shared/bmad/index.ts';
 import { deriveBmadMethod, isBmadMethodLayout, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
+import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
+import { asciiAssetPaths } from '../../shared/bmad-method/ascii-assets.ts';
 
 export type { ImportLayout, ImportNote, ImportPreview };
 
@@ -67,48 +69,54 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
           : {}),
       });
     }
-    const original = packageFromFiles(strict.files);
+    const ascii = asciiAssetPaths(packageFromFiles(strict.files));
+    const original = ascii.pkg;
     const report = validatePackage(original);
     const pkg = toMultiWorkflowLayout(original);
+    const renamedFrom = new Map(ascii.renames.map((r) => [r.to, r.from]));
     return {
       original,
       pkg,
       origin: null,
-      warnings: report.warnings,
+      warnings: [...ascii.issues, ...report.warnings],
       errors: report.errors,
       preview: {
         layout: 'bmad',
         valid: report.valid,
+        contentLanguage: detectContentLanguage(original),
         workflows: pkg.workflows.map((w) => ({
           id: w.id,
           name: w.displayName ?? w.id,
           graph: tryParse(w.graphJson),
           steps: w.steps.map((s) => ({ file: s.path, nodeId: s.nodeId ?? s.path })),
         })),
-        assets: pkg.assets.map((a) => ({ path: a.path })),
+        assets: pkg.assets.map((a) => ({ path: a.path, ...(renamedFrom.has(a.path) ? { renamedFrom: renamedFrom.get(a.path)! } : {}) })),
         agents: agentsOf(pkg),
-        warnings: report.warnings.map(note),
+        warnings: [...ascii.issues, ...report.warnings].map(note),
         errors: report.errors.map(note),
       },
     };
   }
   const derived = deriveBmadMethod(unpacked.files, unpacked.binaries);
-  const report = validatePackage(derived.pkg);
+  const ascii = asciiAssetPaths(derived.pkg);
+  const renamedTo = new Map(ascii.renames.map((r) => [r.from, r.to]));
+  const report = validatePackage(ascii.pkg);
   const deriveErrors = derived.issues.filter((i) => i.severity === 'error');
-  const deriveWarnings = derived.issues.filter((i) => i.severity === 'warning');
+  const deriveWarnings = [...derived.issues.filter((i) => i.severity === 'warning'), ...ascii.issues];
   const errors = [...deriveErrors, ...(derived.workflows.length > 0 ? report.errors : [])];
   const warnings = [...deriveWarnings, ...report.warnings];
   return {
-    original: derived.pkg,
-    pkg: toMultiWorkflowLayout(derived.pkg),
+    original: ascii.pkg,
+    pkg: toMultiWorkflowLayout(ascii.pkg),
     origin: derived.origin,
     warnings,
     errors,
     preview: {
       layout: 'bmad-method',
       valid: errors.length === 0 && derived.workflows.length > 0,
+      contentLanguage: detectContentLanguage(ascii.pkg),
       workflows: derived.workflows.map((w) => ({ id: w.id, name: w.name, source: w.source, graph: w.graph, steps: w.steps })),
-      assets: derived.assets,
+      assets: derived.assets.map((a) => (renamedTo.has(a.path) ? { ...a, path: renamedTo.get(a.path)!, renamedFrom: a.path } : a)),
       agents: derived.agents,
       warnings: warnings.map(note),
       errors: errors.map(note),

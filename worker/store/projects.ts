@@ -1,5 +1,5 @@
 /** Projects (packages) and their members. */
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { projectMembers, projects, users, workflows } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
@@ -8,6 +8,8 @@ import { EMPTY_AGENTS_JSON } from './templates.ts';
 import { DomainProfile, ProjectSettings, type MemberView, type ProjectView } from '../../shared/api/projects.ts';
 import type { Role } from '../../shared/api/common.ts';
 import { isUniqueViolation } from '../../shared/errors-report.ts';
+import { parseContentLanguage, type ContentLanguage } from '../../shared/i18n/content-language.ts';
+import { sortByName } from '../../shared/text/collate.ts';
 
 type ProjectRow = typeof projects.$inferSelect;
 
@@ -40,6 +42,7 @@ function toView(row: ProjectRow, role: Role, workflowCount: number): ProjectView
     role,
     domainProfile: parseDomainProfile(row.domainProfileJson),
     settings: parseProjectSettings(row.settingsJson),
+    contentLanguage: parseContentLanguage(row.contentLanguage),
     agentsRevision: row.agentsRevision,
     assetsRevision: row.assetsRevision,
     workflowCount,
@@ -52,14 +55,14 @@ function toView(row: ProjectRow, role: Role, workflowCount: number): ProjectView
 // bare "id" would bind inside the subquery (see listWorkflows in workflows.ts).
 const workflowCount = sql<number>`(SELECT count(*) FROM workflows w WHERE w.project_id = "projects"."id")`;
 
+/** The person's projects by name, Chinese names by pinyin (shared/text/collate.ts; SQLite would sort by code point). */
 export async function listProjects(db: Db, userId: string): Promise<ProjectView[]> {
   const rows = await db
     .select({ project: projects, role: projectMembers.role, workflowCount })
     .from(projectMembers)
     .innerJoin(projects, eq(projects.id, projectMembers.projectId))
-    .where(eq(projectMembers.userId, userId))
-    .orderBy(asc(projects.name), asc(projects.id));
-  return rows.map((r) => toView(r.project, r.role, r.workflowCount));
+    .where(eq(projectMembers.userId, userId));
+  return sortByName(rows, (r) => r.project.name, (r) => r.project.id).map((r) => toView(r.project, r.role, r.workflowCount));
 }
 
 export async function getProject(db: Db, projectId: string, role: Role): Promise<ProjectView> {
@@ -102,6 +105,7 @@ export async function updateProject(
     version?: string | undefined;
     domainProfile?: DomainProfile;
     requiredApprovals?: number | undefined;
+    contentLanguage?: ContentLanguage | undefined;
   },
 ): Promise<ProjectView> {
   const set: Partial<typeof projects.$inferInsert> = { updatedAt: nowIso() };
@@ -118,6 +122,7 @@ export async function updateProject(
   if (input.name !== undefined) set.name = input.name;
   if (input.description !== undefined) set.description = input.description;
   if (input.version !== undefined) set.version = input.version;
+  if (input.contentLanguage !== undefined) set.contentLanguage = input.contentLanguage;
   if (input.domainProfile !== undefined) set.domainProfileJson = JSON.stringify(input.domainProfile);
   await db.update(projects).set(set).where(eq(projects.id, projectId));
   return getProject(db, projectId, role);
@@ -137,13 +142,14 @@ const memberColumns = {
   addedAt: projectMembers.createdAt,
 };
 
+/** The members by name, as the projects list sorts (pinyin for Chinese names). */
 export async function listMembers(db: Db, projectId: string): Promise<MemberView[]> {
-  return db
+  const rows = await db
     .select(memberColumns)
     .from(projectMembers)
     .innerJoin(users, eq(users.id, projectMembers.userId))
-    .where(eq(projectMembers.projectId, projectId))
-    .orderBy(asc(users.name), asc(users.email));
+    .where(eq(projectMembers.projectId, projectId));
+  return sortByName(rows, (r) => r.name, (r) => r.email);
 }
 
 async function getMember(db: Db, projectId: string, userId: string): Promise<MemberView> {

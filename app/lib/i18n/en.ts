@@ -89,4 +89,13 @@ export const en = {
     justNow: 'just now',
   },
   workbench: workbenchEn,
+  contentLanguage: {
+    label: 'Content language',
+    hint: 'The language this package is written in. The AI writes staged content in it and answers each person in their own language. Detected on import.',
+    readonly: 'Content is written in {{language}}.',
+    save: 'Save',
+    saving: 'Saving…',
+    saved: 'Saved.',
+    notSaved: 'Not saved',
+  },
 } as const;

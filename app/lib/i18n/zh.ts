@@ -86,4 +86,13 @@ export const zh: Messages = {
     justNow: '刚刚',
   },
   workbench: workbenchZh,
+  contentLanguage: {
+    label: '内容语言',
+    hint: '这个工作流包所用的语言。AI 用它撰写暂存的内容，并用每个人自己的语言回答。导入时自动识别。',
+    readonly: '内容使用{{language}}撰写。',
+    save: '保存',
+    saving: '正在保存…',
+    saved: '已保存。',
+    notSaved: '未保存',
+  },
 };

@@ -9,6 +9,7 @@ import { preparePrompt } from '../prompt/prepare.ts';
 import type { AuditBuffer } from './audit-buffer.ts';
 import type { TurnDeps } from './loop-context.ts';
 import type { TurnRecord } from './turn-store.ts';
+import { loadTurnLanguages } from './turn-languages.ts';
 
 export async function composePrompt(
   deps: TurnDeps,
@@ -18,6 +19,7 @@ export async function composePrompt(
   const { core } = deps;
   const meta = core.meta!;
   const { ctx, view } = await core.view();
+  const languages = await loadTurnLanguages(deps.db, meta.projectId, turn.userId);
   const envelope = buildContextEnvelope({ view, session: meta, domainProfile: ctx.domainProfile });
   const history = core.turns
     .conversation()
@@ -32,6 +34,7 @@ export async function composePrompt(
     userMessage: turn.content,
     tools: [...input.offered],
     suggestOnly: turn.suggestOnly,
+    ...languages,
     contextWindow: input.profile.contextWindow ?? undefined,
     reservedTokens: input.toolTokens,
   });

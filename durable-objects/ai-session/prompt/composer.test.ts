@@ -16,6 +16,7 @@ const input: ComposeInput = {
   envelope: envelopeFor(meta),
   tools: ALL_TOOLS,
   writePolicy: { allowApply: false, requiresValidation: true, suggestOnly: false },
+  languages: { content: 'en', reply: 'en', replySource: 'account' },
 };
 
 function composeError(builders: LayerBuilders): ApiError {

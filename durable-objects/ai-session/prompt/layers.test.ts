@@ -9,6 +9,8 @@ import type { ComposeInput } from './composer.ts';
 import { ALL_TOOLS, EC, EMPTY_PROFILE, POLICY, POLICY_PATH, READ_TOOLS_ONLY, envelopeFor, supportDesk, session } from './support-desk.fixture.ts';
 import { exampleChangeSet } from './output-contract.ts';
 import { resolveDomainPersona } from './persona.ts';
+import { turnLanguages } from './language.ts';
+import { preparePrompt } from './prepare.ts';
 
 const TARGETS: TargetType[] = ['workflow', 'step', 'agent', 'asset'];
 const MODES: SessionMode[] = ['create', 'optimize'];
@@ -25,6 +27,7 @@ function input(targetType: TargetType, mode: SessionMode, suggestOnly = false): 
     envelope: envelopeFor(meta),
     tools: suggestOnly ? READ_TOOLS_ONLY : ALL_TOOLS,
     writePolicy: { allowApply: false, requiresValidation: true, suggestOnly },
+    languages: { content: 'en', reply: 'en', replySource: 'account' },
   };
 }
 
@@ -146,5 +149,44 @@ describe('the target-specific layers', () => {
       const parsed = parseChangeSet(exampleChangeSet(meta), { targetType, mode: 'create' });
       expect(parsed.ok ? [] : parsed.errors, targetType).toEqual([]);
     }
+  });
+});
+
+describe('the language rules of the guardrail layer', () => {
+  const guardrailsWith = (languages: ComposeInput['languages']) =>
+    layerText(composeSystemInstruction({ ...input('step', 'optimize'), languages }), '1');
+
+  it('tells the model to write staged content in the project\'s content language, and keeps validation hints English', () => {
+    const zh = guardrailsWith({ content: 'zh', reply: 'en', replySource: 'account' });
+    expect(zh).toContain('Content language of this project: zh. Write every text you stage in 简体中文 (zh)');
+    expect(zh).toContain('Answer the person who sent this message (assistantSummary and chat) in English (en): the language of their account.');
+    expect(zh).toContain('hints from the tools are in English');
+    expect(guardrailsWith({ content: 'en', reply: 'en', replySource: 'account' })).toContain('Write every text you stage in English (en)');
+  });
+
+  it('answers in the sender\'s account language, else in the script of their message', () => {
+    expect(turnLanguages('en', 'zh', 'Please shorten this step.')).toEqual({ content: 'en', reply: 'zh', replySource: 'account' });
+    expect(turnLanguages('en', null, '请把这一步写得简短一些。')).toEqual({ content: 'en', reply: 'zh', replySource: 'message' });
+    expect(turnLanguages('zh', null, 'Please shorten step classify-issue.')).toEqual({ content: 'zh', reply: 'en', replySource: 'message' });
+    const fromMessage = guardrailsWith(turnLanguages('zh', null, '请精简这一步'));
+    expect(fromMessage).toContain('in 简体中文 (zh): the language their message is written in.');
+  });
+
+  it('carries the language into the prompt preparePrompt builds for a turn', () => {
+    const meta = session('step', 'optimize');
+    const prepared = preparePrompt({
+      session: meta,
+      envelope: envelopeFor(meta),
+      domainProfile: EMPTY_PROFILE,
+      pkg: supportDesk,
+      history: [],
+      userMessage: '请精简这一步',
+      tools: ALL_TOOLS,
+      suggestOnly: false,
+      contentLanguage: 'zh',
+      senderLocale: null,
+    });
+    expect(prepared.messages[0]!.content).toContain('Content language of this project: zh.');
+    expect(prepared.messages[0]!.content).toContain('in 简体中文 (zh): the language their message is written in.');
   });
 });

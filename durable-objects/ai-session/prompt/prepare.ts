@@ -20,6 +20,9 @@ import { historyWindow, RAW_HISTORY_MESSAGES } from './history.ts';
 import type { HistoryMessage, HistoryWindow } from './history.ts';
 import { contextDigestJson } from './layers.ts';
 import { resolveDomainPersona } from './persona.ts';
+import { turnLanguages } from './language.ts';
+import type { ContentLanguage } from '../../../shared/i18n/content-language.ts';
+import type { Locale } from '../../../shared/i18n/locales.ts';
 import { estimateMessagesTokens, estimateTokens } from './tokens.ts';
 
 export interface PreparePromptInput {
@@ -36,6 +39,10 @@ export interface PreparePromptInput {
   tools: readonly string[];
   /** Suggest only: the loop offers no stage/discard tools. */
   suggestOnly: boolean;
+  /** The project's content language; English when not given. */
+  contentLanguage?: ContentLanguage;
+  /** The interface language the sender chose for their account; null: their message's script decides. */
+  senderLocale?: Locale | null;
   /** The model's context window; DEFAULT_CONTEXT_WINDOW when unknown. */
   contextWindow?: number | null;
   contextBudget?: number | null;
@@ -77,6 +84,7 @@ export function preparePrompt(input: PreparePromptInput): PreparedPrompt {
     persona,
     tools,
     writePolicy: { allowApply: false, requiresValidation: true, suggestOnly },
+    languages: turnLanguages(input.contentLanguage ?? 'en', input.senderLocale ?? null, userMessage),
   };
   const reserved = Math.max(0, Math.ceil(input.reservedTokens ?? 0));
 

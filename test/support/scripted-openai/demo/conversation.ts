@@ -109,3 +109,15 @@ export function stringsIn(value: unknown, depth = 0): string[] {
   if (depth > 8 || typeof value !== 'object' || value === null) return [];
   return Object.values(value).flatMap((child) => stringsIn(child, depth + 1));
 }
+
+const CONTENT_LANGUAGE = /^- Content language of this project: (en|zh)\./mu;
+
+/**
+ * The content language the system prompt names (durable-objects/ai-session/prompt/language.ts), as
+ * a model reads its instructions; null when the prompt names none (an older prompt, a bare request).
+ */
+export function instructedLanguage(messages: readonly ChatMessage[]): Lang | null {
+  const system = messages.find((m) => m.role === 'system');
+  const match = system ? CONTENT_LANGUAGE.exec(textOf(system)) : null;
+  return match ? (match[1] as Lang) : null;
+}

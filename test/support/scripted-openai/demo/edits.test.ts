@@ -214,6 +214,12 @@ describe('the text edits', () => {
     expect(shorterStep('---\na: 1\n---\n\n## Goal\n\nOne. Two.\n\n## Instructions\n\n- A. B.\n- C.\n')).toBe('---\na: 1\n---\n\n## Goal\n\nOne.\n\n## Instructions\n\n- A.\n- C.\n');
   });
 
+  it('finds a section whose heading carries a full-width suffix, as Chinese packages write it', () => {
+    const md = '---\nschemaVersion: "1.1"\n---\n\n# 收集需求\n\n## Goal（目标）\n\n整理需求。\n\n## Instructions（操作说明）\n\n询问业务方。确认场景。\n';
+    expect(checklistStep(md, '清单：')).toContain('## Instructions（操作说明）\n\n清单：\n\n1. [ ] 询问业务方。\n2. [ ] 确认场景。\n');
+    expect(shorterStep(md.replace('整理需求。', '整理需求。写清来源。'))).toContain('## Goal（目标）\n\n整理需求。\n');
+  });
+
   it('retargets only the transition line and adds the index line after the predecessor', () => {
     const step = '---\ntransitions:\n  - to: "b"\n    label: "next"\n---\n\nSee to: "b" in the body.\n';
     expect(retargetTransition(step, 'b', 'n')).toBe('---\ntransitions:\n  - to: "n"\n    label: "next"\n---\n\nSee to: "b" in the body.\n');

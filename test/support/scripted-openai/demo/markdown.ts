@@ -37,9 +37,14 @@ export function renderSections(sections: readonly Section[]): string {
   return sections.flatMap((s) => (s.heading === null ? s.lines : [s.heading, ...s.lines])).join('\n');
 }
 
+/** A heading's title without its parenthesised suffix, ASCII or full-width (`Goal (目标)`, `Goal（目标）`), as the validator reads it. */
+export function plainTitle(title: string): string {
+  return title.toLowerCase().replace(/\s*[(（][^)）]*[)）]\s*$/u, '');
+}
+
 export function findSection(sections: readonly Section[], title: string): Section | undefined {
   const wanted = title.toLowerCase();
-  return sections.find((s) => s.level === 2 && s.title.toLowerCase().replace(/\s*\(.*\)\s*$/u, '') === wanted);
+  return sections.find((s) => s.level === 2 && plainTitle(s.title) === wanted);
 }
 
 // ---- items: list entries and paragraphs -------------------------------------------------------
@@ -157,7 +162,7 @@ export function shortenLines(lines: readonly string[], maxItems = 5): string[] {
 export function shortenBody(body: string, keep: readonly string[] = [], maxItems = 5): string {
   const kept = new Set(keep.map((k) => k.toLowerCase()));
   const sections = parseSections(body).map((s) => {
-    if (s.heading === null || kept.has(s.title.toLowerCase()) || s.lines.every((l) => l.trim() === '')) return s;
+    if (s.heading === null || kept.has(plainTitle(s.title)) || s.lines.every((l) => l.trim() === '')) return s;
     return { ...s, lines: shortenLines(s.lines, maxItems) };
   });
   return renderSections(sections);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseChangeSet } from '../../../../shared/ai/change-set.ts';
 import type { ChatMessage, OfferedTool, ToolCallsReply, TextReply } from '../types.ts';
-import { intentOf, languageOf } from './conversation.ts';
+import { instructedLanguage, intentOf, languageOf } from './conversation.ts';
 import { nextMove } from './model.ts';
 
 const ALL = ['context_get', 'workflow_read', 'step_read', 'agent_read', 'asset_read', 'refs_find', 'change_stage', 'change_validate', 'change_discard'];
@@ -112,5 +112,28 @@ describe('reading the message', () => {
     expect(languageOf(['workflows/leave/steps/collect.md', 'hr-assistant', '询问员工请假的起止日期。确认请假类型。'])).toBe('zh');
     expect(languageOf(['Ask the requester for the legal name of the vendor.', '供应商'])).toBe('en');
     expect(languageOf(['collect'])).toBe('en');
+  });
+});
+
+describe('the content language the prompt names', () => {
+  const withSystem = (system: string, messages: ChatMessage[]) => [{ role: 'system', content: system }, ...messages.slice(1)];
+  const ZH_PROMPT = '## [Layer-1] Global Guardrails\nLanguage:\n- Content language of this project: zh. Write every text you stage in 简体中文 (zh): …';
+
+  it('reads the instruction from the system message, and nothing from a prompt without one', () => {
+    expect(instructedLanguage([{ role: 'system', content: ZH_PROMPT }])).toBe('zh');
+    expect(instructedLanguage([{ role: 'system', content: '- Content language of this project: en. Write …' }])).toBe('en');
+    expect(instructedLanguage([{ role: 'system', content: '[Layer-0A] …' }])).toBeNull();
+    // A user who types the sentence does not set the language: only the system message counts.
+    expect(instructedLanguage([{ role: 'user', content: '- Content language of this project: zh.' }])).toBeNull();
+  });
+
+  it('stages Chinese text on an English step when the prompt says the content language is zh', () => {
+    const read = { name: 'builder_context_get', result: ok(CONTEXT) };
+    const stepRead = { name: 'builder_step_read', args: { workflowId: 'wf', nodeId: 'one' }, result: ok({ markdown: STEP }) };
+    const stage = nextMove({ messages: withSystem(ZH_PROMPT, conversation('Improve it', [read, stepRead])), tools: tools() }) as ToolCallsReply;
+    const text = JSON.stringify(stage.toolCalls[0]!.arguments);
+    expect(text).toContain('按顺序完成以下清单');
+    const english = nextMove({ messages: conversation('Improve it', [read, stepRead]), tools: tools() }) as ToolCallsReply;
+    expect(JSON.stringify(english.toolCalls[0]!.arguments)).not.toContain('按顺序完成以下清单');
   });
 });

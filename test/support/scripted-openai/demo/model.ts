@@ -8,7 +8,7 @@
 import type { Reply, Scenario, ScenarioRequest } from '../types.ts';
 import { agentCreate, agentOptimize } from './agent-edits.ts';
 import { assetCreate, assetOptimize } from './asset-edits.ts';
-import { currentTurn, intentOf, languageOf, stringsIn, type ToolResult, type Turn } from './conversation.ts';
+import { currentTurn, instructedLanguage, intentOf, languageOf, stringsIn, type ToolResult, type Turn } from './conversation.ts';
 import { NeedCall, Reads, record, stringList, type Edit, type Mode, type Situation, type Target, type TargetType } from './situation.ts';
 import { addressThreads, quotedThreads } from './review-edits.ts';
 import { stepCreate } from './step-create.ts';
@@ -98,7 +98,8 @@ export function nextMove({ messages, tools }: Pick<ScenarioRequest, 'messages' |
   if (!contextResult) return call('builder_context_get', {}, turn.results.length === 0 ? 'Let me look at the context first.' : undefined);
   const context = record(contextResult.envelope!.data);
   const target = targetOf(context);
-  const lang = languageOfTurn(context, turn);
+  // The prompt's content language wins, as it would for a model that follows it; else the package's prose decides.
+  const lang = instructedLanguage(messages) ?? languageOfTurn(context, turn);
   const w = wording(lang);
   // Review threads quote other people's words: what they say is never the demo's intent ("undo" in a comment discards nothing).
   const threads = quotedThreads(turn.request);

@@ -1,5 +1,5 @@
-// The text the demo model writes into files and summaries, in English or Chinese (when the package
-// content is mostly CJK). One table, so every strategy speaks the same way.
+// The text the demo model writes into files and summaries, in English or Chinese (the content language
+// the prompt names, else Chinese when the package content is mostly CJK). One table, so every strategy speaks the same way.
 
 import type { Lang } from './conversation.ts';
 

@@ -1,0 +1,1 @@
+ALTER TABLE `projects` ADD `content_language` text DEFAULT 'en' NOT NULL;

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { loadFixture, loadPackageDir, PACKAGES_DIR } from '../../test/fixtures/packages.ts';
+import { packageFromFiles, packageToFiles, validatePackage } from '../bmad/index.ts';
+import { detectContentLanguage, hanShare, languageSettings, localeOfLanguageName, parseContentLanguage } from './content-language.ts';
+
+const zhReview = () => loadPackageDir(new URL('zh-review/', PACKAGES_DIR));
+
+describe('the content language of a package', () => {
+  it('reads the Chinese example package as Chinese and the English test packages as English', () => {
+    expect(detectContentLanguage(packageFromFiles(zhReview()))).toBe('zh');
+    expect(detectContentLanguage(packageFromFiles(loadFixture('two-workflows')))).toBe('en');
+    expect(detectContentLanguage(packageFromFiles(loadFixture('branching')))).toBe('en');
+  });
+
+  it('counts the share of Han characters in the prose, not in English ids and keys', () => {
+    const files = zhReview();
+    files.delete('assets/data/config.yaml'); // no BMAD setting: the text alone decides
+    expect(detectContentLanguage(packageFromFiles(files))).toBe('zh');
+    expect(hanShare(['collect-requirements', 'review-requirements', '收集需求'])).toBe(1);
+    expect(hanShare(['Ask the requester for the legal name of the vendor.', '供应商'])).toBeLessThan(0.5);
+    expect(hanShare([])).toBe(0);
+  });
+
+  it('lets BMAD document_output_language win over communication_language and over the text', () => {
+    const files = zhReview();
+    files.set('assets/data/config.yaml', 'communication_language: Chinese\ndocument_output_language: English\n');
+    expect(detectContentLanguage(packageFromFiles(files))).toBe('en');
+    files.set('assets/data/config.yaml', 'communication_language: English\n');
+    expect(detectContentLanguage(packageFromFiles(files))).toBe('en');
+    const english = loadFixture('two-workflows');
+    english.set('assets/data/settings.yaml', 'document_output_language: "zh-CN"\n');
+    expect(detectContentLanguage(packageFromFiles(english))).toBe('zh');
+  });
+
+  it('ignores placeholders and languages the product does not speak', () => {
+    expect(languageSettings(['communication_language: {communication_language}', 'document_output_language: French'])).toEqual({});
+    expect(localeOfLanguageName('简体中文')).toBe('zh');
+    expect(localeOfLanguageName("'Mandarin Chinese'")).toBe('zh');
+    expect(localeOfLanguageName('en-GB')).toBe('en');
+    expect(parseContentLanguage('fr')).toBe('en');
+    expect(parseContentLanguage('zh')).toBe('zh');
+  });
+});
+
+describe('the Chinese example package (test/fixtures/packages/zh-review)', () => {
+  it('validates without errors or warnings', () => {
+    const report = validatePackage(packageFromFiles(zhReview()));
+    expect(report.errors).toEqual([]);
+    expect(report.warnings).toEqual([]);
+  });
+
+  it('keeps its Chinese names, personas and graph labels, and writes back byte for byte', () => {
+    const original = zhReview();
+    const pkg = packageFromFiles(original);
+    expect(pkg.workflows[0]!.displayName).toBe('需求评审');
+    const graph = JSON.parse(pkg.workflows[0]!.graphJson!) as { edges: Array<{ label: string }> };
+    expect(graph.edges.map((e) => e.label)).toContain('需修改');
+    expect(pkg.agentsJson).toContain('"name": "林晓"');
+    expect(new Map([...packageToFiles(pkg)].sort())).toEqual(new Map([...original].sort()));
+  });
+});

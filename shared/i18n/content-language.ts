@@ -1,0 +1,94 @@
+/**
+ * A project's content language: the language its package text is written in, which the AI writes
+ * staged content in (durable-objects/ai-session/prompt/layers.ts). It is one of the product's own
+ * locales ('en' | 'zh'), not a free BCP 47 tag: those are the two languages the prompt, the demo
+ * model and the review screens know how to speak; any other language reads as 'en'.
+ *
+ * Detected on import from the package: a BMAD `document_output_language` (what documents are
+ * written in) wins, then `communication_language`, then the share of Han characters in the prose of
+ * workflow.md, the steps, agents.json and the graph labels.
+ */
+import type { BmadPackage } from '../bmad/package.ts';
+import { isLocale, localeOfTag, type Locale } from './locales.ts';
+
+export const CONTENT_LANGUAGES = ['en', 'zh'] as const satisfies readonly Locale[];
+export type ContentLanguage = Locale;
+
+export function isContentLanguage(value: unknown): value is ContentLanguage {
+  return isLocale(value);
+}
+
+/** A stored value → a content language; anything unknown reads as English. */
+export function parseContentLanguage(value: unknown): ContentLanguage {
+  return isContentLanguage(value) ? value : 'en';
+}
+
+/**
+ * A BMAD language setting's value (`Chinese`, `简体中文`, `zh-CN`, `English`) → its locale, or
+ * undefined for a placeholder (`{communication_language}`) or a language the product does not speak.
+ */
+export function localeOfLanguageName(value: string): Locale | undefined {
+  const name = value.trim().replace(/^["']|["']$/gu, '').trim();
+  if (name === '' || name.includes('{')) return undefined;
+  if (/chinese|mandarin|中文|汉语|漢語|简体|繁體|普通话/iu.test(name)) return 'zh';
+  if (/^english$|英文|英语/iu.test(name)) return 'en';
+  return localeOfTag(name);
+}
+
+const SETTING = /^[ \t]*(document_output_language|communication_language)[ \t]*:[ \t]*(.+?)[ \t]*$/gmu;
+
+/** The BMAD language settings written anywhere in the package's text files (YAML or frontmatter lines). */
+export function languageSettings(texts: readonly string[]): { document?: Locale; communication?: Locale } {
+  const found: { document?: Locale; communication?: Locale } = {};
+  for (const text of texts) {
+    for (const match of text.matchAll(SETTING)) {
+      const locale = localeOfLanguageName(match[2]!);
+      if (!locale) continue;
+      if (match[1] === 'document_output_language') found.document ??= locale;
+      else found.communication ??= locale;
+    }
+  }
+  return found;
+}
+
+const HAN = /\p{Script=Han}/gu;
+const LATIN_WORD = /[A-Za-z]{2,}/gu;
+
+/**
+ * The share of Han characters among the words of `texts`, counting a Han character as a word (it
+ * carries about one): 0 for English prose, near 1 for Chinese. Ids, keys and paths (strings
+ * without a space) are left out: every package has them in English.
+ */
+export function hanShare(texts: readonly string[]): number {
+  const prose = texts.filter((t) => /\s/u.test(t.trim()) || /[^\x00-\x7f]/u.test(t)).join('\n');
+  const han = prose.match(HAN)?.length ?? 0;
+  const words = prose.match(LATIN_WORD)?.length ?? 0;
+  return han + words === 0 ? 0 : han / (han + words);
+}
+
+/** Markdown files are prose; JSON files (agents.json, graphs) give their string values. */
+function jsonStrings(text: string | null): string[] {
+  if (text === null) return [];
+  try {
+    const strings: string[] = [];
+    const walk = (value: unknown, depth: number): void => {
+      if (typeof value === 'string') strings.push(value);
+      else if (depth < 10 && typeof value === 'object' && value !== null) for (const child of Object.values(value)) walk(child, depth + 1);
+    };
+    walk(JSON.parse(text), 0);
+    return strings;
+  } catch {
+    return [text];
+  }
+}
+
+/** The content language of a package (see the module comment for the order of evidence). */
+export function detectContentLanguage(pkg: BmadPackage): ContentLanguage {
+  const markdown = pkg.workflows.flatMap((w) => [w.workflowMd ?? '', ...w.steps.map((s) => s.markdown)]);
+  const settings = languageSettings([...markdown, ...pkg.assets.map((a) => a.content)]);
+  if (settings.document) return settings.document;
+  if (settings.communication) return settings.communication;
+  const prose = [...markdown, ...jsonStrings(pkg.agentsJson), ...pkg.workflows.flatMap((w) => jsonStrings(w.graphJson))];
+  // Half the words: a Chinese package keeps English ids, headings and keys, and still reads as Chinese.
+  return hanShare(prose) >= 0.5 ? 'zh' : 'en';
+}
