@@ -2,7 +2,7 @@
  * The session socket protocol (durable-objects/ai-session/PROTOCOL.md): text frames carry JSON
  * from these zod unions; binary frames carry y-protocols sync and awareness.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Role } from './api/common.ts';
 import { SessionEvent } from './ai/events.ts';
 import { SessionStatus } from './ai/session.ts';

@@ -6,23 +6,11 @@
  */
 import { z } from 'zod';
 import { PackageId } from '../../shared/api/index.ts';
-import { checkAssetPath } from '../../shared/bmad/index.ts';
+import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { safeNextPath } from './safe-next-path.ts';
+import { AI_MODES, AI_TARGET_TYPES, type AiTarget } from './workbench-address.ts';
 
-export const AI_TARGET_TYPES = ['workflow', 'step', 'agent', 'asset'] as const;
-export type AiTargetType = (typeof AI_TARGET_TYPES)[number];
-
-export const AI_MODES = ['create', 'optimize'] as const;
-export type AiMode = (typeof AI_MODES)[number];
-
-export interface AiTarget {
-  targetType: AiTargetType;
-  mode: AiMode;
-  /** The object worked on (workflow id, node id, agent id, asset path); absent when creating. */
-  targetId?: string;
-  /** The workflow of a step, or the workflow itself. */
-  workflowId?: string;
-}
+export { AI_MODES, AI_TARGET_TYPES, workbenchSearch, type AiMode, type AiTarget, type AiTargetType } from './workbench-address.ts';
 
 const optionalText = z
   .string()
@@ -110,15 +98,4 @@ export function parseWorkbenchQuery(params: URLSearchParams): WorkbenchQueryResu
     ...(workflowId !== undefined ? { workflowId } : {}),
   };
   return { ok: true, target, source };
-}
-
-/** The query string of a workbench address (without the leading `?`). */
-export function workbenchSearch(target: AiTarget, source?: string): string {
-  const search = new URLSearchParams();
-  if (target.workflowId !== undefined) search.set('workflowId', target.workflowId);
-  search.set('targetType', target.targetType);
-  if (target.targetId !== undefined) search.set('targetId', target.targetId);
-  search.set('mode', target.mode);
-  if (source) search.set('source', source);
-  return search.toString();
 }

@@ -4,7 +4,7 @@
  */
 import { resolve } from '$app/paths';
 import type { MentionsPage, MentionView } from '../../shared/api/mentions.ts';
-import { workbenchSearch } from './ai-target.ts';
+import { workbenchSearch } from './workbench-address.ts';
 import { request, type FetchLike } from './api.ts';
 
 const PATH = '/users/me/mentions';

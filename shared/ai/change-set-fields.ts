@@ -3,7 +3,7 @@
  * paths, object keys, reasons, extensions, revisions), shared by the current shape
  * (change-set.ts) and the original product's older one (change-set-legacy.ts), so both check alike.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkAssetPath, formatBytes } from '../bmad/asset-path.ts';
 import { ID_PATTERN } from '../bmad/formats.ts';
 import { utf8ByteLength } from '../bmad/limits.ts';

@@ -5,7 +5,7 @@
  * checks that candidate like any other and adds the LEGACY_SHAPE_WARNING; every error keeps the
  * path the sender wrote, not the converted one.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DataPath } from '../bmad/json-pointer.ts';
 import { AssetPath, ChangeRevisions, CHANGE_SET_SCHEMA_VERSION, Extensions, ObjectKeyText, Reason, checkJson, id, payloadText } from './change-set-fields.ts';
 import { issueViolations, renderPath, violation } from './change-set-messages.ts';

@@ -4,7 +4,7 @@
  * found, and how to fix it. Also the protocol by which the schemas' own refinements carry a code
  * and a hint through zod (`addViolation`). Used by change-set.ts and change-set-legacy.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describePath, lookup } from '../bmad/json-pointer.ts';
 import type { DataPath } from '../bmad/json-pointer.ts';
 import { preview } from '../bmad/schema-issues.ts';

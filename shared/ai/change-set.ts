@@ -6,7 +6,7 @@
  * one with a deprecation warning (change-set-legacy.ts). Used by `builder.change.stage` /
  * `validate` and for the model's JSON Schema.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DataPath } from '../bmad/json-pointer.ts';
 import { preview } from '../bmad/schema-issues.ts';
 import type { ErrorCode } from '../errors.ts';

@@ -4,7 +4,7 @@
  * event with a gap-free `seq`, stored in the session's Durable Object and sent to every viewer.
  * Payloads stay small: file lists and counts, never file contents (those are read over HTTP).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { TargetType, SessionMode } from './session.ts';
 import { ContextSummary, Usage } from './turn.ts';
 

@@ -9,7 +9,7 @@
  * its entries are laid over DEFAULT_PRICES. Model ids match exactly (case and all), as the
  * provider reports them in its /v1/models list.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ModelPrice = z.strictObject({
   input: z.number().finite().min(0),

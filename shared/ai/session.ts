@@ -1,5 +1,5 @@
 /** What an AI session works on: one target (workflow, step, agent or asset) and one mode (create or optimize). */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const TargetType = z.enum(['workflow', 'step', 'agent', 'asset']);
 export type TargetType = z.infer<typeof TargetType>;

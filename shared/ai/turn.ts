@@ -3,7 +3,7 @@
  * provenance and the "context summary" of what was sent to the model, as the events,
  * the session view and the Workbench read them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Token usage as the provider reported it, summed; `calls` counts the model calls behind it.

@@ -2,7 +2,7 @@
  * Contracts of GET /api/projects/:projectId/ai/audit/events and GET …/ai/metrics:
  * the AI audit trail, newest first, and the numbers computed from it. Editors and owners only.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AUDIT_EVENT_TYPES } from '../ai/audit.ts';
 
 export const AuditEventsQuery = z.object({

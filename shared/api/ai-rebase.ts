@@ -4,7 +4,7 @@
  * merged three ways (the baseline it was staged on, the draft, the baseline now); clean merges are
  * written as one new version, conflicts come back region by region for a person to resolve.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** POST …/sessions/:sid/rebase takes no fields; an empty object is accepted for clients that always send one. */
 export const RebaseInput = z.strictObject({});

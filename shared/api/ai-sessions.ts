@@ -2,7 +2,7 @@
  * Contracts of /api/projects/:projectId/ai/sessions: create, read, list, stage,
  * validate, discard, apply, cancel, and the shared review (comments, approvals).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SessionMode, SessionStatus, TargetType } from '../ai/session.ts';
 import { MAX_MESSAGE_CHARS, type TurnStatus, type Usage } from '../ai/turn.ts';
 import type { ErrorCode } from '../errors.ts';

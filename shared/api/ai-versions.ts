@@ -3,7 +3,7 @@
  * what `GET …/sessions/:sid/versions`, `GET …/versions/compare` and `POST …/versions/:n/restore`
  * take and answer (the session object builds them, the Workbench reads them).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChangedFile } from '../ai/overlay.ts';
 import type { FileDiff, VersionSource, VersionStatus } from './ai-session-views.ts';
 

@@ -1,5 +1,5 @@
 /** Contracts of /api/auth/*: registration, sign-in, sign-out, current user. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LOCALES } from '../i18n/locales.ts';
 
 export const Email = z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address.')).pipe(z.string().max(254));

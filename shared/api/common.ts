@@ -1,5 +1,5 @@
 /** Small zod building blocks shared by the REST contracts. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Ids that appear in a `.bmad` package (workflow ids, node ids, agent ids): a letter or digit, then letters, digits, `._:-`. */
 export const PackageId = z

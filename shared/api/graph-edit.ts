@@ -3,7 +3,7 @@
  * disappear with it and the step files whose `transitions` follow its edges, saved together as
  * one workflow revision (so undo is one revision too).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BaseRevision, PackageId } from './common.ts';
 
 /** A canvas edit touches a handful of steps; a paste of a whole workflow goes through import. */

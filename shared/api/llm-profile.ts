@@ -3,7 +3,7 @@
  * and the one semantic check that turns a body into the product's LLM_PROFILE_* error codes.
  * The Worker parses with these schemas; the SPA imports the same check to show errors early.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ErrorCode } from '../errors.ts';
 
 export const LLM_PROVIDERS = ['disabled', 'openai-compatible'] as const;

@@ -2,7 +2,7 @@
  * Contracts of GET /api/users/me/mentions and POST /api/users/me/mentions/:mentionId/read: the
  * caller's @mentions in comments (only their own: there is no user id in the path), newest first.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MentionsQuery = z.object({
   /** `true`: read ones too (newest first); otherwise only unread ones. */

@@ -1,5 +1,5 @@
 /** Contracts of /api/projects: projects (packages), their domain profile and members. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Role } from './common.ts';
 import { Email } from './auth.ts';
 import { CONTENT_LANGUAGES, type ContentLanguage } from '../i18n/content-language.ts';

@@ -1,5 +1,5 @@
 /** Contracts of the baseline package store: workflows, steps, agents, assets, history. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BaseRevision, PackageId } from './common.ts';
 
 /** Workflow text files are generous but bounded (D1 rows cap at 2 MB; keep well below). */

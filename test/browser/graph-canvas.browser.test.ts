@@ -80,6 +80,8 @@ describeBrowser('graph canvas (browser)', () => {
 
     await page.goto(`/projects/${project.id}/workflows/w`);
     await page.getByTestId('graph-keys').waitFor();
+    // Svelte Flow loads when the graph is first shown: wait for the drawn graph, not only the toolbar.
+    await page.locator('[data-testid="graph-node"][data-node-id="end"]').waitFor();
     expect(await page.getByTestId('graph-node').count()).toBe(2);
     await revisionShown(page, 1);
 

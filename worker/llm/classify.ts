@@ -1,7 +1,7 @@
 // Turns whatever a provider call threw (openai SDK errors, fetch errors, stream failures) into a
 // ProviderError with the product's code and redacted, actionable text, or into "aborted".
 
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai/core/error';
 import { ProviderError, type ProviderErrorInit } from './provider-error.ts';
 import { redactText } from './redact.ts';
 import { noToolsFlavour, noToolsHints } from './provider-quirks.ts';

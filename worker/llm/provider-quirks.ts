@@ -2,7 +2,7 @@
 // a model or server without tool calling (Ollama, vLLM, OpenRouter…), or a request parameter it does
 // not know (stream_options on older Azure api-versions and some local servers). Pure text matching.
 
-import { APIError } from 'openai';
+import { APIError } from 'openai/core/error';
 
 /** Whose words matched: the hint differs (an Ollama model to pull, vLLM flags to set). */
 export type NoToolsFlavour = 'ollama' | 'vllm' | 'generic';

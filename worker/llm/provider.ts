@@ -3,9 +3,10 @@
 // mapped to the product's codes with the key redacted — in errors and in the answer, wherever the model
 // echoes it (streamed deltas included). Runs in Workers: fetch-based only, no node: APIs.
 
-import OpenAI, { APIError, type ClientOptions } from 'openai';
+import { APIError } from 'openai/core/error';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { providerEndpoint } from './base-url.ts';
+import { ChatClient, type Fetch } from './chat-client.ts';
 import { classifyFailure, malformedError, streamBrokenError, timeoutError, type FailureContext } from './classify.ts';
 import { rejectedOptionalParameter } from './provider-quirks.ts';
 import type { ProviderError } from './provider-error.ts';
@@ -20,7 +21,7 @@ import type { ChatOutcome, ProbeResult } from './chat-outcome.ts';
 
 export interface ProviderOptions {
   /** Replaces the global fetch (tests, or a Workers service binding). */
-  fetch?: ClientOptions['fetch'];
+  fetch?: Fetch;
   /** Waits between retries; resolves early when the signal aborts. Tests pass a recording stub. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Jitter source for the backoff, in [0, 1). */
@@ -37,7 +38,7 @@ export interface ChatProvider {
 
 /** "Test connection" should answer quickly even when the profile allows long turns. */
 export const PROBE_TIMEOUT_CAP_SECONDS = 30;
-/** Lets our own deadline fire before the SDK's per-request timeout, so every timeout is classified the same way. */
+/** Lets our own deadline fire before the client's per-request timeout, so every timeout is classified the same way. */
 const SDK_TIMEOUT_SLACK_MS = 1_000;
 
 function isChatCompletion(value: unknown): value is ChatCompletion {
@@ -62,10 +63,10 @@ export function createChatProvider(profile: ProviderProfile, options: ProviderOp
   return { streamChat: (request) => streamChat(provider, request), probe: () => probe(provider) };
 }
 
-/** What every call of one provider shares: its profile, SDK client, key to redact, clock, and what the server refused. */
+/** What every call of one provider shares: its profile, HTTP client, key to redact, clock, and what the server refused. */
 interface Provider {
   readonly profile: ProviderProfile;
-  readonly client: OpenAI;
+  readonly client: ChatClient;
   readonly secrets: readonly string[];
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly random: () => number;
@@ -77,27 +78,18 @@ interface Provider {
   sendStreamOptions: boolean;
 }
 
-function createClient(profile: ProviderProfile, fetch: ProviderOptions['fetch']): OpenAI {
+function createClient(profile: ProviderProfile, fetch: ProviderOptions['fetch']): ChatClient {
   const endpoint = providerEndpoint(profile.baseUrl);
-  return new OpenAI({
+  return new ChatClient({
     baseURL: endpoint.baseURL,
-    ...(endpoint.defaultQuery ? { defaultQuery: endpoint.defaultQuery } : {}),
-    // The SDK insists on a key; without one we send a placeholder and drop the header below.
-    apiKey: profile.apiKey ?? 'no-key',
-    // Azure reads the key from `api-key`, and must not get it twice.
-    ...(!profile.apiKey
-      ? { defaultHeaders: { Authorization: null } }
+    defaultQuery: endpoint.defaultQuery,
+    // Azure reads the key from `api-key`, and must not get it twice; without a key, no header at all.
+    authHeaders: !profile.apiKey
+      ? {}
       : endpoint.keyHeader === 'api-key'
-        ? { defaultHeaders: { Authorization: null, 'api-key': profile.apiKey } }
-        : {}),
-    // Explicit nulls keep OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment out of our requests.
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    logLevel: 'off',
-    // A redirect could point the Worker at a private address (SSRF); a 3xx becomes an error instead.
-    fetchOptions: { redirect: 'manual' },
-    ...(fetch ? { fetch } : {}),
+        ? { 'api-key': profile.apiKey }
+        : { Authorization: `Bearer ${profile.apiKey}` },
+    fetch,
   });
 }
 
@@ -187,7 +179,7 @@ async function openStream(
   signal: AbortSignal,
   remainingMs: number,
 ): Promise<AsyncIterable<ChatCompletionChunk>> {
-  return client.chat.completions.create(
+  return client.stream(
     {
       model: profile.model,
       messages: request.messages,
@@ -195,7 +187,7 @@ async function openStream(
       stream: true,
       ...(sendStreamOptions ? { stream_options: { include_usage: true } } : {}),
     },
-    { signal, timeout: remainingMs + SDK_TIMEOUT_SLACK_MS, maxRetries: 0 },
+    { signal, timeout: remainingMs + SDK_TIMEOUT_SLACK_MS },
   );
 }
 
@@ -228,14 +220,14 @@ async function probe(provider: Provider): Promise<ProbeResult> {
   const deadline = AbortSignal.timeout(timeoutSeconds * 1000);
   const startedAt = now();
   const ask = (limit: 'max_tokens' | 'max_completion_tokens') =>
-    client.chat.completions.create(
+    client.create(
       {
         model: profile.model,
         messages: [{ role: 'user', content: 'Reply with OK.' }],
         stream: false,
         ...(limit === 'max_tokens' ? { max_tokens: 5 } : { max_completion_tokens: 5 }),
       },
-      { signal: deadline, timeout: timeoutSeconds * 1000 + SDK_TIMEOUT_SLACK_MS, maxRetries: 0 },
+      { signal: deadline, timeout: timeoutSeconds * 1000 + SDK_TIMEOUT_SLACK_MS },
     );
   const failure = (error: ProviderError): ProbeResult => ({ ok: false, code: error.code, message: error.message, hints: error.hints });
   try {

@@ -5,7 +5,7 @@
  * object checks the role again and refuses while a turn is open).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { param } from '../http/context.ts';

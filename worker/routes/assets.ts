@@ -1,6 +1,6 @@
 /** /api/projects/:projectId/assets: list, read, write, delete and rename text assets by path. */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { jsonBody, queryWith } from '../http/validate.ts';
 import { ok } from '../http/respond.ts';

@@ -1,6 +1,6 @@
 /** /api/projects/:projectId/history: what changed, by whom, with the content before; revert. */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { queryWith } from '../http/validate.ts';
 import { ok } from '../http/respond.ts';

@@ -1,6 +1,6 @@
 /** /api/projects: list mine, create, import (with a preview), export, read, update, delete, domain profile. */
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { jsonBody, queryWith } from '../http/validate.ts';
 import { ok } from '../http/respond.ts';

@@ -1,6 +1,6 @@
 /** /api/projects/:projectId/workflows: workflows, their workflow.md and graph, and step files. */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { jsonBody, queryWith } from '../http/validate.ts';
 import { ApiError } from '../../shared/api-error.ts';

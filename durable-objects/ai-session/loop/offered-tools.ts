@@ -5,7 +5,7 @@
  * changeSet argument of `builder.change.stage` is parsed by the strict ChangeSet schema inside
  * the stage, so its JSON Schema is that one. Suggest-only turns are offered no staging.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ChangeSet } from '../../../shared/ai/change-set.ts';
 import { MODEL_TOOL_NAMES, type ModelToolName } from '../../../shared/ai/tool-names.ts';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';

@@ -4,7 +4,7 @@
  * is the uniform tool envelope. Nothing here writes, and nothing reads outside the session's project.
  * `builder.context.get` answers with the envelope built in context-envelope.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkAssetPath } from '../../../shared/bmad/index.ts';
 import type { BmadPackage, BmadWorkflow } from '../../../shared/bmad/index.ts';
 import { toolError, toolOk } from '../../../shared/ai/tool-envelope.ts';

@@ -4,7 +4,7 @@
  * is never offered; called anyway it answers AI_TOOL_FORBIDDEN, because only a person applies,
  * through the REST apply. Arguments are parsed with the same zod schemas that describe them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError } from '../../../shared/api-error.ts';
 import { logError } from '../../../shared/errors-report.ts';
 import { toolError, toolOk, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';

@@ -1,0 +1,147 @@
+// A lean client for the one endpoint the provider adapter calls (POST /chat/completions), on fetch.
+// It does what the openai SDK's client does for that call with retries off — same URL, key
+// headers, timeout, abort, error classes and SSE reader (the SDK's own, from `openai/core/*`) —
+// without the SDK's client class, which loads every resource of the OpenAI API (a third of the
+// Worker bundle). provider.ts keeps the retry policy, deadline and classification.
+
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai/core/error';
+import { Stream } from 'openai/core/streaming';
+import { normalizeChatCompletionChunk } from 'openai/lib/chat-completions/streaming';
+import { VERSION } from 'openai/version';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
+
+export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export interface ChatClientOptions {
+  /** Without a trailing slash, as providerEndpoint gives it. */
+  baseURL: string;
+  defaultQuery?: Record<string, string> | undefined;
+  /** The key's header (`Authorization: Bearer …` or Azure's `api-key`), or none without a key. */
+  authHeaders: Record<string, string>;
+  fetch?: Fetch | undefined;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  /** Milliseconds until the response headers (streamed) or the whole body (not streamed). */
+  timeout: number;
+}
+
+/** The SDK's stream logs through its client's logger; an object without one logs nothing, like our `logLevel: 'off'`. */
+const SILENT_SDK_CLIENT = {} as never;
+
+const isAbortError = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && 'name' in error && (error as { name: unknown }).name === 'AbortError';
+
+function userAbort(signal: AbortSignal): APIUserAbortError {
+  const error = new APIUserAbortError();
+  Object.defineProperty(error, 'cause', { value: signal.reason, writable: true, configurable: true });
+  return error;
+}
+
+function safeJSON(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export class ChatClient {
+  readonly #url: string;
+  readonly #headers: Record<string, string>;
+  readonly #fetch: Fetch;
+
+  constructor(options: ChatClientOptions) {
+    const url = new URL(`${options.baseURL}/chat/completions`);
+    for (const [name, value] of Object.entries(options.defaultQuery ?? {})) url.searchParams.set(name, value);
+    this.#url = url.toString();
+    this.#headers = {
+      Accept: 'application/json',
+      'Content-Type': 'application/json',
+      'User-Agent': `OpenAI/JS ${VERSION}`,
+      ...options.authHeaders,
+    };
+    this.#fetch = options.fetch ?? fetch;
+  }
+
+  /** A streamed completion: the chunks as the SDK yields them (a stream cut by an abort ends silently). */
+  async stream(body: ChatCompletionCreateParamsStreaming, options: CallOptions): Promise<AsyncIterable<ChatCompletionChunk>> {
+    const { response, controller } = await this.#send(body, options);
+    const chunks = Stream.fromSSEResponse<ChatCompletionChunk>(response, controller, SILENT_SDK_CLIENT);
+    return {
+      async *[Symbol.asyncIterator]() {
+        for await (const chunk of chunks) yield normalizeChatCompletionChunk(chunk);
+      },
+    };
+  }
+
+  /** A completion in one body: parsed JSON when the server says JSON, else the text (which the caller rejects). */
+  async create(body: ChatCompletionCreateParamsNonStreaming, options: CallOptions): Promise<ChatCompletion | string | undefined> {
+    const startedAt = Date.now();
+    const { response, controller } = await this.#send(body, options);
+    const remaining = Math.max(0, startedAt + options.timeout - Date.now());
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, remaining);
+    try {
+      const text = await response.text();
+      const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+      if (!(mediaType?.includes('application/json') || mediaType?.endsWith('+json'))) return text;
+      return text ? (JSON.parse(text) as ChatCompletion) : undefined;
+    } catch (error) {
+      if (options.signal.aborted && !timedOut) throw userAbort(options.signal);
+      if (timedOut) throw new APIConnectionTimeoutError();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** One request, no retry: a refused status becomes the SDK's APIError subclass for it, a failed fetch a connection error. */
+  async #send(body: object, { signal, timeout }: CallOptions): Promise<{ response: Response; controller: AbortController }> {
+    if (signal.aborted) throw userAbort(signal);
+    // The caller's signal stays wired to the controller while the body streams, as in the SDK.
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    signal.addEventListener('abort', abort, { once: true });
+    const timer = setTimeout(abort, timeout);
+    let response: Response;
+    try {
+      response = await this.#fetch.call(undefined, this.#url, {
+        method: 'POST',
+        headers: this.#headers,
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        // A redirect could point the Worker at a private address (SSRF); a 3xx becomes an error instead.
+        redirect: 'manual',
+      });
+    } catch (error) {
+      signal.removeEventListener('abort', abort);
+      if (signal.aborted) throw userAbort(signal);
+      const cause = error instanceof Error ? error : new Error(String(error));
+      if (isAbortError(cause) || /timed? ?out/i.test(String(cause) + ('cause' in cause ? String(cause.cause) : ''))) {
+        throw Object.assign(new APIConnectionTimeoutError(), { cause });
+      }
+      throw new APIConnectionError({ cause });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!response.ok) {
+      signal.removeEventListener('abort', abort);
+      const text = await response.text().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+      const json = safeJSON(text);
+      // As the SDK does: a body that is not `{error: …}` (vLLM's top-level message) is read as the error itself.
+      const body = json && typeof json === 'object' && (json as { error?: unknown }).error == null ? { error: json } : json;
+      throw APIError.generate(response.status, body as object | undefined, json ? undefined : text, response.headers);
+    }
+    return { response, controller };
+  }
+}
