@@ -3,7 +3,7 @@
  * /api/projects/:projectId/ai/sessions/:sessionId/{undo,undo/:undoId/reapply,keep-marks} and what
  * they answer. A hunk is named by its content hash (shared/ai/hunks.ts) and where the client saw it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Key = z.string().min(1).max(1100);
 const Hash = z.string().min(1).max(64);
