@@ -2,7 +2,8 @@
  * `npm run bench`: how fast package validation, import and export are, then the live channel's
  * fan-out and Yjs round trip on the real product (bench/session.ts), each measured beside a plain
  * reference doing the same job in the same run (bench/peers.ts, bench/session-peer.ts), printed
- * as ratios. Exits non-zero only when something crashes or a generated package is not valid,
+ * as ratios; then the rows against the floor Durable Objects in the same workerd (floor-rows.ts),
+ * the D1 round trips (round-trips.ts) and the bundle sizes (scripts/bundle-sizes.ts). Exits non-zero only when something crashes or a generated package is not valid,
  * never on a ratio.
  */
 import { cpus, loadavg } from 'node:os';
@@ -18,6 +19,9 @@ import { compileSchemas, rawUnzip, rawZip, schemaJobs, schemaOnlyValidate } from
 import { sessionBench, sessionReport } from './session.ts';
 import type { SessionBenchResult } from './session.ts';
 import { turnBench, turnReport } from './turn.ts';
+import { floorBench, floorReport } from './floor-rows.ts';
+import { roundTripReport } from './round-trips.ts';
+import { bundleReport, pageFirstLoads, workerBundle } from '../scripts/bundle-sizes.ts';
 import { markdownTable, pairedRow } from './table.ts';
 import type { ResultRow } from './table.ts';
 import { packageFromFiles, packageToFiles, validatePackage } from '../shared/bmad/index.ts';
@@ -213,5 +217,9 @@ try {
 console.log('');
 console.log(sessionReport(live));
 console.log(`\n${turnReport(await turnBench().catch((error: unknown) => fail(`the turn bench failed: ${error instanceof Error ? error.message : String(error)}`)))}`);
+console.log(`\n${floorReport(await floorBench().catch((error: unknown) => fail(`the floor bench failed: ${error instanceof Error ? error.message : String(error)}`)))}`);
+console.log(`\n${await roundTripReport()}`);
+// After the sections: startProduct has built the SPA by now, which the page sizes read.
+console.log(`\n${bundleReport(await workerBundle(), await pageFirstLoads())}`);
 console.log(`Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${load()} at the end.`);
 if (sink === undefined) fail('no result was produced');

@@ -45,38 +45,48 @@ export interface SessionBenchResult {
 // ---- small helpers --------------------------------------------------------------------------
 
 
-function percentile(values: readonly number[], p: number): number {
+export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 /** Same length on both sides, unique per sample, so a frame is recognised by a substring search. */
-const marker = (side: 'ours' | 'peer', kind: string, n: number) => `bench-${kind}-${side}-${String(n).padStart(5, '0')}`;
+export const marker = (side: 'ours' | 'peer', kind: string, n: number) => `bench-${kind}-${side}-${String(n).padStart(5, '0')}`;
 
 // ---- measurement ----------------------------------------------------------------------------
 
-type Sample = (n: number) => Promise<number>;
+export type Sample = (n: number) => Promise<number>;
 
-interface Case {
+export interface Case {
   name: string;
   peer: string;
   ours: Sample;
   reference: Sample;
 }
 
-async function measure(c: Case): Promise<{ row: ResultRow; p95: { name: string; ours: number; peer: number } }> {
+/** How many samples a case takes: warm-ups per side, then rounds of `perRound` per side. */
+export interface Plan {
+  warmup: number;
+  rounds: number;
+  perRound: number;
+}
+
+export async function measure(
+  c: Case,
+  { warmup, rounds, perRound }: Plan = { warmup: WARMUP, rounds: ROUNDS, perRound: PER_ROUND },
+): Promise<{ row: ResultRow; p95: { name: string; ours: number; peer: number } }> {
   let n = 0;
-  for (let i = 0; i < WARMUP; i++) {
+  for (let i = 0; i < warmup; i++) {
     await c.ours(n++);
     await c.reference(n++);
   }
   const samples = { ours: [] as number[], peer: [] as number[] };
   const roundRatios: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     const inRound = { ours: [] as number[], peer: [] as number[] };
     for (const side of round % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const)) {
       const sample = side === 'ours' ? c.ours : c.reference;
-      for (let i = 0; i < PER_ROUND; i++) inRound[side].push(await sample(n++));
+      for (let i = 0; i < perRound; i++) inRound[side].push(await sample(n++));
     }
     samples.ours.push(...inRound.ours);
     samples.peer.push(...inRound.peer);
@@ -89,14 +99,14 @@ async function measure(c: Case): Promise<{ row: ResultRow; p95: { name: string; 
 }
 
 /** Request → the last of `clients` has the frame carrying `mark`; the response is awaited too. */
-async function fanoutSample(clients: readonly Client[], mark: string, trigger: () => Promise<void>): Promise<number> {
+export async function fanoutSample(clients: readonly Client[], mark: string, trigger: () => Promise<void>): Promise<number> {
   const arrivals = Promise.all(clients.map((c) => c.waitText((text) => text.includes(mark), `the event ${mark}`, SAMPLE_TIMEOUT_MS)));
   const start = performance.now();
   const [received] = await Promise.all([arrivals, trigger()]);
   return Math.max(...received.map((r) => r.at)) - start;
 }
 
-async function post(url: string, headers: Record<string, string>, body: unknown, expect: number): Promise<void> {
+export async function post(url: string, headers: Record<string, string>, body: unknown, expect: number): Promise<void> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
@@ -108,7 +118,7 @@ async function post(url: string, headers: Record<string, string>, body: unknown,
 }
 
 /** `text.insert` on A → B's Y.Doc has the marker. */
-async function yjsSample(a: YClient, b: YClient, mark: string): Promise<number> {
+export async function yjsSample(a: YClient, b: YClient, mark: string): Promise<number> {
   const text = a.text();
   if (!text) throw new Error(`${a.client.label} lost the staged text`);
   const at = text.toString().indexOf('## Goal');
@@ -119,7 +129,7 @@ async function yjsSample(a: YClient, b: YClient, mark: string): Promise<number> 
 }
 
 /** Stages a small rewrite of the bench's step in the session (what comments and co-edits work on). */
-async function stageStep(owner: Awaited<ReturnType<typeof register>>, base: string, sessionId: string): Promise<void> {
+export async function stageStep(owner: Awaited<ReturnType<typeof register>>, base: string, sessionId: string): Promise<void> {
   const step = await owner.call<{ step: { markdown: string } }>('GET', `${base}/workflows/${WORKFLOW}/steps/${STEP}`, undefined, 200);
   const staged = step.step.markdown.replace('## Goal\n\n', '## Goal\n\nStaged by bench/session.ts. ');
   await owner.call('POST', `${base}/ai/sessions/${sessionId}/stage`, {

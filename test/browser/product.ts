@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,6 +34,11 @@ export interface StartProductOptions {
   rebuild?: boolean;
   /** Echo wrangler's output to this process's stderr. */
   verbose?: boolean;
+  /**
+   * The bench's floor Worker config (bench/floor/wrangler.jsonc): started first in the same
+   * `wrangler dev` (one workerd), it owns the port and hands every other path to the product.
+   */
+  floorConfig?: string;
 }
 
 export interface Product {
@@ -164,6 +169,24 @@ async function waitForHealth(url: string, child: ChildProcess, tail: OutputTail)
   );
 }
 
+/**
+ * wrangler dev gives `--var` to the first config only, so beside the floor the product runs from a
+ * copy of wrangler.toml (in the temp persist dir, absolute paths) with the same vars written in.
+ */
+async function secondaryProductConfig(dir: string, vars: Record<string, string>): Promise<string> {
+  const { experimental_readRawConfig } = await import('wrangler');
+  const { rawConfig } = experimental_readRawConfig({ config: path.join(ROOT, 'wrangler.toml') });
+  const config = {
+    ...rawConfig,
+    main: path.join(ROOT, rawConfig.main ?? 'worker/index.ts'),
+    assets: rawConfig.assets ? { ...rawConfig.assets, directory: path.join(ROOT, rawConfig.assets.directory ?? 'build') } : undefined,
+    vars: { ...rawConfig.vars, ...vars },
+  };
+  const file = path.join(dir, 'product.wrangler.json');
+  await writeFile(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
 export async function startProduct(options: StartProductOptions = {}): Promise<Product> {
   for (const required of ['wrangler.toml', 'migrations']) {
     if (!existsSync(path.join(ROOT, required))) {
@@ -188,6 +211,14 @@ export async function startProduct(options: StartProductOptions = {}): Promise<P
     throw error;
   }
 
+  const vars = {
+    // Not from wrangler.toml or the git-ignored .dev.vars (CI has none): tests point LLM profiles
+    // at the scripted model server on loopback, and saving a key needs a key-encryption key
+    // (worker/llm/crypto.ts); a fresh one per run. `--var` wins over both files.
+    LLM_ALLOW_PRIVATE_BASE_URLS: 'true',
+    LLM_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  };
+  const configs = options.floorConfig ? ['-c', options.floorConfig, '-c', await secondaryProductConfig(persistDir, vars)] : [];
   const port = options.port ?? (await freePort());
   // A fixed inspector port would collide with any other wrangler dev on the machine.
   const inspectorPort = await freePort();
@@ -198,6 +229,7 @@ export async function startProduct(options: StartProductOptions = {}): Promise<P
     [
       'wrangler',
       'dev',
+      ...configs,
       '--local',
       '--port',
       String(port),
@@ -208,13 +240,7 @@ export async function startProduct(options: StartProductOptions = {}): Promise<P
       '--ip',
       '127.0.0.1',
       '--show-interactive-dev-session=false',
-      // Not from wrangler.toml or the git-ignored .dev.vars (CI has none): tests point LLM profiles
-      // at the scripted model server on loopback, and saving a key needs a key-encryption key
-      // (worker/llm/crypto.ts); a fresh one per run. `--var` wins over both files.
-      '--var',
-      'LLM_ALLOW_PRIVATE_BASE_URLS:true',
-      '--var',
-      `LLM_KEY_ENCRYPTION_KEY:${randomBytes(32).toString('base64')}`,
+      ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
     ],
     { cwd: ROOT, env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );

@@ -1,0 +1,187 @@
+/**
+ * The bench's floor Worker (bench-only, never deployed): the least a Durable Object can do for each
+ * live row of `npm run bench`, run in the same workerd as the product so a ratio against it is the
+ * product's own cost. Three objects: an event relay (POST → one frame to every socket), a
+ * POST-then-emit log (POST → one SQLite row, 202, one frame; a hello replays rows after a seq) and a
+ * y-protocols relay (sync step 1/2, updates applied to one Y.Doc and sent to the other sockets);
+ * and one D1 batch of inserts (the apply row's floor). Sockets speak the product's opening (a
+ * `hello` text frame, `{type: 'hello', lastSeq}` answered by a replay) so the same clients drive both.
+ */
+import { DurableObject, WorkerEntrypoint } from 'cloudflare:workers';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+
+interface Env {
+  PRODUCT: Fetcher;
+  FLOOR: Fetcher;
+  FLOOR_DB: D1Database;
+  RELAY: DurableObjectNamespace;
+  POST_EMIT: DurableObjectNamespace;
+  YJS: DurableObjectNamespace;
+}
+
+/** y-protocols' message type for sync frames (shared/protocol.ts's YJS_MESSAGE.SYNC). */
+const SYNC = 0;
+
+const json = (status: number, body: unknown) => Response.json(body, { status });
+const liveFrame = (eventsJson: string, replay: boolean) => `{"type":"events","events":[${eventsJson}],"replay":${replay},"done":true}`;
+
+function upgrade(ctx: DurableObjectState, lastSeq: number): Response {
+  const pair = new WebSocketPair();
+  ctx.acceptWebSocket(pair[1]);
+  pair[1].send(JSON.stringify({ type: 'hello', lastSeq }));
+  return new Response(null, { status: 101, webSocket: pair[0] });
+}
+
+/** `{type: 'hello', lastSeq}` from a socket, or null for anything else. */
+function helloOf(message: string | ArrayBuffer): number | null {
+  if (typeof message !== 'string') return null;
+  try {
+    const frame = JSON.parse(message) as { type?: unknown; lastSeq?: unknown };
+    return frame.type === 'hello' && typeof frame.lastSeq === 'number' ? frame.lastSeq : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sockets that said hello (tags are fixed at accept time, so the mark is the socket's attachment). */
+function subscribed(ctx: DurableObjectState): WebSocket[] {
+  return ctx.getWebSockets().filter((s) => s.deserializeAttachment() === 'subscribed');
+}
+
+/** (a) The event relay: a socket hub and nothing else (no storage; the seq lives in memory). */
+export class RelayFloor extends DurableObject {
+  #seq = 0;
+
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get('upgrade') === 'websocket') return upgrade(this.ctx, this.#seq);
+    const event = (await request.json()) as Record<string, unknown>;
+    event['seq'] = ++this.#seq;
+    const frame = liveFrame(JSON.stringify(event), false);
+    for (const socket of subscribed(this.ctx)) socket.send(frame);
+    return json(201, { data: { seq: this.#seq }, error: null });
+  }
+
+  override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
+    if (helloOf(message) === null) return;
+    socket.serializeAttachment('subscribed');
+    socket.send(liveFrame('', true));
+  }
+}
+
+/** (b) POST-then-emit: one SQLite row, 202, one frame; a hello replays the rows after its seq in one frame. */
+export class PostEmitFloor extends DurableObject {
+  #seq: number;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+    this.#seq = Number(ctx.storage.sql.exec('SELECT COALESCE(MAX(seq), 0) AS seq FROM events').one()['seq']);
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get('upgrade') === 'websocket') return upgrade(this.ctx, this.#seq);
+    const path = new URL(request.url).pathname;
+    if (path.endsWith('/seed')) {
+      // Setup only (untimed): `count` copies of one event, so a late viewer has that many to catch up on.
+      const { count, event } = (await request.json()) as { count: number; event: Record<string, unknown> };
+      for (let i = 0; i < count; i++) this.#append(event);
+      return json(201, { data: { lastSeq: this.#seq }, error: null });
+    }
+    const input = (await request.json()) as Record<string, unknown>;
+    const body = this.#append({ type: 'turn.accepted', payload: input });
+    const frame = liveFrame(body, false);
+    const response = json(202, { data: { seq: this.#seq }, error: null });
+    for (const socket of subscribed(this.ctx)) socket.send(frame);
+    return response;
+  }
+
+  #append(event: Record<string, unknown>): string {
+    const body = JSON.stringify({ ...event, seq: ++this.#seq });
+    this.ctx.storage.sql.exec('INSERT INTO events (seq, body) VALUES (?, ?)', this.#seq, body);
+    return body;
+  }
+
+  override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
+    const lastSeq = helloOf(message);
+    if (lastSeq === null) return;
+    const rows = this.ctx.storage.sql.exec<{ body: string }>('SELECT body FROM events WHERE seq > ? ORDER BY seq', lastSeq).toArray();
+    socket.serializeAttachment('subscribed');
+    socket.send(liveFrame(rows.map((r) => r.body).join(','), true));
+  }
+}
+
+/** (c) The y-protocols relay: one Y.Doc in memory (seeded by POST), updates applied and sent to the other sockets. */
+export class YjsFloor extends DurableObject {
+  #doc = new Y.Doc();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#doc.on('update', (update: Uint8Array, origin: unknown) => {
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, SYNC);
+      syncProtocol.writeUpdate(encoder, update);
+      const frame = encoding.toUint8Array(encoder);
+      for (const socket of this.ctx.getWebSockets()) if (socket !== origin) socket.send(frame);
+    });
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get('upgrade') === 'websocket') {
+      const response = upgrade(this.ctx, 0);
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, SYNC);
+      syncProtocol.writeSyncStep1(encoder, this.#doc);
+      this.ctx.getWebSockets().at(-1)?.send(encoding.toUint8Array(encoder));
+      return response;
+    }
+    Y.applyUpdate(this.#doc, new Uint8Array(await request.arrayBuffer()), 'seed');
+    return json(201, { data: { bytes: Y.encodeStateAsUpdate(this.#doc).byteLength }, error: null });
+  }
+
+  override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
+    if (typeof message === 'string') return;
+    const decoder = decoding.createDecoder(new Uint8Array(message));
+    if (decoding.readVarUint(decoder) !== SYNC) return;
+    const reply = encoding.createEncoder();
+    encoding.writeVarUint(reply, SYNC);
+    syncProtocol.readSyncMessage(decoder, reply, this.#doc, socket);
+    if (encoding.length(reply) > 1) socket.send(encoding.toUint8Array(reply));
+  }
+}
+
+const OBJECTS = { relay: 'RELAY', post: 'POST_EMIT', yjs: 'YJS' } as const;
+
+/** The floor's own routes, reached through the FLOOR service binding: /__floor/{relay|post|yjs}/:name/… and /__floor/d1/rows. */
+export class Floor extends WorkerEntrypoint<Env> {
+  override async fetch(request: Request): Promise<Response> {
+    const [, , kind, name] = new URL(request.url).pathname.split('/');
+    if (kind === 'd1') return name === 'setup' ? this.#setup() : this.#insertRows(request);
+    const binding = OBJECTS[kind as keyof typeof OBJECTS];
+    if (!binding || !name) return json(404, { data: null, error: { code: 'NOT_FOUND', message: 'No such floor route.' } });
+    const namespace = this.env[binding];
+    return namespace.get(namespace.idFromName(name)).fetch(request);
+  }
+
+  async #setup(): Promise<Response> {
+    await this.env.FLOOR_DB.prepare('CREATE TABLE IF NOT EXISTS files (id INTEGER PRIMARY KEY, path TEXT NOT NULL, content TEXT NOT NULL)').run();
+    return json(201, { data: null, error: null });
+  }
+
+  /** The apply row's floor: the same rows written in one D1 batch (one round trip). */
+  async #insertRows(request: Request): Promise<Response> {
+    const { rows } = (await request.json()) as { rows: Array<{ path: string; content: string }> };
+    const db = this.env.FLOOR_DB;
+    await db.batch(rows.map((r) => db.prepare('INSERT INTO files (path, content) VALUES (?, ?)').bind(r.path, r.content)));
+    return json(200, { data: { written: rows.length }, error: null });
+  }
+}
+
+export default {
+  // Both sides pay one service-binding hop: /__floor/* to the Floor entrypoint, the rest to the product.
+  fetch(request: Request, env: Env): Promise<Response> {
+    return new URL(request.url).pathname.startsWith('/__floor/') ? env.FLOOR.fetch(request) : env.PRODUCT.fetch(request);
+  },
+} satisfies ExportedHandler<Env>;
