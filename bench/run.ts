@@ -16,6 +16,7 @@ import { exportCpu, importCpu } from './ours.ts';
 import { generateBmadMethodFolder } from './bmad-method.ts';
 import { prepareImport } from '../worker/package-io/prepare-import.ts';
 import { compileSchemas, rawUnzip, rawZip, schemaJobs, schemaOnlyValidate } from './peers.ts';
+import { plainCheckedImport } from './import-peer.ts';
 import { sessionBench, sessionReport } from './session.ts';
 import type { SessionBenchResult } from './session.ts';
 import { turnBench, turnReport } from './turn.ts';
@@ -165,6 +166,13 @@ const cases: Case[] = [
     peer: 'fflate unzipSync + strict TextDecoder of every entry (no guards, no parsing)',
     ours: () => importCpu(largeZip),
     reference: () => rawUnzip(largeZip),
+    budget: SLOW,
+  },
+  {
+    name: 'import CPU, 10 MB package, beside the same checks done plainly',
+    peer: 'fflate unzipSync, sizes vs declared, CRC-32 of every entry, strict TextDecoder, then JSON.parse / yaml.parse + ajv of every file (no BMAD rules)',
+    ours: () => importCpu(largeZip),
+    reference: () => plainCheckedImport(largeZip, validators),
     budget: SLOW,
   },
   {

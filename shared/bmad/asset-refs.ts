@@ -11,14 +11,18 @@ export function assetRefsInText(text: string): Array<{ path: string; index: numb
   return [...text.matchAll(ASSET_REF)].map((m) => ({ path: m[1]!, index: m.index }));
 }
 
-/** With the 1-based line numbers of the text. */
+/**
+ * With the 1-based line numbers of the text. Lines are counted only up to each reference found
+ * (matches come in order, so one pass at most): most bodies name no asset, and indexing every line
+ * of every body first was a quarter of a 10 MB import's validation.
+ */
 export function assetRefsInBody(body: string, bodyStartLine: number): Array<{ path: string; line: number }> {
-  const lineStarts = [0];
-  for (let i = 0; i < body.length; i++) if (body.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  let line = bodyStartLine;
+  let counted = 0;
   return assetRefsInText(body).map(({ path, index }) => {
-    let line = 0;
-    while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= index) line++;
-    return { path, line: bodyStartLine + line };
+    for (let at = body.indexOf('\n', counted); at !== -1 && at < index; at = body.indexOf('\n', at + 1)) line++;
+    counted = index;
+    return { path, line };
   });
 }
 

@@ -110,6 +110,35 @@ describe('sizes actually produced', () => {
   });
 });
 
+describe('the inflater at its edges', () => {
+  const only = (entry: RawEntry) => {
+    const zip = buildZip([entry]);
+    const directory = readCentralDirectory(zip);
+    if (!directory.ok) throw new Error(directory.reason);
+    return (budget: { maxFileBytes: number; totalLeft: number }) => readEntryBytes(zip, directory.entries[0]!, budget);
+  };
+
+  it('reads an empty deflated entry as zero bytes, and refuses one byte when the package has none left', () => {
+    const text = (result: ReturnType<ReturnType<typeof only>>) => (result.ok ? new TextDecoder().decode(result.bytes) : result.code);
+    expect(text(only(deflated('assets/empty.md', ''))({ maxFileBytes: 10 * MiB, totalLeft: 0 }))).toBe('');
+    const one = only(deflated('assets/one.md', 'x'));
+    expect(text(one({ maxFileBytes: 10 * MiB, totalLeft: 0 }))).toBe('PKG_TOO_LARGE');
+    expect(text(one({ maxFileBytes: 10 * MiB, totalLeft: 1 }))).toBe('x');
+  });
+
+  it('tells damaged compressed data from a cut stream', () => {
+    const entry = deflated('assets/notes.md', notes.repeat(20));
+    // Block type 3 does not exist in DEFLATE.
+    const damaged = entry.data.slice();
+    damaged[0] = damaged[0]! | 0b110;
+    expect(only({ ...entry, data: damaged })({ maxFileBytes: 10 * MiB, totalLeft: 100 * MiB })).toMatchObject({ ok: false, code: 'PKG_INVALID_ZIP' });
+    expect(only({ ...entry, data: entry.data.subarray(0, 10) })({ maxFileBytes: 10 * MiB, totalLeft: 100 * MiB })).toMatchObject({
+      ok: false,
+      code: 'PKG_ENTRY_TRUNCATED',
+    });
+  });
+});
+
 describe('CRC-32 and truncation', () => {
   it('refuses a deflated entry whose CRC-32 is wrong', async () => {
     const entry = deflated('assets/notes.md', notes);
