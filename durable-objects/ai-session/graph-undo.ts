@@ -16,7 +16,7 @@ import { sha256Hex } from '../../shared/hash.ts';
 import { mirrorVersion } from './apply/d1-records.ts';
 import type { CoEdit } from './co-edit.ts';
 import { contentOf, createEffectiveView, revisionOf } from './overlay/effective-view.ts';
-import { requireEditor, staleOrMissing, type SessionHost } from './session-host.ts';
+import { requireDraftIdle, staleOrMissing, type SessionHost } from './session-host.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -100,16 +100,7 @@ function revert(draft: GraphShape, stored: GraphShape, input: GraphUndoInput): {
 }
 
 export async function undoGraphPart(host: SessionHost, edits: CoEdit, actor: Actor, input: GraphUndoInput): Promise<GraphUndoResult> {
-  host.requireActive();
-  requireEditor(actor);
-  if (host.applying()) throw new ApiError('AI_SESSION_BUSY');
-  const turn = host.turns.open();
-  if (turn) {
-    throw new ApiError('AI_TURN_IN_PROGRESS', {
-      message: 'The AI is still working in this session; undo once it has finished (or stop it).',
-      extra: { turnId: turn.id },
-    });
-  }
+  requireDraftIdle(host, actor, 'undo');
   // Pending co-edits become their own version first, so the version named is compared with what is really there.
   const latest = await edits.flushEdits();
   if (!latest || latest.id !== input.changeSetId) staleOrMissing(host.versions, input.changeSetId, latest);

@@ -24,7 +24,7 @@ import type { ProjectContext } from './overlay/baseline.ts';
 import { changedFiles, contentOf, createEffectiveView, overlayHash, type EffectiveView } from './overlay/effective-view.ts';
 import type { StagedWrite } from './overlay/overlay-doc.ts';
 import { mergeFile } from './overlay/three-way-merge.ts';
-import { requireEditor, type SessionHost } from './session-host.ts';
+import { requireDraftIdle, type SessionHost } from './session-host.ts';
 import type { ChangeVersion } from './overlay/versions.ts';
 
 /** A resolved file larger than this many UTF-8 bytes is refused (the asset cap; staged text caps at as many characters). */
@@ -43,17 +43,7 @@ export class RebaseCommands {
 
   /** Refused for viewers, while an apply runs and while a turn runs or waits (the AI may be writing these files). */
   #checkMayRebase(actor: Actor): void {
-    const host = this.#host;
-    host.requireActive();
-    requireEditor(actor);
-    if (host.applying()) throw new ApiError('AI_SESSION_BUSY');
-    const turn = host.turns.open();
-    if (turn) {
-      throw new ApiError('AI_TURN_IN_PROGRESS', {
-        message: 'The AI is still working in this session; move the draft once it has finished (or stop it).',
-        extra: { turnId: turn.id },
-      });
-    }
+    requireDraftIdle(this.#host, actor, 'move the draft');
   }
 
   /** The staged files whose baseline moved, read after pending co-edits became a version of their own. */

@@ -64,6 +64,24 @@ export function requireEditor(actor: Actor): void {
   }
 }
 
+/**
+ * A person may change the draft by hand (undo, rebase, graph undo): an editor or owner, on an open
+ * session, while neither an apply nor a turn runs — the AI's next write would otherwise land on a
+ * draft it never saw. `what` finishes "…; <what> once it has finished (or stop it)".
+ */
+export function requireDraftIdle(host: Pick<SessionHost, 'requireActive' | 'applying' | 'turns'>, actor: Actor, what: string): void {
+  requireEditor(actor);
+  host.requireActive();
+  if (host.applying()) throw new ApiError('AI_SESSION_BUSY');
+  const turn = host.turns.open();
+  if (turn) {
+    throw new ApiError('AI_TURN_IN_PROGRESS', {
+      message: `The AI is still working on the draft; ${what} once it has finished (or stop it).`,
+      extra: { turnId: turn.id },
+    });
+  }
+}
+
 /** The version a request named is not the latest: missing, already applied, or stale. */
 export function staleOrMissing(versions: VersionStore, changeSetId: string, latest: ChangeVersion | undefined): never {
   const named = versions.get(changeSetId);

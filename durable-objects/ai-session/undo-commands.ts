@@ -19,7 +19,7 @@ import type { OverlayEntry } from '../../shared/ai/overlay.ts';
 import { mirrorVersion } from './apply/d1-records.ts';
 import type { CoEdit } from './co-edit.ts';
 import { contentOf, createEffectiveView } from './overlay/effective-view.ts';
-import { requireEditor, type SessionHost } from './session-host.ts';
+import { requireDraftIdle, type SessionHost } from './session-host.ts';
 
 interface UndoRow extends Record<string, SqlStorageValue> {
   id: string;
@@ -54,16 +54,7 @@ export class UndoCommands {
 
   /** Editors and owners, on an open session, while neither a turn nor an apply runs. */
   #check(actor: Actor): void {
-    requireEditor(actor);
-    this.#host.requireActive();
-    if (this.#host.applying()) throw new ApiError('AI_SESSION_BUSY');
-    const turn = this.#host.turns.open();
-    if (turn) {
-      throw new ApiError('AI_TURN_IN_PROGRESS', {
-        message: 'The AI is still working on the draft; undo once it has finished (or stop it), so its next write does not undo yours.',
-        extra: { turnId: turn.id },
-      });
-    }
+    requireDraftIdle(this.#host, actor, 'undo');
   }
 
   async undo(actor: Actor, input: UndoInput): Promise<UndoResult> {
