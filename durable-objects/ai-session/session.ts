@@ -8,6 +8,7 @@
  * co-edit.ts (versions), change-commands.ts (stage, validate, discard), review-commands.ts,
  * session-apply.ts (apply, cancel) and session-views.ts (what the session shows).
  */
+import type { Locale } from '../../shared/i18n/locales.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { validatePackage, type ValidationReport } from '../../shared/bmad/index.ts';
 import { impactBoundaryStage } from '../../shared/ai/impact-stage.ts';
@@ -59,6 +60,8 @@ export class SessionCore {
   readonly turns: TurnStore;
   /** The draft's checkpoint per version (overlay/checkpoints.ts). */
   readonly checkpoints: CheckpointStore;
+  /** The sender's interface language per accepted turn, until its prompt is composed (loop/compose-prompt.ts). */
+  readonly senderLocales = new Map<string, Locale | null>();
   readonly #deps: SessionDeps;
   readonly #edits: CoEdit;
   readonly #changes: ChangeCommands;

@@ -4,6 +4,7 @@
  * interface, so a drift breaks the build; the Worker reaches the object only through its binding,
  * typed by this file, and never imports the class (only worker/index.ts names it, to export it).
  */
+import type { Locale } from '../i18n/locales.ts';
 import type { Role } from '../api/common.ts';
 import type {
   Approval,
@@ -37,6 +38,8 @@ export interface Actor {
   userId: string;
   name: string;
   role: Role;
+  /** The interface language the person chose (the AI answers their messages in it); absent when never chosen. */
+  locale?: Locale;
 }
 
 /** The revisions the client reviewed against (seed §5.2 `revisionBase`). */

@@ -33,7 +33,8 @@ export function unwrap<T>(outcome: Outcome<T>): T {
 }
 
 export function actorOf(c: Ctx): Actor {
-  return { userId: c.var.user.id, name: c.var.user.name, role: c.var.role };
+  const { locale } = c.var.user;
+  return { userId: c.var.user.id, name: c.var.user.name, role: c.var.role, ...(locale ? { locale } : {}) };
 }
 
 /** The session's object, after checking the session belongs to the project in the URL. */

@@ -9,7 +9,7 @@ import { preparePrompt } from '../prompt/prepare.ts';
 import type { AuditBuffer } from './audit-buffer.ts';
 import type { TurnDeps } from './loop-context.ts';
 import type { TurnRecord } from './turn-store.ts';
-import { loadTurnLanguages } from './turn-languages.ts';
+import { loadSenderLocale } from './turn-languages.ts';
 
 export async function composePrompt(
   deps: TurnDeps,
@@ -19,7 +19,11 @@ export async function composePrompt(
   const { core } = deps;
   const meta = core.meta!;
   const { ctx, view } = await core.view();
-  const languages = await loadTurnLanguages(deps.db, meta.projectId, turn.userId);
+  // The sender's language came with the message; only a turn accepted before a restart reads it again.
+  const remembered = core.senderLocales.get(turn.id);
+  const senderLocale = remembered !== undefined ? remembered : await loadSenderLocale(deps.db, turn.userId);
+  core.senderLocales.delete(turn.id);
+  const languages = { contentLanguage: ctx.contentLanguage, senderLocale };
   const envelope = buildContextEnvelope({ view, session: meta, domainProfile: ctx.domainProfile });
   const history = core.turns
     .conversation()

@@ -59,6 +59,7 @@ export class TurnRunner {
     const turnId = newId('turn');
     const suggestOnly = input.suggestOnly ?? false;
     const accepted = this.#deps.emit({ type: 'turn.accepted', actor: userActor(actor), turnId, payload: { content: input.content, suggestOnly } });
+    core.senderLocales.set(turnId, actor.locale ?? null);
     core.turns.create({ id: turnId, userId: actor.userId, userName: actor.name, userRole: actor.role, content: input.content, suggestOnly, acceptedSeq: accepted.seq, now: Date.now() });
     const audit = this.#audit(profile.profile);
     audit.add({ type: 'ai.message.sent', userId: actor.userId, payload: { turnId, chars: input.content.length, suggestOnly } });

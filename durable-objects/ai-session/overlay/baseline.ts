@@ -4,6 +4,7 @@
  * apply batch's revision guard sees the older revision and refuses, so history never records a
  * stale "content before".
  */
+import { parseContentLanguage, type ContentLanguage } from '../../../shared/i18n/content-language.ts';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../worker/db/client.ts';
 import { projects, workflows } from '../../../worker/db/schema.ts';
@@ -18,6 +19,8 @@ export interface ProjectContext {
   domainProfile: DomainProfile;
   /** Approvals an apply needs from people other than the session's creator (project setting). */
   requiredApprovals: number;
+  /** The language the package is written in (project setting): staged content is written in it. */
+  contentLanguage: ContentLanguage;
 }
 
 /** The revisions, settings and review rule first, then the package: one batch, one round trip (a batch runs in order, as one transaction). */
@@ -29,6 +32,7 @@ export async function loadProjectContext(db: Db, projectId: string): Promise<Pro
         assets: projects.assetsRevision,
         settingsJson: projects.settingsJson,
         domainProfileJson: projects.domainProfileJson,
+        contentLanguage: projects.contentLanguage,
       })
       .from(projects)
       .where(eq(projects.id, projectId)),
@@ -37,12 +41,13 @@ export async function loadProjectContext(db: Db, projectId: string): Promise<Pro
   ]);
   const row = project[0];
   if (!row) throw new ApiError('PROJECT_NOT_FOUND');
-  const { settingsJson, domainProfileJson, ...scopes } = row;
+  const { settingsJson, domainProfileJson, contentLanguage, ...scopes } = row;
   const revisions: BaselineRevisions = { ...scopes, workflows: Object.fromEntries(workflowRows.map((w) => [w.id, w.revision])) };
   const { pkg } = storedPackageFrom(packageRows as unknown as StoredPackageRows);
   return {
     baseline: { projectId, pkg, revisions },
     domainProfile: parseDomainProfile(domainProfileJson),
     requiredApprovals: parseProjectSettings(settingsJson).requiredApprovals,
+    contentLanguage: parseContentLanguage(contentLanguage),
   };
 }
