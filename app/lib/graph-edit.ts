@@ -2,33 +2,18 @@
  * The canvas's edits as pure functions of the stored graph text and step files: each returns a
  * GraphChange (graph before and after, step files created, deleted, and rewritten so their
  * `transitions` match the new edges) or the reason it is refused, checked with the same rules the
- * Worker applies. A change inverts exactly, which is what undo saves. No Svelte, no I/O.
+ * Worker applies. A change inverts exactly (`graph-change.ts`), which is what undo saves. No Svelte,
+ * no I/O. The canvas imports this module on its first edit: the step rewrites carry the YAML parser.
  */
 import { t } from './i18n/i18n.svelte.ts';
 import type { StepView } from '../../shared/api/index.ts';
 import { graphEditProblems } from '../../shared/bmad/graph-edit-rules.ts';
 import { stepWithGraphTransitions, transitionUpdates } from '../../shared/bmad/graph-edit-steps.ts';
 import { readNodePositions, withNodePositions, type NodePosition } from '../../shared/bmad/graph-positions.ts';
+import type { EditResult, GraphChange, StepUpdate } from './graph-change.ts';
 
-export interface GraphChange {
-  /** What the change did, in words ("Add step “step-2”"), for undo/redo titles. */
-  label: string;
-  before: string;
-  after: string;
-  createSteps: StepView[];
-  deleteSteps: StepView[];
-  /** Existing step files whose transitions follow the new edges: the file before and after. */
-  updateSteps: StepUpdate[];
-}
-
-export interface StepUpdate {
-  nodeId: string;
-  path: string;
-  before: string;
-  after: string;
-}
-
-export type EditResult = { ok: true; change: GraphChange } | { ok: false; message: string };
+export type { EditResult, GraphChange, StepUpdate };
+export { invertChange } from './graph-change.ts';
 
 export interface EdgePatch {
   label?: string;
@@ -56,18 +41,6 @@ const edgesOf = (graph: Json): Json[] => (Array.isArray(graph.edges) ? graph.edg
 
 export function serializeGraph(graph: Json): string {
   return `${JSON.stringify(graph, null, 2)}\n`;
-}
-
-/** The undo of a change: the graph back, created files deleted, deleted files created, rewritten files as they were. */
-export function invertChange(change: GraphChange): GraphChange {
-  return {
-    label: change.label,
-    before: change.after,
-    after: change.before,
-    createSteps: change.deleteSteps,
-    deleteSteps: change.createSteps,
-    updateSteps: change.updateSteps.map((u) => ({ ...u, before: u.after, after: u.before })),
-  };
 }
 
 /**

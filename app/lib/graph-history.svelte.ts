@@ -4,7 +4,7 @@
  * between (the Graph JSON tab, another person) makes the older entries stale, so they are dropped
  * rather than undone over someone's edit.
  */
-import { invertChange, type GraphChange } from './graph-edit.ts';
+import { invertChange, type GraphChange } from './graph-change.ts';
 import type { SaveOutcome } from './save-tracker.svelte.ts';
 
 /** Enough for a working session; the oldest entries fall off. */

@@ -7,18 +7,19 @@
 import { SvelteMap } from 'svelte/reactivity';
 import type { StepView, WorkflowView } from '../../shared/api/index.ts';
 import type { ErrorBody } from '../../shared/errors.ts';
-import {
-  validateGraph,
-  validateStepFile,
-  validateWorkflowMd,
-  type GraphNode,
-  type ValidationIssue,
-  type ValidationReport,
-} from '../../shared/bmad/index.ts';
+import type { GraphNode, ValidationReport } from '../../shared/bmad/index.ts';
 import { api as browserApi, type Api, type ApiResult, type SaveResult } from './api.ts';
 import { saveOutcome, type SaveOutcome } from './save-tracker.svelte.ts';
-import type { GraphChange } from './graph-edit.ts';
+import type { GraphChange } from './graph-change.ts';
 import { issuesByNode, readGraphLoosely, stepForNode, type IssueCounts, type LooseGraph, type LooseNode } from './workflow-model.ts';
+import type { WorkflowChecks } from './workflow-checks.ts';
+
+/** The validators and YAML, loaded once for every workflow page (a module is fetched only once). */
+let checksLoading: Promise<WorkflowChecks> | undefined;
+export function loadWorkflowChecks(): Promise<WorkflowChecks> {
+  checksLoading ??= import('./workflow-checks.ts');
+  return checksLoading;
+}
 
 /** What a save came to; a stale base revision is its own case so editors can keep the text. */
 
@@ -61,14 +62,17 @@ export class WorkflowDoc {
   #assetPaths = $state.raw<readonly string[] | undefined>();
   /** Unsaved edits, so switching nodes or tabs (or a reload after a conflict) never loses text. */
   readonly #drafts = new SvelteMap<DraftKey, string>();
+  /** The validators and frontmatter parser; undefined until their chunk arrives ("checking…"). */
+  #checks = $state.raw<WorkflowChecks | undefined>();
 
   // Derived from the fields above; assigned in the constructor, after `#workflow` exists.
   readonly paths: { workflowMd: string; graph: string };
   /** What can be drawn of the graph, even when it breaks the schema; null when it is not JSON. */
   readonly graph: LooseGraph | null;
-  readonly graphReport: ValidationReport;
-  readonly workflowMdReport: ValidationReport;
-  /** Each node's stored step file through `validateStepFile`, keyed by node id. */
+  /** Null while the validators load (`checking`). */
+  readonly graphReport: ValidationReport | null;
+  readonly workflowMdReport: ValidationReport | null;
+  /** Each node's stored step file through `validateStepFile`, keyed by node id; empty while checking. */
   readonly stepReports: ReadonlyMap<string, ValidationReport>;
   /** Step-file issues plus the graph issues that point at a node, keyed by node id. */
   readonly nodeIssues: ReadonlyMap<string, IssueCounts>;
@@ -78,13 +82,14 @@ export class WorkflowDoc {
     this.#projectId = projectId;
     this.#workflow = $state.raw(workflow);
     this.setContext(context);
+    void loadWorkflowChecks().then((checks) => (this.#checks = checks));
     this.paths = $derived(workflowFilePathsFor(this.#workflow));
     this.graph = $derived(readGraphLoosely(this.#workflow.graphJson));
     this.graphReport = $derived(this.validateGraphText(this.#workflow.graphJson));
     this.workflowMdReport = $derived(this.validateWorkflowMd(this.#workflow.workflowMd));
     this.stepReports = $derived(this.#computeStepReports());
     this.nodeIssues = $derived(
-      this.graph
+      this.graph && this.graphReport
         ? issuesByNode(this.graph, this.graphReport.issues, new Map([...this.stepReports].map(([id, r]) => [id, r.issues])))
         : new Map(),
     );
@@ -100,6 +105,11 @@ export class WorkflowDoc {
 
   get revision(): number {
     return this.#workflow.revision;
+  }
+
+  /** The validators and frontmatter parser once loaded; the page shows "checking…" until then. */
+  get checks(): WorkflowChecks | undefined {
+    return this.#checks;
   }
 
   /** The project's agents and assets, which step and graph validation check references against. */
@@ -150,9 +160,10 @@ export class WorkflowDoc {
   }
 
   /** Live validation of a step file being edited, with everything the workflow knows about it. */
-  validateStep(markdown: string, node: LooseNode, filePath: string): ValidationReport {
+  validateStep(markdown: string, node: LooseNode, filePath: string): ValidationReport | null {
+    if (!this.#checks) return null;
     const graphNode = toGraphNode(node);
-    return validateStepFile(markdown, {
+    return this.#checks.validateStepFile(markdown, {
       filePath,
       nodeId: node.id,
       ...(graphNode ? { node: graphNode } : {}),
@@ -162,8 +173,9 @@ export class WorkflowDoc {
     });
   }
 
-  validateGraphText(json: string): ValidationReport {
-    return validateGraph(json, {
+  validateGraphText(json: string): ValidationReport | null {
+    if (!this.#checks) return null;
+    return this.#checks.validateGraph(json, {
       filePath: this.paths.graph,
       ...(this.#agentIds ? { agentIds: this.#agentIds } : {}),
       stepPaths: this.#workflow.steps.map((s) => s.path),
@@ -171,8 +183,9 @@ export class WorkflowDoc {
     });
   }
 
-  validateWorkflowMd(markdown: string): ValidationReport {
-    return validateWorkflowMd(markdown, {
+  validateWorkflowMd(markdown: string): ValidationReport | null {
+    if (!this.#checks) return null;
+    return this.#checks.validateWorkflowMd(markdown, {
       filePath: this.paths.workflowMd,
       nodeIds: (this.graph?.nodes ?? []).map((n) => n.id),
       packagePaths: [
@@ -188,7 +201,8 @@ export class WorkflowDoc {
     const reports = new Map<string, ValidationReport>();
     for (const node of this.graph?.nodes ?? []) {
       const step = this.stepOf(node);
-      if (step) reports.set(node.id, this.validateStep(step.markdown, node, step.path));
+      const report = step ? this.validateStep(step.markdown, node, step.path) : null;
+      if (report) reports.set(node.id, report);
     }
     return reports;
   }

@@ -4,7 +4,8 @@
  * belongs to which node, and the per-node validation counts. No Svelte, no I/O.
  */
 import type { StepView } from '../../shared/api/index.ts';
-import { NODE_TYPES, type NodeType, type ValidationIssue } from '../../shared/bmad/index.ts';
+import { NODE_TYPES, type NodeType } from '../../shared/bmad/models.ts';
+import type { ValidationIssue } from '../../shared/bmad/issues.ts';
 
 export interface LooseNode {
   id: string;

@@ -94,7 +94,8 @@ describeBrowser('editors (browser)', () => {
     await expect.poll(() => page.getByTestId('graph-node').count()).toBe(NODE_COUNT);
     expect(await page.locator('[data-testid="graph-node"][data-node-type="decision"]').count()).toBe(1);
     expect(await page.locator('[data-testid="graph-node"][data-node-type="end"]').count()).toBe(1);
-    expect(await page.locator('.svelte-flow__edge-label', { hasText: 'default' }).count()).toBe(1);
+    // Edge labels are drawn after the nodes are measured, and again when the validators arrive.
+    await expect.poll(() => page.locator('.svelte-flow__edge-label', { hasText: 'default' }).count()).toBe(1);
     const revisionBefore = Number(await page.getByTestId('workflow-revision').getAttribute('data-revision'));
 
     // Click a step: the inspector opens with its file in CodeMirror.

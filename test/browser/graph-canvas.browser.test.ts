@@ -148,7 +148,7 @@ describeBrowser('graph canvas (browser)', () => {
     await page.keyboard.press('c');
     await page.getByTestId('graph-connecting').waitFor();
     await page.keyboard.press('ArrowRight');
-    const target = (await page.getByTestId('graph-connecting').locator('.mono').nth(1).textContent())!;
+    const target = (await page.getByTestId('graph-connecting').getAttribute('data-to'))!;
     expect(target).toBe('end');
     await page.keyboard.press('Enter');
     await page.locator(`[data-testid="graph-edge"][data-from="step-4"][data-to="${target}"]`).waitFor();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { en } from './en.ts';
 import { zh } from './zh.ts';
+import { workbenchEn } from './en/workbench.ts';
+import { workbenchZh } from './zh/workbench.ts';
 
 /** Every leaf of a catalogue as `dotted.key → text`. */
 function leaves(tree: object, prefix = ''): Map<string, string> {
@@ -15,8 +17,9 @@ function leaves(tree: object, prefix = ''): Map<string, string> {
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe('the message catalogues', () => {
-  const english = leaves(en);
-  const chinese = leaves(zh);
+  // Every page's catalogue and the Workbench's area, which `workbench-words.ts` adds.
+  const english = leaves({ ...en, workbench: workbenchEn });
+  const chinese = leaves({ ...zh, workbench: workbenchZh });
 
   it('have the same keys in both languages', () => {
     expect([...chinese.keys()].sort()).toEqual([...english.keys()].sort());

@@ -4,11 +4,15 @@
  * that no catalogue has) fails the type check, not the person reading the page.
  */
 import type { en } from './en.ts';
+import type { workbenchEn } from './en/workbench.ts';
+
+/** The whole English catalogue: what every page loads, and the Workbench's area (`workbench-words.ts`). */
+type English = typeof en & { workbench: typeof workbenchEn };
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
 
 /** Every catalogue has exactly the English catalogue's keys, each a string. */
-export type Messages = Strings<typeof en>;
+export type Messages = Strings<English>;
 
 type Leaves<T, Prefix extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Leaves<T[K], `${Prefix}${K}.`>;
@@ -18,7 +22,7 @@ type Leaves<T, Prefix extends string = ''> = {
 type WithoutPlural<K extends string> = K extends `${infer Base}_${'one' | 'other'}` ? Base : K;
 
 /** A key `t()` accepts: a dotted path to a string of the English catalogue. */
-export type MessageKey = WithoutPlural<Leaves<typeof en>>;
+export type MessageKey = WithoutPlural<Leaves<English>>;
 
 /** Values put into `{{name}}` placeholders; `count` also picks the plural form. */
 export type MessageValues = Record<string, string | number>;

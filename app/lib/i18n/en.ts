@@ -1,7 +1,8 @@
 /**
  * The English catalogue: every word the interface shows, by area. The reference the other
  * catalogues are typed against (`catalogue.ts`). Placeholders are `{{name}}`; a key with `_one`
- * and `_other` forms is one key chosen by `count`.
+ * and `_other` forms is one key chosen by `count`. The Workbench's area (`en/workbench.ts`) is not
+ * here: every page loads this catalogue, and `workbench-words.ts` adds that area where it is shown.
  */
 import { forms } from './en/forms.ts';
 import { editing, mentions, roles, widgets } from './en/widgets.ts';
@@ -13,7 +14,6 @@ import { agents } from './en/agents.ts';
 import { assets, diff } from './en/assets.ts';
 import { network, pages, projects } from './en/pages.ts';
 import { history } from './en/history.ts';
-import { workbenchEn } from './en/workbench.ts';
 
 export const en = {
   history,
@@ -88,7 +88,6 @@ export const en = {
   time: {
     justNow: 'just now',
   },
-  workbench: workbenchEn,
   contentLanguage: {
     label: 'Content language',
     hint: 'The language this package is written in. The AI writes staged content in it and answers each person in their own language. Detected on import.',

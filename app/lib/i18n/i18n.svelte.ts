@@ -1,13 +1,14 @@
 /**
  * The interface language: which one is in use, the `t()` every component reads its words through,
- * and the switch. Words come from i18next with the two catalogues bundled (no loading step);
+ * and the switch. Words come from i18next with the two catalogues bundled (no loading step), all
+ * but the Workbench's area, which `workbench-words.ts` adds (`addWords`) where it is shown;
  * `t()` reads the current language, so every text a component shows follows a switch at once.
  */
 import i18next from 'i18next';
 import { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, LOCALE_TAGS, localeOfTag, type Locale } from '../../../shared/i18n/locales.ts';
 import { en } from './en.ts';
 import { zh } from './zh.ts';
-import type { MessageKey, MessageValues } from './catalogue.ts';
+import type { MessageKey, MessageValues, Messages } from './catalogue.ts';
 
 const translator = i18next.createInstance();
 void translator.init({
@@ -21,10 +22,23 @@ void translator.init({
 });
 
 let current = $state<Locale>(DEFAULT_LOCALE);
+/** Bumped when an area's words are added, so text rendered before then is rendered again. */
+let added = $state(0);
+
+/**
+ * Adds one area of the catalogue in every language, for the pages that show it. A module imports
+ * it for its side effect before its components render (see `workbench-words.ts`).
+ */
+export function addWords<A extends keyof Messages>(area: A, words: Record<Locale, Messages[A]>): void {
+  for (const [lng, resources] of Object.entries(words)) translator.addResourceBundle(lng, 'translation', { [area]: resources }, true, true);
+  added += 1;
+}
 
 /** The words for `key` in the current language, with `{{placeholders}}` filled. */
 export function t(key: MessageKey, values?: MessageValues): string {
-  // Reading `current` makes every caller depend on the language, so a switch re-renders it.
+  // Reading `current` (and `added`) makes every caller depend on the language and the words
+  // loaded, so a switch or an added area re-renders it.
+  void added;
   return translator.t(key, { ...values, lng: current });
 }
 

@@ -1,5 +1,4 @@
-/** 简体中文目录：与英文目录键完全相同（类型检查保证），文字为中文。 */
-import { workbenchZh } from './zh/workbench.ts';
+/** 简体中文目录：与英文目录键完全相同（类型检查保证），文字为中文。AI 工作台的文字（`zh/workbench.ts`）由 `workbench-words.ts` 加入。 */
 import type { Messages } from './catalogue.ts';
 import { forms } from './zh/forms.ts';
 import { editing, mentions, roles, widgets } from './zh/widgets.ts';
@@ -12,7 +11,7 @@ import { assets, diff } from './zh/assets.ts';
 import { network, pages, projects } from './zh/pages.ts';
 import { history } from './zh/history.ts';
 
-export const zh: Messages = {
+export const zh: Omit<Messages, 'workbench'> = {
   history,
   pages,
   network,
@@ -85,7 +84,6 @@ export const zh: Messages = {
   time: {
     justNow: '刚刚',
   },
-  workbench: workbenchZh,
   contentLanguage: {
     label: '内容语言',
     hint: '这个工作流包所用的语言。AI 用它撰写暂存的内容，并用每个人自己的语言回答。导入时自动识别。',

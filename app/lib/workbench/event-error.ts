@@ -7,6 +7,7 @@
 import { isErrorCode } from '../../../shared/errors.ts';
 import { errorText } from '../../../shared/i18n/error-text.ts';
 import { locale, t } from '../i18n/i18n.svelte.ts';
+import '../i18n/workbench-words.ts';
 
 export interface EventErrorText {
   message: string;

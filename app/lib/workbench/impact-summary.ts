@@ -5,6 +5,7 @@
  */
 import type { ImpactDigest, ImpactFlag } from '../../../shared/ai/impact-digest.ts';
 import { t } from '../i18n/i18n.svelte.ts';
+import '../i18n/workbench-words.ts';
 
 /** Each flag's words, read when shown (getters), so they follow a switch of the interface language. */
 export const FLAG_LABELS: Readonly<Record<ImpactFlag, string>> = {

@@ -9,6 +9,7 @@ import type { TargetType } from '../../../shared/ai/session.ts';
 import type { SessionListItemView, SessionState } from '../../../shared/api/ai-sessions.ts';
 import { safeNextPath } from '../safe-next-path.ts';
 import { t } from '../i18n/i18n.svelte.ts';
+import '../i18n/workbench-words.ts';
 
 export interface AppliedNotice {
   by: string;

@@ -11,6 +11,7 @@
 import ReconnectingWebSocket from 'partysocket/ws';
 import { CLOSE_CODES, ServerMessage, type ClientMessage } from '../../../shared/protocol.ts';
 import { t } from '../i18n/i18n.svelte.ts';
+import '../i18n/workbench-words.ts';
 
 export type LiveStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
 

@@ -9,6 +9,7 @@ import type { ReviewThread } from '../../../shared/api/ai-session-views.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { ErrorBody } from '../../../shared/errors.ts';
 import { t } from '../i18n/i18n.svelte.ts';
+import '../i18n/workbench-words.ts';
 import { reviewApi, type ReviewApi, type ReviewedVersion } from './review-api.ts';
 import type { WorkbenchSession } from './session.svelte.ts';
 

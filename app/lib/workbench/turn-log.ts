@@ -10,6 +10,7 @@ import { formatCostUsd } from '../../../shared/ai/pricing.ts';
 import type { PersonUsage } from '../../../shared/api/ai-audit.ts';
 import type { FileAction } from '../../../shared/ai/overlay.ts';
 import { t } from '../i18n/i18n.svelte.ts';
+import '../i18n/workbench-words.ts';
 import { formatNumber } from '../format.ts';
 
 /** One tool call: what it asked for, then how it went. */

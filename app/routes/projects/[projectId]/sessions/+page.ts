@@ -1,3 +1,5 @@
+// The Workbench's words are not in the catalogue every page loads: added here, before anything renders.
+import '../../../../lib/i18n/workbench-words.ts';
 import type { PageLoad } from './$types';
 import { createApi } from '../../../../lib/api.ts';
 import { parseSessionFilters, sessionFiltersSearch } from '../../../../lib/workbench/lifecycle.ts';
