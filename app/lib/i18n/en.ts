@@ -13,10 +13,12 @@ import { agents } from './en/agents.ts';
 import { assets, diff } from './en/assets.ts';
 import { network, pages, projects } from './en/pages.ts';
 import { history } from './en/history.ts';
+import { issues } from './en/issues.ts';
 import { workbenchEn } from './en/workbench.ts';
 
 export const en = {
   history,
+  issues,
   pages,
   network,
   projects,

@@ -11,9 +11,11 @@ import { agents } from './zh/agents.ts';
 import { assets, diff } from './zh/assets.ts';
 import { network, pages, projects } from './zh/pages.ts';
 import { history } from './zh/history.ts';
+import { issues } from './zh/issues.ts';
 
 export const zh: Messages = {
   history,
+  issues,
   pages,
   network,
   projects,
