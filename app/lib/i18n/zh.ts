@@ -12,10 +12,12 @@ import { assets, diff } from './zh/assets.ts';
 import { network, pages, projects } from './zh/pages.ts';
 import { history } from './zh/history.ts';
 import { issues } from './zh/issues.ts';
+import { workbenchDetails } from './zh/workbench-details.ts';
 
 export const zh: Messages = {
   history,
   issues,
+  workbenchDetails,
   pages,
   network,
   projects,
