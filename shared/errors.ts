@@ -197,6 +197,13 @@ export interface ErrorDetail {
   message: string;
   hint?: string;
   code?: string;
+  /** A VALIDATION_FAILED detail: zod's bounds and format, so an app can word the problem itself. */
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+  origin?: string;
+  /** A package issue's values (ids, paths, counts) for the app's catalogue words of its code. */
+  params?: Record<string, string | number>;
 }
 
 /** The error half of the `{data, error}` envelope every API response uses. */

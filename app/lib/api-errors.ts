@@ -30,7 +30,8 @@ function localDetail(error: ErrorBody, detail: ErrorDetail, field: string): stri
   // Any other code's message was already put in the reader's language by the Worker.
   if (error.code !== 'VALIDATION_FAILED') return error.message;
   if (detail.code && ZOD_CODES.has(detail.code)) {
-    const words = issueWords({ code: detail.code, path: [field] });
+    // The Worker sends zod's bounds and format beside the code (worker/http/validate.ts).
+    const words = issueWords({ code: detail.code, path: [field], minimum: detail.minimum, maximum: detail.maximum, format: detail.format, origin: detail.origin });
     return t(words.key, words.values);
   }
   return t('forms.rejected');

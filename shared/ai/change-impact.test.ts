@@ -73,7 +73,7 @@ describe('computeImpact: references the change breaks elsewhere', () => {
     expect(impact.references.broken).toEqual(['agent:reviewer']);
     const broken = impact.risks.filter((r) => r.flag === 'broken-reference');
     expect(broken).toEqual([
-      { flag: 'broken-reference', objectKey: 'step:wf/a', message: 'step:wf/a names agent reviewer, which this change removes from agents.json.' },
+      { flag: 'broken-reference', objectKey: 'step:wf/a', message: 'step:wf/a names agent reviewer, which this change removes from agents.json.', ref: 'reviewer', cause: 'agent-removed' },
     ]);
   });
 
@@ -105,7 +105,7 @@ describe('computeImpact: references the change breaks elsewhere', () => {
     );
     expect(impact.references.broken).toEqual(['assets/guide.md']);
     expect(impact.risks.filter((r) => r.flag === 'broken-reference')).toEqual([
-      { flag: 'broken-reference', objectKey: 'step:wf/a', message: 'step:wf/a mentions assets/guide.md, which this change deletes or moves.' },
+      { flag: 'broken-reference', objectKey: 'step:wf/a', message: 'step:wf/a mentions assets/guide.md, which this change deletes or moves.', ref: 'assets/guide.md', cause: 'asset-moved' },
     ]);
   });
 });

@@ -33,11 +33,21 @@ export interface ImpactFile {
 
 export type ImpactKind = 'workflow' | 'graph' | 'step' | 'agent' | 'asset';
 
+/**
+ * Why a reference is broken: it names nothing (`missing`), names an agent the change removes or
+ * one that does not exist, or an asset the change deletes or moves.
+ */
+export type BrokenCause = 'missing' | 'agent-removed' | 'agent-missing' | 'asset-moved';
+
+/**
+ * A risk flag. `message` is the English sentence (the model and logs read it); `lines`, `ref` and
+ * `cause` are its values, so an app says the same in its reader's language.
+ */
 export type RiskFlag =
   | { flag: 'cross-object'; objectKey: string; message: string }
-  | { flag: 'high-churn'; objectKey: string; message: string }
+  | { flag: 'high-churn'; objectKey: string; message: string; lines: number }
   | { flag: 'deletes'; objectKey: string; message: string }
-  | { flag: 'broken-reference'; objectKey: string; message: string };
+  | { flag: 'broken-reference'; objectKey: string; message: string; ref: string; cause: BrokenCause };
 
 export interface ChangeImpactView {
   files: ImpactFile[];
@@ -107,14 +117,17 @@ export function computeImpact(input: readonly ImpactFileInput[], options: Impact
       risks.push({ flag: 'cross-object', objectKey: file.key, message: `${file.key} lies outside the session's target.` });
     }
     if (lines.added + lines.removed > HIGH_CHURN_LINES) {
-      risks.push({ flag: 'high-churn', objectKey: file.key, message: `${file.key} changes ${lines.added + lines.removed} lines.` });
+      const changed = lines.added + lines.removed;
+      risks.push({ flag: 'high-churn', objectKey: file.key, message: `${file.key} changes ${changed} lines.`, lines: changed });
     }
     if (status === 'D') risks.push({ flag: 'deletes', objectKey: file.key, message: `${file.key} is deleted.` });
     const was = refsOf(file.key, file.before);
     for (const ref of refsOf(file.key, file.after)) {
       if (!was.has(ref)) added.add(ref);
       if (options.assetPaths && !assetRefExists(ref, options.assetPaths)) {
-        if (!broken.has(ref)) risks.push({ flag: 'broken-reference', objectKey: file.key, message: `${file.key} mentions ${ref}, which does not exist.` });
+        if (!broken.has(ref)) {
+          risks.push({ flag: 'broken-reference', objectKey: file.key, message: `${file.key} mentions ${ref}, which does not exist.`, ref, cause: 'missing' });
+        }
         broken.add(ref);
       }
     }
@@ -155,15 +168,22 @@ function brokenElsewhere(input: readonly ImpactFileInput[], options: ImpactOptio
     if (agents && agent !== undefined && agent !== '' && !agents.after.has(agent)) {
       // Blame the change only for what it did: it removed the agent, or it wrote this step.
       if (agents.before.has(agent) || changed.has(step.key)) {
-        const why = agents.before.has(agent) ? 'which this change removes from agents.json' : 'which does not exist';
-        flags.push({ flag: 'broken-reference', objectKey: step.key, message: `${step.key} names agent ${agent}, ${why}.` });
+        const removed = agents.before.has(agent);
+        const why = removed ? 'which this change removes from agents.json' : 'which does not exist';
+        flags.push({
+          flag: 'broken-reference',
+          objectKey: step.key,
+          message: `${step.key} names agent ${agent}, ${why}.`,
+          ref: agent,
+          cause: removed ? 'agent-removed' : 'agent-missing',
+        });
         broken.add(`agent:${agent}`);
       }
     }
     if (changed.has(step.key)) continue; // a changed step's asset references were checked with its file
     for (const ref of step.assets) {
       if (!assetRefExists(ref, deletedAssets) || (options.assetPaths && assetRefExists(ref, options.assetPaths))) continue;
-      flags.push({ flag: 'broken-reference', objectKey: step.key, message: `${step.key} mentions ${ref}, which this change deletes or moves.` });
+      flags.push({ flag: 'broken-reference', objectKey: step.key, message: `${step.key} mentions ${ref}, which this change deletes or moves.`, ref, cause: 'asset-moved' });
       broken.add(ref);
     }
   }

@@ -18,6 +18,8 @@ export interface ChangeValidationIssue {
   objectKey?: string;
   /** The stored package already had this error, so it does not block applying the change. */
   preExisting?: boolean;
+  /** The issue's values, for the app's words of its code (shared/bmad/issues.ts). */
+  params?: Record<string, string | number>;
 }
 
 export interface ChangeValidation {
@@ -54,6 +56,7 @@ function fromIssue(issue: ValidationIssue, keyOfPath: ChangeValidationOptions['k
   };
   const objectKey = keyOfPath?.(issue.filePath);
   if (objectKey !== undefined) out.objectKey = objectKey;
+  if (issue.params !== undefined) out.params = issue.params;
   return out;
 }
 

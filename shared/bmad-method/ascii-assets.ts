@@ -98,6 +98,7 @@ export function asciiAssetPaths(pkg: BmadPackage): { pkg: BmadPackage; renames: 
   };
   const issues = renames.map((r) =>
     warningIssue('ASSET_RENAMED', r.to, `${r.from} was renamed to ${r.to}: asset paths use only A-Z, a-z, digits, ".", "_", "-" and "/". Links to it were rewritten.`, {
+      params: { from: r.from, to: r.to },
       hint: 'Rename it in the asset editor if you prefer another ASCII name.',
     }),
   );

@@ -172,11 +172,11 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
       if (!entry) {
         entry = stepPaths.find((p) => !claimed.has(p));
         if (entry) {
-          issues.push(warningIssue('BMAD_ENTRY_GUESSED', candidate.path, `${candidate.path} names no step file to start with; the workflow starts at ${entry}.`));
+          issues.push(warningIssue('BMAD_ENTRY_GUESSED', candidate.path, `${candidate.path} names no step file to start with; the workflow starts at ${entry}.`, { params: { path: candidate.path, entry } }));
         }
       }
       if (!entry) {
-        issues.push(errorIssue('BMAD_NO_STEPS', candidate.path, `Workflow "${candidate.name}" has no step files to import.`, { hint: 'Its step-*.md files belong beside it, e.g. in steps/.' }));
+        issues.push(errorIssue('BMAD_NO_STEPS', candidate.path, `Workflow "${candidate.name}" has no step files to import.`, { params: { name: candidate.name }, hint: 'Its step-*.md files belong beside it, e.g. in steps/.' }));
         continue;
       }
       // The workflow is what its entry reaches.
@@ -199,6 +199,7 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
       }
       issues.push(
         warningIssue('BMAD_STEP_ORPHAN', path, `No workflow or step links ${path}, so it is not a step of the graph; it is kept as a file.`, {
+          params: { path },
           hint: 'Link it from another step ("load `./…`") and import again to make it a step.',
         }),
       );

@@ -8,6 +8,8 @@ export interface ImportNote {
   path: string;
   message: string;
   hint?: string;
+  /** The issue's values, for the app's words of its code (shared/bmad/issues.ts). */
+  params?: Record<string, string | number>;
 }
 
 export interface ImportPreview {

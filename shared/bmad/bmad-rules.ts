@@ -51,6 +51,7 @@ function checkWorkflowIds(manifest: BmadManifest, pkg: BmadPackage): ValidationI
     if (!ID_PATTERN.test(workflow.id)) {
       issues.push(
         errorIssue('WORKFLOW_INVALID_ID', workflow.workflowMdPath, `Workflow id "${workflow.id}" is not a valid id.`, {
+          params: { id: workflow.id },
           hint: "Ids start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-'.",
         }),
       );
@@ -59,6 +60,7 @@ function checkWorkflowIds(manifest: BmadManifest, pkg: BmadPackage): ValidationI
       const listed = manifest.workflows?.[i]?.id === workflow.id;
       issues.push(
         errorIssue('WORKFLOW_DUPLICATE_ID', listed ? MANIFEST_PATH : workflow.workflowMdPath, `Workflow id "${workflow.id}" is used twice.`, {
+          params: { id: workflow.id },
           pointer: listed ? `/workflows/${i}/id` : undefined,
           hint: 'Give every workflow its own id.',
         }),

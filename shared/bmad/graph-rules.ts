@@ -61,6 +61,7 @@ function indexNodeIds(graph: WorkflowGraph, filePath: string): { indexById: Map<
     if (indexById.has(node.id)) {
       issues.push(
         errorIssue('GRAPH_DUPLICATE_NODE_ID', filePath, `Node id "${node.id}" is used by more than one node.`, {
+          params: { id: node.id },
           pointer: `/nodes/${i}/id`,
           hint: 'Give every node its own id.',
         }),
@@ -79,6 +80,7 @@ function checkEdgeIds(graph: WorkflowGraph, filePath: string): ValidationIssue[]
     if (edgeIds.has(edge.id)) {
       issues.push(
         errorIssue('GRAPH_DUPLICATE_EDGE_ID', filePath, `Edge id "${edge.id}" is used by more than one edge.`, {
+          params: { id: edge.id },
           pointer: `/edges/${i}/id`,
           hint: 'Give every edge its own id, or remove the id.',
         }),
@@ -93,6 +95,7 @@ function checkEntryExists({ graph, filePath, indexById, entry }: GraphIndex): Va
   if (entry !== undefined) return [];
   return [
     errorIssue('GRAPH_ENTRY_NOT_FOUND', filePath, `entryNodeId "${graph.entryNodeId}" is not the id of any node.`, {
+      params: { id: graph.entryNodeId },
       pointer: '/entryNodeId',
       hint: `Use one of: ${list([...indexById.keys()])}.`,
     }),
@@ -116,6 +119,7 @@ function resolveEdges(
       if (index === undefined) {
         issues.push(
           errorIssue('GRAPH_EDGE_UNKNOWN_NODE', filePath, `Edge ${i} ${end === 'from' ? 'starts at' : 'leads to'} "${edge[end]}", which is not a node.`, {
+            params: { edge: i, id: edge[end] },
             pointer: `/edges/${i}/${end}`,
             hint: 'Point the edge at an existing node id, or delete the edge.',
           }),
@@ -150,6 +154,7 @@ function checkStartNodes({ graph, filePath, owners, entry, inDegree }: GraphInde
     const into = edges.filter((e) => e.to === graph.entryNodeId).map((e) => e.from);
     issues.push(
       errorIssue('GRAPH_START_NOT_ENTRY', filePath, `The entry node "${graph.entryNodeId}" has incoming edges (from ${list(into)}), but ${list(starts.map((i) => nodes[i]!.id))} has none.`, {
+        params: { entry: graph.entryNodeId, from: list(into), starts: list(starts.map((i) => nodes[i]!.id)) },
         pointer: '/entryNodeId',
         hint: 'The entry must be the only node without incoming edges: set entryNodeId to the real start, or remove the edges into the entry.',
       }),
@@ -159,6 +164,7 @@ function checkStartNodes({ graph, filePath, owners, entry, inDegree }: GraphInde
   for (const i of extraStarts) {
     issues.push(
       errorIssue('GRAPH_MULTIPLE_START_NODES', filePath, `Node "${nodes[i]!.id}" has no incoming edges, so it is a second start node.`, {
+        params: { id: nodes[i]!.id },
         pointer: `/nodes/${i}`,
         hint: `Only the entry ("${graph.entryNodeId}") may have no incoming edges: connect an edge into "${nodes[i]!.id}", or delete it.`,
       }),
@@ -179,6 +185,7 @@ function checkOutgoingEdges({ graph, filePath, owners, outgoing }: GraphIndex): 
       if (defaults.length === 0) {
         issues.push(
           errorIssue('GRAPH_DEFAULT_EDGE_MISSING', filePath, `Node "${node.id}" has ${out.length} outgoing edges but none is the default.`, {
+            params: { id: node.id, count: out.length },
             pointer: `/nodes/${i}`,
             hint: `Set "isDefault": true on exactly one of the edges from "${node.id}" (labels: ${list(out.map((e) => edges[e]!.label))}).`,
           }),
@@ -187,6 +194,7 @@ function checkOutgoingEdges({ graph, filePath, owners, outgoing }: GraphIndex): 
       for (const extra of defaults.slice(1)) {
         issues.push(
           errorIssue('GRAPH_MULTIPLE_DEFAULT_EDGES', filePath, `Node "${node.id}" has more than one default edge.`, {
+            params: { id: node.id },
             pointer: `/edges/${extra}/isDefault`,
             hint: 'Keep "isDefault": true on one edge only.',
           }),
@@ -196,6 +204,7 @@ function checkOutgoingEdges({ graph, filePath, owners, outgoing }: GraphIndex): 
     if (node.type === 'decision' && out.length < 2) {
       issues.push(
         errorIssue('GRAPH_DECISION_TOO_FEW_EDGES', filePath, `Decision node "${node.id}" has ${out.length} outgoing edge${out.length === 1 ? '' : 's'}; a decision needs at least 2.`, {
+          params: { id: node.id, count: out.length },
           pointer: `/nodes/${i}`,
           hint: 'Add the other branch, or change the node type to "step".',
         }),
@@ -219,6 +228,7 @@ function checkCycles({ graph, filePath, indexById, successors }: GraphIndex): Va
     const ids = component.map((i) => nodes[i]!.id);
     issues.push(
       errorIssue('GRAPH_CYCLE_MISSING_DECISION', filePath, `Nodes ${list(ids)} form a loop without a decision node (cycle-missing-decision).`, {
+        params: { nodes: list(ids) },
         pointer: `/nodes/${component[0]}`,
         hint: 'A loop must pass through a decision node that can leave it: make one node of the loop a decision, or remove an edge.',
       }),
@@ -233,6 +243,7 @@ function checkCycles({ graph, filePath, indexById, successors }: GraphIndex): Va
     if (!exits) {
       issues.push(
         errorIssue('GRAPH_CYCLE_MISSING_EXIT', filePath, `The loop through ${list(component.map((i) => nodes[i]!.id))} has no way out (cycle-missing-exit).`, {
+          params: { nodes: list(component.map((i) => nodes[i]!.id)) },
           pointer: `/nodes/${decisions[0]}`,
           hint: `Add an edge from decision ${list(decisions.map((i) => nodes[i]!.id))} to a node outside the loop.`,
         }),
@@ -251,6 +262,7 @@ function checkReachability({ graph, filePath, owners, entry, successors }: Graph
   if (![...reached].some((i) => nodes[i]!.type === 'end')) {
     issues.push(
       warningIssue('GRAPH_END_UNREACHABLE', filePath, `No "end" node can be reached from the entry "${graph.entryNodeId}".`, {
+        params: { entry: graph.entryNodeId },
         pointer: '/entryNodeId',
         hint: 'Add an end node and connect the last steps to it.',
       }),
@@ -260,6 +272,7 @@ function checkReachability({ graph, filePath, owners, entry, successors }: Graph
     if (reached.has(i) || extraStarts.has(i)) continue;
     issues.push(
       warningIssue('GRAPH_NODE_UNREACHABLE', filePath, `Node "${nodes[i]!.id}" cannot be reached from the entry.`, {
+        params: { id: nodes[i]!.id },
         pointer: `/nodes/${i}`,
         hint: 'Connect it from an earlier node, or delete it.',
       }),

@@ -98,7 +98,14 @@ export interface ValidationIssue {
   pointer?: string;
   message: string;
   hint?: string;
+  /**
+   * The values in the message (ids, paths, counts), so an app can say it in its reader's language
+   * (app/lib/i18n/en/issues.ts `detailed`). The English `message` stays what the model and the API read.
+   */
+  params?: IssueParams;
 }
+
+export type IssueParams = Record<string, string | number>;
 
 export interface ValidationReport {
   /** No errors (warnings allowed). */
@@ -110,7 +117,7 @@ export interface ValidationReport {
   warnings: ValidationIssue[];
 }
 
-type IssueExtras = { pointer?: string | undefined; hint?: string | undefined };
+type IssueExtras = { pointer?: string | undefined; hint?: string | undefined; params?: IssueParams | undefined };
 
 function makeIssue(
   severity: IssueSeverity,
@@ -122,6 +129,7 @@ function makeIssue(
   const issue: ValidationIssue = { severity, code, filePath, message };
   if (extras.pointer !== undefined) issue.pointer = extras.pointer;
   if (extras.hint !== undefined) issue.hint = extras.hint;
+  if (extras.params !== undefined) issue.params = extras.params;
   return issue;
 }
 
@@ -144,5 +152,6 @@ export function toErrorDetail(issue: ValidationIssue): ErrorDetail {
   const detail: ErrorDetail = { code: issue.code, path: issue.filePath, message: issue.message };
   if (issue.pointer !== undefined) detail.pointer = issue.pointer;
   if (issue.hint !== undefined) detail.hint = issue.hint;
+  if (issue.params !== undefined) detail.params = issue.params;
   return detail;
 }

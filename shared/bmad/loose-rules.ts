@@ -16,12 +16,12 @@ export function looseGraphIdIssues(value: unknown, filePath: string): Validation
   value.nodes.forEach((node, i) => {
     if (!isRecord(node) || typeof node.id !== 'string') return;
     if (ids.has(node.id)) {
-      issues.push(errorIssue('GRAPH_DUPLICATE_NODE_ID', filePath, `Node id "${node.id}" is used by more than one node.`, { pointer: `/nodes/${i}/id` }));
+      issues.push(errorIssue('GRAPH_DUPLICATE_NODE_ID', filePath, `Node id "${node.id}" is used by more than one node.`, { params: { id: node.id }, pointer: `/nodes/${i}/id` }));
     }
     ids.add(node.id);
   });
   if (typeof value.entryNodeId === 'string' && !ids.has(value.entryNodeId)) {
-    issues.push(errorIssue('GRAPH_ENTRY_NOT_FOUND', filePath, `entryNodeId "${value.entryNodeId}" is not the id of any node.`, { pointer: '/entryNodeId' }));
+    issues.push(errorIssue('GRAPH_ENTRY_NOT_FOUND', filePath, `entryNodeId "${value.entryNodeId}" is not the id of any node.`, { params: { id: value.entryNodeId }, pointer: '/entryNodeId' }));
   }
   (Array.isArray(value.edges) ? value.edges : []).forEach((edge, i) => {
     if (!isRecord(edge)) return;
@@ -30,6 +30,7 @@ export function looseGraphIdIssues(value: unknown, filePath: string): Validation
       if (typeof id === 'string' && !ids.has(id)) {
         issues.push(
           errorIssue('GRAPH_EDGE_UNKNOWN_NODE', filePath, `Edge ${i} ${end === 'from' ? 'starts at' : 'leads to'} "${id}", which is not a node.`, {
+            params: { edge: i, id },
             pointer: `/edges/${i}/${end}`,
             hint: 'Point the edge at an existing node id, or delete the edge.',
           }),
@@ -49,6 +50,7 @@ export function duplicateAgentIdIssues(ids: ReadonlyArray<string | undefined>, f
     if (seen.has(id)) {
       issues.push(
         errorIssue('AGENT_DUPLICATE_ID', filePath, `Agent id "${id}" is used by more than one agent.`, {
+          params: { id },
           pointer: `/agents/${i}/id`,
           hint: 'Give every agent its own id; steps and nodes refer to agents by id.',
         }),

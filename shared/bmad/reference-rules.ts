@@ -17,6 +17,7 @@ const known = (ids: ReadonlySet<string>) => (ids.size === 0 ? 'none' : [...ids].
 
 export function agentNotFound(agentId: string, filePath: string, pointer: string, agentIds: ReadonlySet<string>, agentsPath: string) {
   return errorIssue('AGENT_NOT_FOUND', filePath, `agentId "${agentId}" is not an agent in ${agentsPath}.`, {
+    params: { agentId, agentsPath },
     pointer,
     hint: `Known agents: ${known(agentIds)}. Add the agent to ${agentsPath}, or pick an existing one.`,
   });
@@ -51,6 +52,7 @@ export function checkStepReferences(step: StepContext): ValidationIssue[] {
     if (fm.type !== node.type) {
       issues.push(
         warningIssue('STEP_TYPE_MISMATCH', filePath, `type is "${fm.type}", but graph node "${node.id}" is a "${node.type}" node.`, {
+          params: { type: fm.type, id: node.id, nodeType: node.type },
           pointer: '/type',
           hint: `The graph decides; set type: "${node.type}".`,
         }),
@@ -59,6 +61,7 @@ export function checkStepReferences(step: StepContext): ValidationIssue[] {
     if (fm.agentId && node.agentId && fm.agentId !== node.agentId) {
       issues.push(
         warningIssue('STEP_AGENT_MISMATCH', filePath, `agentId is "${fm.agentId}", but graph node "${node.id}" names agent "${node.agentId}".`, {
+          params: { agentId: fm.agentId, id: node.id, nodeAgentId: node.agentId },
           pointer: '/agentId',
           hint: 'Use the same agent in the step and in the graph.',
         }),
@@ -68,6 +71,7 @@ export function checkStepReferences(step: StepContext): ValidationIssue[] {
       if (successors.has(t.to)) return;
       issues.push(
         warningIssue('STEP_TRANSITION_MISMATCH', filePath, `Transition to "${t.to}" has no matching edge from "${node.id}" in the graph.`, {
+          params: { to: t.to, id: node.id },
           pointer: `/transitions/${i}/to`,
           hint: `The graph allows: ${known(successors)}.`,
         }),
@@ -83,13 +87,13 @@ export function checkStepReferences(step: StepContext): ValidationIssue[] {
     for (const ref of assetRefsInFrontmatter(fm)) {
       if (assetRefExists(ref.path, assets)) continue;
       issues.push(
-        errorIssue('ASSET_MISSING', filePath, `${ref.path} is referenced but the package has no such asset.`, { pointer: toPointer(ref.at), hint }),
+        errorIssue('ASSET_MISSING', filePath, `${ref.path} is referenced but the package has no such asset.`, { params: { path: ref.path }, pointer: toPointer(ref.at), hint }),
       );
     }
     for (const ref of assetRefsInBody(step.body, step.bodyStartLine)) {
       if (assetRefExists(ref.path, assets)) continue;
       issues.push(
-        errorIssue('ASSET_MISSING', filePath, `Line ${ref.line} references ${ref.path}, but the package has no such asset.`, { hint }),
+        errorIssue('ASSET_MISSING', filePath, `Line ${ref.line} references ${ref.path}, but the package has no such asset.`, { params: { path: ref.path }, hint }),
       );
     }
   }
@@ -108,6 +112,7 @@ export function checkNodeReferences(
       const guess = `${options.workflowDir ?? ''}${node.file}`;
       issues.push(
         errorIssue('STEP_FILE_MISSING', graphPath, `Node "${node.id}" uses step file ${node.file}, which does not exist.`, {
+          params: { id: node.id, file: node.file },
           pointer: `/nodes/${i}/file`,
           hint:
             options.workflowDir && options.stepPaths.has(guess)

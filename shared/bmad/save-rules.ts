@@ -53,6 +53,7 @@ export function agentSaveRefusals(agent: unknown, index: number, otherIds: reado
   if (typeof id === 'string' && otherIds.includes(id)) {
     issues.push(
       errorIssue('AGENT_DUPLICATE_ID', filePath, `Agent id "${id}" is used by more than one agent.`, {
+        params: { id },
         pointer: `/agents/${index}/id`,
         hint: 'Give every agent its own id; steps and nodes refer to agents by id.',
       }),

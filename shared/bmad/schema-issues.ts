@@ -113,7 +113,7 @@ function convert(issue: Issue, root: unknown, schema: z.ZodType, filePath: strin
   const found = lookup(root, path);
   const value = found.found ? found.value : undefined;
   const make = (code: IssueCode, message: string, hint?: string, at = pointer) =>
-    errorIssue(code, filePath, message, { pointer: at, hint });
+    errorIssue(code, filePath, message, { pointer: at, hint, params: code === 'SCHEMA_REQUIRED' ? { field: name } : undefined });
 
   if (!found.found && path.length > 0 && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) {
     const what = issue.code === 'invalid_type' ? ` (${expectedWord(issue.expected)})` : '';

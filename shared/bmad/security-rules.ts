@@ -79,6 +79,7 @@ export const securityStage: ValidationStage = {
     for (const file of pkg.otherFiles ?? []) {
       report(
         warningIssue('PKG_UNKNOWN_FILE', file.path, `${file.path} is not part of the .bmad layout and will not be kept.`, {
+          params: { path: file.path },
           hint: 'Move reference text under assets/ to keep it.',
         }),
       );

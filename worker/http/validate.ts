@@ -21,11 +21,26 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 /** The media types Hono's validator parses as JSON (`application/json`, `application/*+json`). */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
+/**
+ * One detail per zod issue. Besides the English message, the issue's code (and its bounds or
+ * format) go along, so an app reading another language words the problem from its own catalogue.
+ */
 export function zodDetails(error: $ZodError): ErrorDetail[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.') || '(body)',
-    message: issue.code === 'unrecognized_keys' ? `Unknown field(s): ${issue.keys.join(', ')}` : issue.message,
-  }));
+  return error.issues.map((issue) => {
+    const detail: ErrorDetail = {
+      path: issue.path.map(String).join('.') || '(body)',
+      message: issue.code === 'unrecognized_keys' ? `Unknown field(s): ${issue.keys.join(', ')}` : issue.message,
+      code: issue.code,
+    };
+    if (issue.code === 'too_small' || issue.code === 'too_big') {
+      const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
+      // Bounds of dates or bigints are not numbers a JSON body carries as they are.
+      if (typeof bound === 'number' && Number.isFinite(bound)) detail[issue.code === 'too_small' ? 'minimum' : 'maximum'] = bound;
+      detail.origin = issue.origin;
+    }
+    if (issue.code === 'invalid_format') detail.format = issue.format;
+    return detail;
+  });
 }
 
 function validationFailed(error: $ZodError): ApiError {

@@ -30,6 +30,7 @@ const note = (issue: ValidationIssue): ImportNote => ({
   path: issue.filePath,
   message: issue.message,
   ...(issue.hint ? { hint: issue.hint } : {}),
+  ...(issue.params ? { params: issue.params } : {}),
 });
 
 function tryParse(text: string | null): unknown {

@@ -14,9 +14,13 @@ import { agents } from './en/agents.ts';
 import { assets, diff } from './en/assets.ts';
 import { network, pages, projects } from './en/pages.ts';
 import { history } from './en/history.ts';
+import { issues } from './en/issues.ts';
+import { workbenchDetails } from './en/workbench-details.ts';
 
 export const en = {
   history,
+  issues,
+  workbenchDetails,
   pages,
   network,
   projects,

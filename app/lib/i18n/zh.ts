@@ -10,9 +10,13 @@ import { agents } from './zh/agents.ts';
 import { assets, diff } from './zh/assets.ts';
 import { network, pages, projects } from './zh/pages.ts';
 import { history } from './zh/history.ts';
+import { issues } from './zh/issues.ts';
+import { workbenchDetails } from './zh/workbench-details.ts';
 
 export const zh: Omit<Messages, 'workbench'> = {
   history,
+  issues,
+  workbenchDetails,
   pages,
   network,
   projects,

@@ -12,6 +12,8 @@ import type { FileAction } from '../../../shared/ai/overlay.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import '../i18n/workbench-words.ts';
 import { formatNumber } from '../format.ts';
+import type { ToolWords } from '../../../shared/ai/tool-words.ts';
+import { toolRequestText } from './detail-words.ts';
 
 /** One tool call: what it asked for, then how it went. */
 export interface ToolLine {
@@ -25,6 +27,9 @@ export interface ToolLine {
   ok: boolean | null;
   code: string | null;
   durationMs: number | null;
+  /** `request` and `result` as codes and values, when the session sent them (tool-words.ts). */
+  requestWords?: ToolWords;
+  resultWords?: ToolWords;
 }
 
 /** What the turn is doing right now (the status line). */
@@ -33,7 +38,7 @@ export type TurnPhase =
   | { kind: 'preparing' }
   | { kind: 'thinking'; iteration: number }
   | { kind: 'writing'; iteration: number }
-  | { kind: 'tool'; name: string; request: string }
+  | { kind: 'tool'; name: string; request: string; requestWords?: ToolWords }
   | { kind: 'validating'; version: number }
   | { kind: 'repairing'; attempt: number; maxRepairs: number; errorCount: number }
   | { kind: 'resumed'; reason: 'restart' | 'budget' };
@@ -199,8 +204,9 @@ function recordToolStart(turn: TurnActivity, event: EventOf<'tool.started'>): vo
     ok: null,
     code: null,
     durationMs: null,
+    ...(event.payload.words ? { requestWords: event.payload.words } : {}),
   });
-  turn.phase = { kind: 'tool', name: event.payload.name, request: event.payload.summary };
+  turn.phase = { kind: 'tool', name: event.payload.name, request: event.payload.summary, ...(event.payload.words ? { requestWords: event.payload.words } : {}) };
 }
 
 /** Completes the call's line, or adds one when its start was not seen. */
@@ -217,6 +223,9 @@ function recordToolFinish(turn: TurnActivity, event: EventOf<'tool.finished'>): 
     code,
     durationMs,
   };
+  const requestWords = index >= 0 ? turn.tools[index]!.requestWords : undefined;
+  if (requestWords) line.requestWords = requestWords;
+  if (event.payload.words) line.resultWords = event.payload.words;
   if (index >= 0) turn.tools[index] = line;
   else turn.tools.push(line);
   turn.phase = { kind: 'thinking', iteration };
@@ -260,7 +269,7 @@ export function statusText(phase: TurnPhase): string {
     case 'writing':
       return t('workbench.status.writing');
     case 'tool':
-      return t('workbench.status.tool', { name: phase.name, request: phase.request });
+      return t('workbench.status.tool', { name: phase.name, request: toolRequestText(phase.request, phase.requestWords) });
     case 'validating':
       return t('workbench.status.validating', { version: phase.version });
     case 'repairing':

@@ -3,6 +3,7 @@
  * arguments are known) and what it answered. Short and content-free: names, ids, counts.
  */
 import type { ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
+import type { ToolRequestCode, ToolResultCode, ToolWords } from '../../../shared/ai/tool-words.ts';
 
 const MAX_SUMMARY = 160;
 
@@ -89,6 +90,82 @@ export function resultSummary(name: string, result: ToolEnvelope): string {
     default: {
       const chars = JSON.stringify(result.data)?.length ?? 0;
       return `${chars.toLocaleString('en-US')} characters${result.meta.staged ? ' (staged)' : ''}`;
+    }
+  }
+}
+
+/**
+ * The same "what the call asks for" as a code and values (shared/ai/tool-words.ts), for viewers
+ * reading another language; undefined for a tool whose summary is its raw arguments.
+ */
+export function argumentsWords(name: string, args: unknown, refused: boolean): ToolWords | undefined {
+  if (refused) return { code: 'notRun' satisfies ToolRequestCode, params: {} };
+  const a = isRecord(args) ? args : {};
+  const words = (code: ToolRequestCode, params: ToolWords['params'] = {}): ToolWords => ({ code, params });
+  const offset = str(a['offset']);
+  switch (name) {
+    case 'builder.context.get':
+      return words('sessionContext');
+    case 'builder.workflow.read':
+      return words('workflow', { workflowId: str(a['workflowId']) ?? '?' });
+    case 'builder.step.read': {
+      const params = { workflowId: str(a['workflowId']) ?? '?', nodeId: str(a['nodeId']) ?? '?' };
+      return a['offset'] && offset ? words('stepFrom', { ...params, offset }) : words('step', params);
+    }
+    case 'builder.agent.read':
+      return words('agent', { agentId: str(a['agentId']) ?? '?' });
+    case 'builder.asset.read': {
+      const path = cut(str(a['path']) ?? '?');
+      return a['offset'] && offset ? words('assetFrom', { path, offset }) : words('asset', { path });
+    }
+    case 'builder.refs.find': {
+      const locator = isRecord(a['locator']) ? a['locator'] : {};
+      return words('references', { type: str(locator['type']) ?? '?', id: str(locator['id']) ?? '' });
+    }
+    case 'builder.change.stage': {
+      const changeSet = isRecord(a['changeSet']) ? a['changeSet'] : {};
+      const ops = Array.isArray(changeSet['operations']) ? changeSet['operations'] : [];
+      const legacy = Array.isArray(changeSet['steps']) ? changeSet['steps'].length : 0;
+      if (ops.length === 0 && legacy > 0) return words('legacySteps', { count: legacy });
+      // Operation labels (`update step n1`) are the change-set contract's own words, not prose.
+      return words('operations', { count: ops.length, list: cut(`${ops.slice(0, 4).map(operationLabel).join(', ')}${ops.length > 4 ? ', …' : ''}`) });
+    }
+    case 'builder.change.validate':
+      return a['changeSetId'] ? words('validateVersion', { version: str(a['changeSetId'])! }) : words('validateLatest');
+    case 'builder.change.discard':
+      return words('discardAll');
+    default:
+      return undefined;
+  }
+}
+
+/** The same "what it answered" as a code and values; a failure names its error code. */
+export function resultWords(name: string, result: ToolEnvelope): ToolWords {
+  const words = (code: ToolResultCode, params: ToolWords['params'] = {}): ToolWords => ({ code, params });
+  if (!result.ok) return words('failed', { code: result.error.code });
+  const data = isRecord(result.data) ? result.data : {};
+  switch (name) {
+    case 'builder.change.stage': {
+      const files = Array.isArray(data['files']) ? (data['files'] as Array<{ action?: string; key?: string }>) : [];
+      const version = str(data['version']) ?? '?';
+      if (files.length === 0) return words('stagedNothing', { version });
+      return words('staged', { version, count: files.length, files: cut(files.map((f) => `${f.action ?? '?'} ${f.key ?? '?'}`).join(', ')) });
+    }
+    case 'builder.change.validate': {
+      const errors = Array.isArray(data['errors']) ? data['errors'].length : 0;
+      const warnings = Array.isArray(data['warnings']) ? data['warnings'].length : 0;
+      return data['valid'] === true ? words('valid', { warnings }) : words('invalid', { errors, warnings });
+    }
+    case 'builder.change.discard':
+      return words('discarded');
+    case 'builder.refs.find': {
+      const inbound = Array.isArray(data['inbound']) ? data['inbound'].length : 0;
+      const outbound = Array.isArray(data['outbound']) ? data['outbound'].length : 0;
+      return words('references', { inbound, outbound });
+    }
+    default: {
+      const chars = JSON.stringify(result.data)?.length ?? 0;
+      return words(result.meta.staged ? 'charactersStaged' : 'characters', { count: chars });
     }
   }
 }

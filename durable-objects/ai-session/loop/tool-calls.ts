@@ -12,7 +12,7 @@ import { fromWireName, runTool } from '../tools/registry.ts';
 import { failedBefore, teach } from '../tools/teaching.ts';
 import { parseJsonLenient } from '../../../shared/ai/lenient-input.ts';
 import type { AuditBuffer } from './audit-buffer.ts';
-import { argumentsSummary, resultSummary } from './summaries.ts';
+import { argumentsSummary, argumentsWords, resultSummary, resultWords } from './summaries.ts';
 import type { TurnRecord } from './turn-store.ts';
 
 /** Tool arguments above this size are refused unread (a changeSet payload is capped at 512 KiB). */
@@ -98,7 +98,8 @@ export async function runToolCall(deps: ToolCallDeps, turn: TurnRecord, call: To
   const previous = core.turns.toolRun(turn.id, iteration, toolCallId);
   if (previous?.status === 'finished' && previous.result) return previous.result;
   const summary = refusal ? 'not run' : argumentsSummary(name, args);
-  emit({ type: 'tool.started', actor: { kind: 'ai' }, turnId: turn.id, payload: { iteration, toolCallId, name, summary } });
+  const words = argumentsWords(name, args, refusal !== null);
+  emit({ type: 'tool.started', actor: { kind: 'ai' }, turnId: turn.id, payload: { iteration, toolCallId, name, summary, ...(words ? { words } : {}) } });
   const startedAt = Date.now();
   let result: ToolEnvelope;
   if (refusal) {
@@ -128,7 +129,7 @@ export async function runToolCall(deps: ToolCallDeps, turn: TurnRecord, call: To
     type: 'tool.finished',
     actor: { kind: 'ai' },
     turnId: turn.id,
-    payload: { iteration, toolCallId, name, ok: result.ok, durationMs, code, summary: resultSummary(name, result) },
+    payload: { iteration, toolCallId, name, ok: result.ok, durationMs, code, summary: resultSummary(name, result), words: resultWords(name, result) },
   });
   audit.add({ type: 'ai.tool.called', userId: turn.userId, code, latencyMs: durationMs, payload: { turnId: turn.id, toolCallId, name, ok: result.ok } });
   return result;
