@@ -21,7 +21,7 @@ import { sessionBench, sessionReport } from './session.ts';
 import type { SessionBenchResult } from './session.ts';
 import { turnBench, turnReport } from './turn.ts';
 import { floorBench, floorReport } from './floor-rows.ts';
-import { roundTripReport } from './round-trips.ts';
+import { roundTripBench, roundTripReport } from './round-trips.ts';
 import { bundleReport, pageFirstLoads, workerBundle } from '../scripts/bundle-sizes.ts';
 import { markdownTable, pairedRow } from './table.ts';
 import type { ResultRow } from './table.ts';
@@ -226,7 +226,7 @@ console.log('');
 console.log(sessionReport(live));
 console.log(`\n${turnReport(await turnBench().catch((error: unknown) => fail(`the turn bench failed: ${error instanceof Error ? error.message : String(error)}`)))}`);
 console.log(`\n${floorReport(await floorBench().catch((error: unknown) => fail(`the floor bench failed: ${error instanceof Error ? error.message : String(error)}`)))}`);
-console.log(`\n${await roundTripReport()}`);
+console.log(`\n${roundTripReport(await roundTripBench().catch((error: unknown) => fail(`the round-trip bench failed: ${error instanceof Error ? error.message : String(error)}`)))}`);
 // After the sections: startProduct has built the SPA by now, which the page sizes read.
 console.log(`\n${bundleReport(await workerBundle(), await pageFirstLoads())}`);
 console.log(`Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${load()} at the end.`);

@@ -8,6 +8,7 @@ import { requireUser } from './middleware/require-user.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { baselineMoved } from './middleware/baseline-moved.ts';
 import { d1Session } from './middleware/d1-session.ts';
+import { benchRoundTripRoutes } from './routes/bench-round-trips.ts';
 import { authRoutes } from './routes/auth.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -24,6 +25,8 @@ import { localiseErrorBody } from '../shared/i18n/error-text.ts';
 import { requestLocale } from './http/locale.ts';
 
 const api = new Hono<AppEnv>()
+  // Before the D1 session and auth: the bench's counter read-out (404 unless D1_COUNT_ROUND_TRIPS).
+  .route('/__bench', benchRoundTripRoutes)
   .use(d1Session())
   .use(sameOrigin())
   .get('/health', (c) => c.json({ data: { ok: true }, error: null }))

@@ -255,14 +255,24 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     userPrompt: string | null,
     options: { tokenBudget?: number | null } = {},
   ): Promise<Outcome<{ lastSeq: number }>> {
-    return outcomeOf(() => {
+    return outcomeOf(async () => {
       if (meta.sessionId !== this.name) throw new Error('session id does not match the object');
       const fresh = !this.core.meta;
-      this.core.setCreatorName(creatorName);
-      this.core.init(meta, userPrompt);
+      try {
+        await this.core.create(meta, creatorName, userPrompt);
+      } catch (error) {
+        // A refused target leaves no object behind: no tables, no kept baseline (#released() says not found).
+        if (fresh) await this.#forget();
+        throw error;
+      }
       if (fresh && options.tokenBudget != null) this.core.turns.setTokenBudget(options.tokenBudget);
       return { lastSeq: this.core.log.lastSeq() };
     });
+  }
+
+  async #forget(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.#core = this.#turns = this.#hub = this.#audit = undefined;
   }
 
   #session(projectId: string): Outcome<never> | null {

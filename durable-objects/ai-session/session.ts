@@ -19,6 +19,7 @@ import type { ChangedFile } from '../../shared/ai/overlay.ts';
 import type { ChangesView } from '../../shared/api/ai-session-views.ts';
 import type { ProjectContext } from './overlay/baseline.ts';
 import { BaselineCache } from './overlay/baseline-cache.ts';
+import { checkTargetInBaseline } from './target-check.ts';
 import { ChangeCommands } from './change-commands.ts';
 import { RebaseCommands } from './rebase-commands.ts';
 import type { RebaseResult, ResolveRebaseInput, ResolveRebaseResult } from '../../shared/api/ai-rebase.ts';
@@ -176,6 +177,20 @@ export class SessionCore {
       actor: { kind: 'user', userId: meta.createdBy, name: readKv<string>(this.#deps.sql, 'creatorName') ?? '' },
       payload: { targetType: meta.targetType, targetId: meta.targetId, workflowId: meta.workflowId, mode: meta.mode },
     });
+  }
+
+  /**
+   * A new session: load the baseline (kept for the session's first reads, so the context envelope
+   * costs no query), check the target exists in it, then record the session. A retried create only
+   * renames the creator. A refused target records nothing (the object drops the baseline it kept).
+   */
+  async create(meta: SessionMeta, creatorName: string, userPrompt: string | null): Promise<void> {
+    if (!this.meta) {
+      const ctx = await this.#baseline.get(meta.projectId, true);
+      checkTargetInBaseline(ctx.baseline.pkg, meta);
+    }
+    this.setCreatorName(creatorName);
+    this.init(meta, userPrompt);
   }
 
   setCreatorName(name: string): void {

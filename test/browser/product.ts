@@ -39,6 +39,8 @@ export interface StartProductOptions {
    * `wrangler dev` (one workerd), it owns the port and hands every other path to the product.
    */
   floorConfig?: string;
+  /** More `--var`s for the Worker (the bench's D1 round-trip counter and injected latency). */
+  vars?: Record<string, string>;
 }
 
 export interface Product {
@@ -217,6 +219,7 @@ export async function startProduct(options: StartProductOptions = {}): Promise<P
     // (worker/llm/crypto.ts); a fresh one per run. `--var` wins over both files.
     LLM_ALLOW_PRIVATE_BASE_URLS: 'true',
     LLM_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ...options.vars,
   };
   const configs = options.floorConfig ? ['-c', options.floorConfig, '-c', await secondaryProductConfig(persistDir, vars)] : [];
   const port = options.port ?? (await freePort());

@@ -5,6 +5,7 @@
  * Counts include the session object's queries: it runs in the same isolate as the Worker.
  */
 import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   d1RoundTripLog,
@@ -15,7 +16,10 @@ import {
   stopLaggingReplica,
 } from '../../worker/db/instrumented-d1.ts';
 import { D1_BOOKMARK_HEADER } from '../../shared/d1-bookmark.ts';
-import { TestClient } from './client.ts';
+import { app } from '../../worker/app.ts';
+import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
+import type { SessionMeta } from '../../shared/ai/session.ts';
+import { ORIGIN, TestClient } from './client.ts';
 import { connect, currentStep, stepChangeSet, stepSession, supportDeskProject, WF, STEP } from './sessions.ts';
 
 /** The round trips `run` made, with their SQL in the failure message. */
@@ -69,6 +73,36 @@ describe('the counting wrapper', () => {
   });
 });
 
+describe("the bench's read-out of the counter", () => {
+  const READ_OUT = '/api/__bench/d1-round-trips';
+
+  it('answers the count and the SQL of each round trip before any auth, and resets it when asked', async () => {
+    const { owner, base } = await supportDeskProject();
+    const anonymous = new TestClient();
+    await anonymous.get(`${READ_OUT}?reset=1`);
+    expect((await owner.get(`${base}/workflows`)).status).toBe(200);
+    const read = await anonymous.get(`${READ_OUT}?reset=1`);
+    expect(read.status).toBe(200);
+    expect(read.data.roundTrips).toBeGreaterThan(0);
+    expect(read.data.log).toHaveLength(read.data.roundTrips);
+    // Reading it made no round trip, and the reset took.
+    expect((await anonymous.get(READ_OUT)).data).toEqual({ roundTrips: 0, log: [] });
+  });
+
+  it('does not exist without D1_COUNT_ROUND_TRIPS: 404 like any unknown API address, the counter untouched', async () => {
+    resetD1RoundTrips();
+    await instrumentD1(env.DB, { D1_COUNT_ROUND_TRIPS: 'true' }).prepare('SELECT 1').first();
+    const before = d1RoundTrips();
+    expect(before).toBe(1);
+    for (const vars of [{ D1_COUNT_ROUND_TRIPS: undefined }, { D1_COUNT_ROUND_TRIPS: 'false', D1_INJECT_LATENCY_MS: '20' }]) {
+      const res = await app.request(`${ORIGIN}${READ_OUT}?reset=1`, { headers: { origin: ORIGIN } }, { ...env, ...vars });
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    }
+    expect(d1RoundTrips()).toBe(before);
+  });
+});
+
 describe('round trips per hot path', () => {
   it('knows who is asking in one round trip, and a socket frame costs none', async () => {
     const { owner, base } = await supportDeskProject();
@@ -89,9 +123,9 @@ describe('round trips per hot path', () => {
 
   it('creates a session, stages, validates and applies with one round trip for the caller and few for the work', async () => {
     const { owner, base } = await supportDeskProject();
-    // Before: 10.
+    // Before: 10, then 1 + 3 (the target's existence, the object's baseline, the session row).
     const create = await counted(() => stepSession(owner, base));
-    expect(create.trips, create.log).toBeLessThanOrEqual(4);
+    expect(create.trips, create.log).toBeLessThanOrEqual(3);
     const path = `${base}/ai/sessions/${create.result}`;
     const step = await currentStep(owner, base);
 
@@ -113,6 +147,41 @@ describe('round trips per hot path', () => {
     );
     expect(apply.result.data).toMatchObject({ applied: true });
     expect(apply.trips, apply.log).toBeLessThanOrEqual(3);
+  });
+
+  it('checks a new target in the session object against the baseline it loads: a refused one leaves no object state and no row', async () => {
+    const { owner, base, projectId } = await supportDeskProject();
+    const sessions = () => env.DB.prepare('SELECT COUNT(*) AS n FROM ai_sessions WHERE project_id = ?').bind(projectId).first<{ n: number }>();
+    const before = (await sessions())!.n;
+    const ghost = await owner.post(`${base}/ai/sessions`, { targetType: 'step', workflowId: WF, targetId: 'ghost', mode: 'optimize' });
+    expect(ghost.error?.code).toBe('STEP_NOT_FOUND');
+    expect((await sessions())!.n).toBe(before);
+
+    // The object itself, asked to create a session on a step that is not there.
+    const sessionId = `as_refused${Date.now().toString(36)}`;
+    const meta: SessionMeta = {
+      sessionId,
+      projectId,
+      workflowId: WF,
+      targetType: 'step',
+      targetId: 'ghost',
+      mode: 'optimize',
+      createdBy: owner.userId,
+      createdAt: new Date().toISOString(),
+    };
+    const object = env.AI_SESSION.get(env.AI_SESSION.idFromName(sessionId));
+    const refused = await runInDurableObject(object, async (instance: AiSessionDurableObject, state) => {
+      const outcome = await instance.createSession(meta, 'Owner', 'never recorded', { tokenBudget: 5000 });
+      const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'").toArray();
+      return { outcome, tables: tables.map((t) => t.name), keys: [...(await state.storage.list()).keys()], read: await instance.getState(projectId) };
+    });
+    expect(refused.outcome).toMatchObject({ ok: false, error: { code: 'STEP_NOT_FOUND' } });
+    expect(refused.tables).toEqual([]);
+    expect(refused.keys).toEqual([]);
+    expect(refused.read).toMatchObject({ ok: false, error: { code: 'AI_SESSION_NOT_FOUND' } });
+    // The same object still takes a session on a target that exists.
+    const created = await runInDurableObject(object, (instance: AiSessionDurableObject) => instance.createSession({ ...meta, targetId: STEP }, 'Owner', null));
+    expect(created).toMatchObject({ ok: true });
   });
 
   it('saves a step in the Builder with one read and one commit after the caller is known', async () => {

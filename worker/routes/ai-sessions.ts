@@ -12,7 +12,7 @@ import { ok } from '../http/respond.ts';
 import { jsonBody, optionalJsonBody, queryWith } from '../http/validate.ts';
 import { projectAccess } from '../middleware/project-access.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
-import { agentExists, assetExists, insertSession, stepTargetExists, workflowExists } from '../store/ai-sessions.ts';
+import { insertSession } from '../store/ai-sessions.ts';
 import { appliedFiles, listSessions } from '../store/ai-session-list.ts';
 import { readArchive } from '../store/ai-session-archive.ts';
 import { newId, nowIso } from '../../shared/ids.ts';
@@ -57,8 +57,12 @@ interface Target {
   mode: SessionMode;
 }
 
-/** Check the requested target: known kind, required context, and (for optimize) that it exists. */
-async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput.parse>): Promise<Target> {
+/**
+ * Check the requested target's shape: known kind, required context, well-formed ids. Whether it
+ * exists is checked by the session object against the baseline it loads anyway (issue 19: one
+ * round trip fewer), which refuses a missing (or, to create, an existing) target and keeps nothing.
+ */
+function resolveTarget(input: ReturnType<typeof CreateSessionInput.parse>): Target {
   if (!input.targetType) {
     throw new ApiError('AI_TARGET_CONTEXT_REQUIRED', { hints: ['Send targetType: workflow, step, agent or asset.'] });
   }
@@ -72,8 +76,6 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
   let workflowId = input.workflowId ?? null;
   let targetId = input.targetId ?? null;
   const optimize = mode.data === 'optimize';
-  const db = c.var.db;
-  const projectId = c.var.projectId;
   const requireContext = (what: string) => {
     throw new ApiError('AI_TARGET_CONTEXT_REQUIRED', { message: `A ${type} session needs ${what}.` });
   };
@@ -89,36 +91,18 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
       workflowId = workflowId ?? targetId;
       targetId = workflowId;
       if (optimize && !workflowId) requireContext('the workflow to optimize (workflowId)');
-      if (workflowId) {
-        checkId(workflowId, 'workflow');
-        const exists = await workflowExists(db, projectId, workflowId);
-        if (optimize && !exists) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
-        if (!optimize && exists) throw new ApiError('WORKFLOW_EXISTS', { hints: ['Optimize the existing workflow, or choose a new id.'] });
-      }
+      if (workflowId) checkId(workflowId, 'workflow');
       break;
     }
     case 'step': {
       if (!workflowId) requireContext('the workflow the step belongs to (workflowId)');
       if (optimize && !targetId) requireContext('the step to optimize (targetId)');
-      // The workflow and the step in one round trip (a malformed step id is a bound value that matches nothing).
-      const found = await stepTargetExists(db, projectId, workflowId!, targetId);
-      if (!found.workflow) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
-      if (targetId) {
-        checkId(targetId, 'step');
-        const step = found.step;
-        if (optimize && !step) throw new ApiError('STEP_NOT_FOUND', { message: `There is no step "${targetId}" in workflow "${workflowId}".` });
-        if (!optimize && step) throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: `Step "${targetId}" already exists; optimize it instead.` });
-      }
+      if (targetId) checkId(targetId, 'step');
       break;
     }
     case 'agent': {
       if (optimize && !targetId) requireContext('the agent to optimize (targetId)');
-      if (targetId) {
-        checkId(targetId, 'agent');
-        const exists = await agentExists(db, projectId, targetId);
-        if (optimize && !exists) throw new ApiError('AGENT_NOT_FOUND', { message: `There is no agent "${targetId}" in this project.` });
-        if (!optimize && exists) throw new ApiError('AI_TARGET_CONTEXT_MISMATCH', { message: `Agent "${targetId}" already exists; optimize it instead.` });
-      }
+      if (targetId) checkId(targetId, 'agent');
       break;
     }
     case 'asset': {
@@ -126,9 +110,6 @@ async function resolveTarget(c: Ctx, input: ReturnType<typeof CreateSessionInput
       if (targetId) {
         const check = checkAssetPath(targetId);
         if (!check.ok) throw new ApiError('ASSET_INVALID_PATH', { message: check.message, ...(check.hint ? { hints: [check.hint] } : {}) });
-        const asset = await assetExists(db, projectId, targetId);
-        if (optimize && !asset) throw new ApiError('ASSET_NOT_FOUND', { message: `There is no asset ${targetId} in this project.` });
-        if (!optimize && asset) throw new ApiError('ASSET_EXISTS', { hints: ['Optimize the existing asset, or choose a new path.'] });
       }
       break;
     }
@@ -148,11 +129,12 @@ export const aiSessionRoutes = new Hono<AppEnv>()
   .route('/', aiUndoRoutes)
   .post('/', jsonBody(CreateSessionInput), async (c) => {
     const input = c.req.valid('json');
-    const target = await resolveTarget(c, input);
+    const target = resolveTarget(input);
     const sessionId = newId('as');
     const meta: SessionMeta = { sessionId, projectId: c.var.projectId, ...target, createdBy: c.var.user.id, createdAt: nowIso() };
     const stub = await sessionObject(c, sessionId);
-    // The object first: a session row never points at an object that does not know it.
+    // The object first: it checks the target against its baseline, and a session row never
+    // points at an object that does not know it.
     unwrap(await stub.createSession(meta, c.var.user.name, input.userPrompt?.trim() || null, { tokenBudget: input.tokenBudget ?? null }));
     const envelope = await stub.tool(c.var.projectId, actorOf(c), 'builder.context.get', {});
     const contextEnvelope = envelope.ok ? envelope.data : {};
