@@ -171,7 +171,11 @@ describeBrowser('session lifecycle (browser)', () => {
     await phone.getByTestId('workbench-tab-changes').click();
     expect(await phone.getByTestId('workbench-pane-changes').isVisible()).toBe(true);
     expect(await phone.getByTestId('workbench-pane-conversation').isVisible()).toBe(false);
-    const patch = phone.locator(`[data-testid="file-diff"][data-key="${STEP_KEY}"] [data-testid="file-patch"]`);
+    // A phone-wide window opens the diff inline, not side by side; the check reads the unified text.
+    const phoneDiff = phone.locator(`[data-testid="file-diff"][data-key="${STEP_KEY}"]`);
+    await phoneDiff.locator('[data-testid="code-diff"][data-mode="inline"]').waitFor();
+    await phoneDiff.getByTestId('diff-mode-text').click();
+    const patch = phoneDiff.getByTestId('file-patch');
     await expect.poll(() => patch.textContent(), { timeout: 20_000 }).toContain('+- Name the approver for every blocking status.');
     expect(await patch.isVisible()).toBe(true);
     // Nothing is wider than the screen.
