@@ -141,7 +141,10 @@ describeBrowser('session lifecycle (browser)', () => {
     await viewer.locator(`[data-testid="workbench"][data-session-id="${sessionId}"]`).waitFor();
     await viewer.getByTestId('workbench-read-only').waitFor();
     await viewer.locator(`[data-testid="applied-file"][data-key="${STEP_KEY}"]`).waitFor();
-    expect(await viewer.getByTestId('applied-diff').textContent()).toContain('+- Cite the vendor risk policy.');
+    // The check reads the unified text: one click picks that view.
+    const appliedDiff = viewer.getByTestId('applied-diff');
+    await appliedDiff.getByTestId('diff-mode-text').click();
+    expect(await appliedDiff.textContent()).toContain('+- Cite the vendor risk policy.');
     expect(await testids(viewer, 'message-user').first().textContent()).toContain('ADD: Cite the vendor risk policy.');
     await viewer.getByTestId('lifecycle-applied-text').waitFor();
     for (const control of ['composer', 'composer-input', 'apply-button', 'workbench-end-session']) {
