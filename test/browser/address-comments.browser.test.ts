@@ -35,6 +35,8 @@ describeBrowser('address the open comments (browser)', () => {
     expect(await page.getByTestId('impact-summary').textContent()).toMatch(/^1 file \(1 modified\), \+\d+ −\d+ lines · /u);
 
     const file = page.locator(`[data-testid="changed-file"][data-key="${STEP_KEY}"]`);
+    // The unified text's lines carry their line numbers: one click picks that view.
+    await file.getByTestId('diff-mode-text').click();
     const firstAdded = file.locator('[data-testid="file-patch"] .line.add').first();
     const line = Number(await firstAdded.getAttribute('data-new-line'));
     await firstAdded.hover();

@@ -239,6 +239,11 @@ describeBrowser('the demo model in the workbench (browser)', () => {
 
       // ---- The changes pane: each file with its A/M badge (a letter and words, not colour only), counts and diff.
       await page.locator('[data-testid="changes-version"][data-version="1"]').waitFor();
+      // The added lines are counted in the unified text: one click picks that view for the whole
+      // page (past three files the pane folds them, so the first file is unfolded for its toggle).
+      const firstFile = page.locator(`[data-testid="changed-file"][data-key="${combo.files[0]![0]}"]`);
+      await firstFile.locator('details').evaluate((details) => ((details as HTMLDetailsElement).open = true));
+      await firstFile.getByTestId('diff-mode-text').click();
       for (const [key, action] of combo.files) {
         const file = page.locator(`[data-testid="changed-file"][data-key="${key}"]`);
         await file.waitFor();

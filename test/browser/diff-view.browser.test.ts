@@ -2,11 +2,14 @@
  * The changes pane's diff view in Chromium (issue 16): a staged change of two hunks in a step and
  * an added asset. Side by side shows line numbers and a word-level highlight; `n` moves to the
  * next file and `j` between its hunks; undoing one hunk leaves the other, and the undo appears in
- * the pane's timeline with who did it.
+ * the pane's timeline with who did it. A reader who never chose a view gets side by side, and a
+ * one-character change in the Chinese example package highlights that character alone (issue 17).
  */
+import { strToU8, zipSync } from 'fflate';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_USER, seedDemo } from '../../scripts/seed-demo.ts';
+import { loadPackageDir, PACKAGES_DIR } from '../fixtures/packages.ts';
 import { hunksOf } from '../../shared/ai/hunks.ts';
 import { describeBrowser, useModelSuite } from './harness.ts';
 
@@ -105,5 +108,52 @@ describeBrowser('the diff view (browser)', () => {
     const after = (await json(await page.request.get(`${path}/changes`))).files.find((f: any) => f.key === STEP_KEY);
     expect(hunksOf(after.before, after.after).map((h) => h.hash)).toEqual([hunks[1]!.hash]);
     await expect.poll(async () => (await split.locator('.cm-changedText').allTextContents()).join('')).not.toContain('carefully');
+  });
+
+  it('opens side by side by default and highlights the one Chinese character that changed, on each side', { timeout: 180_000 }, async () => {
+    const base = started.suite.product.url;
+    const page = await signedInPage();
+    const json = async (res: { json(): Promise<unknown> }) => ((await res.json()) as { data: any }).data;
+
+    // ---- The Chinese example package, imported as a .bmad zip.
+    const files = loadPackageDir(new URL('zh-review/', PACKAGES_DIR));
+    const zip = zipSync(Object.fromEntries([...files].map(([name, text]) => [name, strToU8(text)])));
+    const imported = await page.request.post(`${base}/api/projects/import`, {
+      headers: { origin: base },
+      multipart: { file: { name: 'zh-review.bmad', mimeType: 'application/zip', buffer: Buffer.from(zip) } },
+    });
+    expect(imported.status()).toBe(201);
+    const api = `${base}/api/projects/${(await json(imported)).project.id}`;
+
+    // ---- One character of a Chinese clause changes: 目标用户 becomes 目标客户 (a clause shorter than
+    // the eight characters @codemirror/merge scans when it widens a change to its whole word).
+    const [wf, stepId] = ['req-review', 'collect-requirements'];
+    const step = await json(await page.request.get(`${api}/workflows/${wf}/steps/${stepId}`));
+    const sentence = '背景、目标用户、使用场景';
+    expect(step.step.markdown).toContain(sentence);
+    const staged = (step.step.markdown as string).replace(sentence, sentence.replace('用户', '客户'));
+    const created = await page.request.post(`${api}/ai/sessions`, { data: { workflowId: wf, targetType: 'step', targetId: stepId, mode: 'optimize' }, headers: { origin: base } });
+    expect(created.status()).toBe(201);
+    const stage = await page.request.post(`${api}/ai/sessions/${(await json(created)).sessionId}/stage`, {
+      headers: { origin: base },
+      data: {
+        changeSet: {
+          schemaVersion: '1.0',
+          targetType: 'step',
+          mode: 'optimize',
+          operations: [{ op: 'upsert', targetType: 'step', target: { workflowId: wf, nodeId: stepId }, payload: { stepMarkdown: staged } }],
+        },
+      },
+    });
+    expect(stage.status()).toBe(200);
+
+    // ---- No view chosen in this browser: side by side, without a click.
+    await page.goto(`/builder/${api.split('/').pop()}/ai-workbench?workflowId=${wf}&targetType=step&targetId=${stepId}&mode=optimize`);
+    const stepFile = page.locator(`[data-testid="changed-file"][data-key="step:${wf}/${stepId}"]`);
+    const split = stepFile.locator('[data-testid="code-diff"][data-mode="split"][data-phase="ready"]');
+    await split.waitFor();
+    const marked = (side: 0 | 1) => split.locator('.cm-mergeViewEditor').nth(side).locator('.cm-changedText').allTextContents();
+    await expect.poll(() => marked(1)).toEqual(['客']);
+    expect(await marked(0)).toEqual(['用']);
   });
 });

@@ -120,7 +120,7 @@ describeBrowser('graph diff (browser)', () => {
     const broken = graphFile.getByTestId('semantic-unparsable');
     await broken.waitFor();
     expect(await broken.textContent()).toMatch(/does not parse[\s\S]*line \d+, column \d+/u);
-    await graphFile.locator('[data-testid="file-patch"]').waitFor();
+    await graphFile.locator('[data-testid="code-diff"]').waitFor();
     expect(await graphFile.locator('.svelte-flow').count()).toBe(0);
     await context.close();
   });

@@ -141,7 +141,10 @@ describeBrowser('session lifecycle (browser)', () => {
     await viewer.locator(`[data-testid="workbench"][data-session-id="${sessionId}"]`).waitFor();
     await viewer.getByTestId('workbench-read-only').waitFor();
     await viewer.locator(`[data-testid="applied-file"][data-key="${STEP_KEY}"]`).waitFor();
-    expect(await viewer.getByTestId('applied-diff').textContent()).toContain('+- Cite the vendor risk policy.');
+    // The check reads the unified text: one click picks that view.
+    const appliedDiff = viewer.getByTestId('applied-diff');
+    await appliedDiff.getByTestId('diff-mode-text').click();
+    expect(await appliedDiff.textContent()).toContain('+- Cite the vendor risk policy.');
     expect(await testids(viewer, 'message-user').first().textContent()).toContain('ADD: Cite the vendor risk policy.');
     await viewer.getByTestId('lifecycle-applied-text').waitFor();
     for (const control of ['composer', 'composer-input', 'apply-button', 'workbench-end-session']) {
@@ -171,7 +174,11 @@ describeBrowser('session lifecycle (browser)', () => {
     await phone.getByTestId('workbench-tab-changes').click();
     expect(await phone.getByTestId('workbench-pane-changes').isVisible()).toBe(true);
     expect(await phone.getByTestId('workbench-pane-conversation').isVisible()).toBe(false);
-    const patch = phone.locator(`[data-testid="file-diff"][data-key="${STEP_KEY}"] [data-testid="file-patch"]`);
+    // A phone-wide window opens the diff inline, not side by side; the check reads the unified text.
+    const phoneDiff = phone.locator(`[data-testid="file-diff"][data-key="${STEP_KEY}"]`);
+    await phoneDiff.locator('[data-testid="code-diff"][data-mode="inline"]').waitFor();
+    await phoneDiff.getByTestId('diff-mode-text').click();
+    const patch = phoneDiff.getByTestId('file-patch');
     await expect.poll(() => patch.textContent(), { timeout: 20_000 }).toContain('+- Name the approver for every blocking status.');
     expect(await patch.isVisible()).toBe(true);
     // Nothing is wider than the screen.

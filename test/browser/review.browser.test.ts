@@ -10,6 +10,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_USER, DEMO_VIEWER, seedDemo } from '../../scripts/seed-demo.ts';
+import { hunksOf } from '../../shared/ai/hunks.ts';
 import { describeBrowser, newUser, registerViaApi, useModelSuite, type TestUser } from './harness.ts';
 
 const WF = 'vendor-intake';
@@ -96,11 +97,15 @@ describeBrowser('reviewing a session together (browser, three people)', () => {
 
     // ---- The viewer comments on the first added line of the step; everyone sees the thread and the marker.
     const file = (page: Page) => page.locator(`[data-testid="changed-file"][data-key="${STEP_KEY}"]`);
-    const firstAdded = file(viewer).locator('[data-testid="file-patch"] .line.add').first();
-    const line = Number(await firstAdded.getAttribute('data-new-line'));
+    // The first added line comes from the staged change; its "+" sits in the gutter of the staged
+    // side of the side-by-side view (the default view).
+    const changes = await owner.request.get(`${base}/api/projects/${projectId}/ai/sessions/${sessionId}/changes`);
+    const stepChange = ((await changes.json()) as { data: any }).data.files.find((f: any) => f.key === STEP_KEY);
+    const line = hunksOf(stepChange.before, stepChange.after).find((h) => h.newLines > 0)!.newStart;
     expect(line).toBeGreaterThan(0);
-    await firstAdded.hover();
-    await firstAdded.getByTestId('diff-comment-line').click();
+    const split = file(viewer).locator('[data-testid="code-diff"][data-mode="split"][data-phase="ready"]');
+    await split.waitFor();
+    await split.locator('.cm-mergeViewEditor').nth(1).locator(`[data-testid="diff-comment-line"][data-line="${line}"]`).click();
     await file(viewer).getByTestId('line-comment-input').fill('Does this cite the **policy section**? <img src=x onerror="window.pwned=1">');
     await file(viewer).getByTestId('line-comment-submit').click();
     for (const page of [owner, editor, viewer]) {

@@ -203,7 +203,9 @@ describeBrowser('AI workbench (browser)', () => {
     }
 
     // ---- The changes pane: the step, its unified diff, valid; Apply for the owner only.
-    const patch = owner.locator(`[data-testid="file-diff"][data-key="${STEP_KEY}"] [data-testid="file-patch"]`);
+    const ownerDiff = owner.locator(`[data-testid="file-diff"][data-key="${STEP_KEY}"]`);
+    await ownerDiff.getByTestId('diff-mode-text').click();
+    const patch = ownerDiff.getByTestId('file-patch');
     await expect.poll(() => patch.textContent()).toContain(`+${ADDED_LINE}`);
     expect(await owner.getByTestId('diff-added').textContent()).toBe('+1');
     await owner.locator('[data-testid="validation-status"][data-valid="true"]').waitFor();

@@ -7,19 +7,25 @@ export type DiffMode = 'split' | 'inline' | 'text';
 
 const KEY = 'workbench.diff-mode';
 const MODES: readonly DiffMode[] = ['split', 'inline', 'text'];
-/**
- * The unified text stays the first view until the browser tests that read its lines
- * (review, workbench, lifecycle, demo-model) choose it explicitly; then this becomes 'split'.
- */
-export const DEFAULT_MODE: DiffMode = 'text';
+/** Side by side, unless the window is too narrow for two columns of text (see `defaultMode`). */
+export const DEFAULT_MODE: DiffMode = 'split';
+/** Below this width two columns wrap every line; inline reads better. */
+export const NARROW_QUERY = '(max-width: 700px)';
+
+/** The first view for a reader who never chose one: inline on a narrow window, else side by side. */
+export function defaultMode(narrow: boolean): DiffMode {
+  return narrow ? 'inline' : DEFAULT_MODE;
+}
 
 function stored(): DiffMode {
+  let narrow = false;
   try {
+    narrow = globalThis.matchMedia?.(NARROW_QUERY).matches ?? false;
     const value = globalThis.localStorage?.getItem(KEY);
-    return MODES.includes(value as DiffMode) ? (value as DiffMode) : DEFAULT_MODE;
+    return MODES.includes(value as DiffMode) ? (value as DiffMode) : defaultMode(narrow);
   } catch {
     // Storage can be disabled (private windows, policies): the default then.
-    return DEFAULT_MODE;
+    return defaultMode(narrow);
   }
 }
 

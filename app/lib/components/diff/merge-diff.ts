@@ -8,6 +8,7 @@
  * so the scroll position and the expanded regions stay where the reader left them.
  */
 import type { EditorView as EditorViewType } from '@codemirror/view';
+import { wordHighlight } from './word-highlight.ts';
 
 export type MergeMode = 'split' | 'inline';
 
@@ -50,11 +51,12 @@ export function spanChange(current: string, next: string): { from: number; to: n
 }
 
 export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOptions): Promise<MergeDiff> {
-  const [{ EditorState, StateEffect, StateField, ChangeSet, Text }, view, merge] = await Promise.all([
+  const [state, view, merge] = await Promise.all([
     import('@codemirror/state'),
     import('@codemirror/view'),
     import('@codemirror/merge'),
   ]);
+  const { EditorState, StateEffect, StateField, ChangeSet, Text } = state;
   const { EditorView, GutterMarker, gutter, lineNumbers } = view;
   const { MergeView, unifiedMergeView, goToNextChunk, goToPreviousChunk, updateOriginalDoc, getOriginalDoc } = merge;
 
@@ -134,15 +136,20 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
   let destroy: () => void;
   let setBefore: (before: string) => void;
   if (options.mode === 'split') {
+    // Words inside changed lines are marked by word-highlight.ts (CJK by character), not the library.
+    const words = (side: 'a' | 'b') => wordHighlight({ view, state, merge }, side);
     const mv = new MergeView({
-      a: { doc: options.before, extensions: common },
-      b: { doc: options.after, extensions: staged },
+      a: { doc: options.before, extensions: [...common, words('a')] },
+      b: { doc: options.after, extensions: [...staged, words('b')] },
       parent: host,
-      highlightChanges: true,
+      highlightChanges: false,
       gutter: true,
       collapseUnchanged: collapse,
     });
     staging = mv.b;
+    // Each side's highlights need the other side's text, which exists only now.
+    mv.a.dispatch({});
+    mv.b.dispatch({});
     destroy = () => mv.destroy();
     setBefore = (before) => {
       const change = spanChange(mv.a.state.doc.toString(), before);
