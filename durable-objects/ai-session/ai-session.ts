@@ -3,6 +3,8 @@
  * SessionCore (session.ts): it owns the hibernatable sockets (their protocol is sockets/socket-hub.ts and
  * PROTOCOL.md beside this file), the alarm, and the RPC surface the Worker's routes call after
  * they have checked the user's role, including the project channel's `projectMessage`.
+ * Over 400 lines: the RPC surface is one three-line pass-through per command of
+ * shared/ai/session-rpc.ts, and workerd instantiates this one class; the logic lives in SessionCore.
  */
 import { Server, type ConnectionContext, type WSMessage } from 'partyserver';
 import { atLeast } from '../../shared/api/common.ts';
