@@ -29,7 +29,24 @@ async function api<T>(context: BrowserContext, baseUrl: string, method: 'GET' | 
 }
 
 const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
-const scrollToEnd = (editor: Locator) => editor.locator('.cm-scroller').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+/**
+ * Scroll the editor to its end until the line is drawn: CodeMirror draws only the lines near the
+ * scroll position, and a scroll made before its first measure (the editor is loaded lazily) is
+ * measured against the old height, so the scroll is repeated until the line is there.
+ */
+async function scrollToLine(editor: Locator, text: string): Promise<Locator> {
+  const line = editor.locator('.cm-line', { hasText: text });
+  await expect
+    .poll(
+      async () => {
+        await editor.locator('.cm-scroller').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+        return line.count();
+      },
+      { timeout: 30_000, interval: 250 },
+    )
+    .toBe(1);
+  return line;
+}
 const draftOf = (page: Page) => page.locator(`[data-testid="draft-panel"][data-key="${STEP_KEY}"]`);
 
 describeBrowser('co-editing the staged draft (browser)', () => {
@@ -93,16 +110,14 @@ describeBrowser('co-editing the staged draft (browser)', () => {
     await viewerEditor.waitFor();
     expect(await viewerEditor.getAttribute('data-readonly')).toBe('true');
     // The added line is the last one: CodeMirror renders only the lines near the scroll position.
-    await scrollToEnd(viewerEditor);
-    await viewerEditor.locator('.cm-line', { hasText: ADDED_LINE }).waitFor();
+    await (await scrollToLine(viewerEditor, ADDED_LINE)).waitFor();
 
     // The editor opens the same file and fixes the AI's line at its end.
     expect(await draftOf(editor).getByTestId('draft-toggle').textContent()).toContain('Edit draft');
     await draftOf(editor).getByTestId('draft-toggle').click();
     const editorEditor = editor.locator(`[data-testid="draft-editor"][data-key="${STEP_KEY}"][data-phase="ready"]`);
     await editorEditor.waitFor();
-    await scrollToEnd(editorEditor);
-    await editorEditor.locator('.cm-line', { hasText: ADDED_LINE }).click();
+    await (await scrollToLine(editorEditor, ADDED_LINE)).click();
     // The end of the draft is the empty line after it (the file ends with a newline): one step back is the line's end.
     await editor.keyboard.press('Control+End');
     await editor.keyboard.press('ArrowLeft');
