@@ -5,10 +5,12 @@
  * (the update, the debounce task) and no read; edits typed across more than the debounce still end
  * in one validated version; a replay sends the stored JSON of its events without parsing them.
  */
-import { runInDurableObject } from 'cloudflare:test';
+import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
+import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { replayFrames } from '../../durable-objects/ai-session/events/replay.ts';
+import { MAX_ENTRY_CHARS } from '../../durable-objects/ai-session/overlay/overlay-doc.ts';
 import { REVALIDATE_DEBOUNCE_MS } from '../../durable-objects/ai-session/session.ts';
 import { STEP, WF, YClient, connect, currentStep, stepChangeSet, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
 import { sessionObject } from './turns.ts';
@@ -177,5 +179,38 @@ describe('the live channel per event and per frame', () => {
     expect(result.count).toBeGreaterThan(3);
     expect(result.frames).toEqual([result.expected]);
     expect(result.parses).toBe(0);
+  });
+
+  it('does not snapshot a 2 MB draft every 200 keystrokes, and a woken object still has every keystroke', async () => {
+    const s = await stagedSession();
+    const keys = [0, 1, 2, 3].map((i) => `asset:assets/big-${i}.md`);
+    const big = 'A line of a large staged draft.\n'.repeat(Math.floor((MAX_ENTRY_CHARS - 1_024) / 32));
+    const typed = await runInDurableObject(s.object, (instance: AiSessionDurableObject, state) => {
+      const overlay = instance.core.overlay;
+      overlay.stage(keys.map((key) => ({ key, deleted: false, content: big, baseRevision: 1, baseHash: null })), 'test');
+      // The draft as it stands between compactions: one snapshot, then keystrokes.
+      overlay.compact();
+      const peer = new Y.Doc();
+      Y.applyUpdate(peer, Y.encodeStateAsUpdate(overlay.doc));
+      const rowsBefore = state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM y_updates').one().n;
+      const text = peer.getMap<Y.Map<unknown>>('files').get(keys[1]!)!.get('text') as Y.Text;
+      for (let i = 0; i < 250; i++) {
+        const updates: Uint8Array[] = [];
+        const listen = (u: Uint8Array) => updates.push(u);
+        peer.on('update', listen);
+        text.insert(i, 'k');
+        peer.off('update', listen);
+        const result = overlay.applyClientUpdate(Y.mergeUpdates(updates), 'socket', false);
+        if (!result.ok || !result.changed) throw new Error(`keystroke ${i} refused: ${JSON.stringify(result)}`);
+      }
+      const rows = state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM y_updates').one().n;
+      return { rowsBefore, rows, content: overlay.entry(keys[1]!)!.content };
+    });
+    // Every keystroke is its own row: no snapshot of the whole 2 MB document was written among them.
+    expect(typed.rows).toBe(typed.rowsBefore + 250);
+    expect(typed.content.startsWith('k'.repeat(250))).toBe(true);
+    await evictDurableObject(s.object);
+    const woken = await runInDurableObject(s.object, (instance: AiSessionDurableObject) => instance.core.overlay.entry(keys[1]!)!.content);
+    expect(woken).toBe(typed.content);
   });
 });
