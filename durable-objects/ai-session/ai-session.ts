@@ -26,13 +26,14 @@ import { ApiError } from '../../shared/api-error.ts';
 import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
 import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest } from '../../shared/ai/session-rpc.ts';
-import { migrate } from './storage.ts';
+import { forgetKv, migrate } from './storage.ts';
 import { recordingD1, type D1Recorder } from './d1-recorder.ts';
 import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
 import { logError } from '../../shared/errors-report.ts';
 import { Members } from './sockets/members.ts';
 import { REPLAY_PAGE_SIZE } from './events/replay.ts';
 import { SocketHub } from './sockets/socket-hub.ts';
+import { Roster } from './sockets/roster.ts';
 import { sendBinary, syncUpdateFrame, type SessionConnection, type SocketState } from './sockets/socket-state.ts';
 import { runTool } from './tools/registry.ts';
 import { addressCommentsTask } from './review/address-comments.ts';
@@ -54,6 +55,10 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #hub: SocketHub | undefined;
   #audit: AuditOutbox | undefined;
   #db: ReturnType<typeof createDb> | undefined;
+  /** The open sockets in memory (sockets/roster.ts): a broadcast walks this, not the platform's list. */
+  #roster = new Roster(() => this.getConnections<SocketState>());
+  /** When the alarm this instance set will fire (null: none set since this instance woke, or spent). */
+  #alarmAt: number | null = null;
   /** Set once this instance released the storage: the closes of its sockets must not re-create it. */
   #releasedNow = false;
   /** Events read per replay page (tests lower it to replay across pages with few events). */
@@ -117,12 +122,12 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       core: this.#core,
       turns: this.#turns,
       members: new Members(sql),
-      connections: () => this.getConnections<SocketState>(),
+      connections: () => this.#roster.open(),
       replayPageSize: () => this.replayPageSize,
     });
     this.#core.overlay.onUpdate((update, origin) => {
       const frame = syncUpdateFrame(update);
-      for (const connection of this.getConnections<SocketState>()) {
+      for (const connection of this.#roster.open()) {
         if (connection.id !== origin) sendBinary(connection, frame);
       }
     });
@@ -133,9 +138,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     const turnId = event.turnId ?? (event.actor.kind !== 'user' ? (this.#turns?.activeTurnId ?? null) : null);
     const stored = this.core.log.append({ ...event, turnId });
     const frame = JSON.stringify({ type: 'events', events: [stored], replay: false, done: true } satisfies ServerMessage);
-    for (const connection of this.getConnections<SocketState>()) {
-      if (connection.state?.subscribed && connection.readyState === WebSocket.OPEN) connection.send(frame);
-    }
+    for (const connection of this.#roster.open()) if (connection.state?.subscribed) connection.send(frame);
     this.#hub?.noteEvent(stored);
     // The retention clock (retention.ts): checked again, against the last event, when it fires.
     if (ENDING_EVENTS.has(stored.type)) this.#schedule('release', Date.now() + this.#retentionMs());
@@ -147,6 +150,10 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #schedule(name: string, dueAt: number): void {
     const sql = this.ctx.storage.sql;
     sql.exec('INSERT INTO tasks (name, due_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET due_at = excluded.due_at', name, dueAt);
+    // The co-edit debounce moves its task later at every keystroke: an alarm already set no later
+    // than that fires first, finds the task not due and sets the alarm again (onAlarm's last step),
+    // so only a task due sooner than the alarm needs one now.
+    if (this.#alarmAt !== null && this.#alarmAt <= dueAt) return;
     void this.#armAlarm();
   }
 
@@ -157,11 +164,14 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   async #armAlarm(): Promise<void> {
     const next = this.ctx.storage.sql.exec<{ due: number | null }>('SELECT MIN(due_at) AS due FROM tasks').one().due;
+    this.#alarmAt = next;
     if (next === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(next);
   }
 
   override async onAlarm(): Promise<void> {
+    // The alarm that fired is spent; the last step below sets the next one.
+    this.#alarmAt = null;
     const sql = this.ctx.storage.sql;
     const due = sql.exec<{ name: string }>('SELECT name FROM tasks WHERE due_at <= ?', this.now()).toArray();
     for (const { name } of due) {
@@ -206,6 +216,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     for (const connection of this.getConnections<SocketState>()) connection.close(CLOSE_CODES.SESSION_CLOSED, 'AI_SESSION_CLOSED');
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    forgetKv(this.ctx.storage.sql);
     this.#core = this.#turns = this.#hub = this.#audit = undefined;
     return true;
   }
@@ -221,16 +232,20 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   override onConnect(connection: SessionConnection, ctx: ConnectionContext): void {
     if (this.#releasedNow) return connection.close(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
-    this.hub.connect(connection, ctx.request.headers);
+    const hub = this.hub;
+    this.#roster.add(connection);
+    hub.connect(connection, ctx.request.headers);
   }
 
   override onClose(connection: SessionConnection): void {
     if (this.#releasedNow) return;
+    this.#roster.remove(connection);
     this.hub.farewell(connection);
   }
 
   override onError(connection: SessionConnection): void {
     if (this.#releasedNow) return;
+    this.#roster.remove(connection);
     this.hub.farewell(connection);
   }
 

@@ -78,6 +78,7 @@ export class SessionCore {
   #queue: Promise<unknown> = Promise.resolve();
   #applying = false;
   #baselineReport: { key: string; report: ValidationReport } | null = null;
+  #meta: SessionMeta | undefined;
 
   constructor(deps: SessionDeps) {
     this.#deps = deps;
@@ -132,8 +133,10 @@ export class SessionCore {
     return this.#applying;
   }
 
+  /** Written once (init) and never changed: kept after the first read (each event and frame asks). */
   get meta(): SessionMeta | undefined {
-    return readKv<SessionMeta>(this.#deps.sql, 'meta');
+    this.#meta ??= readKv<SessionMeta>(this.#deps.sql, 'meta');
+    return this.#meta;
   }
 
   get status(): SessionStatus {

@@ -85,14 +85,43 @@ export function migrate(sql: SqlStorage): void {
   for (const statement of SCHEMA) sql.exec(statement);
 }
 
+/**
+ * The `kv` table's texts as last read or written, per storage. The object is the table's only
+ * writer and every write goes through `writeKv`, so the session's status and meta (read on every
+ * socket frame and event) cost no storage read once known. The text is kept, not the value: each
+ * read parses its own copy, so a caller changing what it got changes nothing else.
+ */
+const kvTexts = new WeakMap<SqlStorage, Map<string, string | null>>();
+
+function textsOf(sql: SqlStorage): Map<string, string | null> {
+  let texts = kvTexts.get(sql);
+  if (!texts) kvTexts.set(sql, (texts = new Map()));
+  return texts;
+}
+
 /** A JSON value stored under a key of the `kv` table. */
 export function readKv<T>(sql: SqlStorage, key: string): T | undefined {
-  const row = sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', key).toArray()[0];
-  return row ? (JSON.parse(row.value) as T) : undefined;
+  const texts = textsOf(sql);
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', key).toArray()[0]?.value ?? null;
+    texts.set(key, text);
+  }
+  return text === null ? undefined : (JSON.parse(text) as T);
 }
 
 export function writeKv(sql: SqlStorage, key: string, value: unknown): void {
-  sql.exec('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', key, JSON.stringify(value));
+  const text = JSON.stringify(value);
+  const texts = textsOf(sql);
+  // The same value again (the last editor, at every keystroke): nothing to write.
+  if (texts.get(key) === text) return;
+  sql.exec('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', key, text);
+  texts.set(key, text);
+}
+
+/** The storage was wiped (`deleteAll`): what was kept of its `kv` table is gone too. */
+export function forgetKv(sql: SqlStorage): void {
+  kvTexts.delete(sql);
 }
 
 /** Copy bytes into an ArrayBuffer of exactly their length (what SQLite's BLOB binding takes). */

@@ -3,7 +3,9 @@
  * from storage once (on wake) and kept in memory: `append` is ONE synchronous SQLite write, and
  * the seq advances only once that write returned, so seqs have no gaps and no duplicates even when
  * the object is evicted right after (the next wake reads MAX(seq) again); the caller broadcasts
- * only what was stored. `after(seq)` is what a reconnecting client receives, a page at a time.
+ * only what was stored. `after(seq)` is what a reconnecting client receives, a page at a time;
+ * `textsAfter(seq)` is the same page as the JSON text each event is sent as, built from the stored
+ * texts without parsing them (replay.ts).
  */
 import type { NewEvent, SessionEvent } from '../../../shared/ai/events.ts';
 
@@ -25,6 +27,16 @@ function fromRow(row: EventRow): SessionEvent {
     turnId: row.turn_id,
     payload: JSON.parse(row.payload),
   } as SessionEvent;
+}
+
+/**
+ * The event as `JSON.stringify(fromRow(row))` writes it, without the parse: actor and payload are
+ * stored as JSON.stringify wrote them, and parsing then writing JSON from JSON.stringify gives the
+ * same text back.
+ */
+function textOfRow(row: EventRow): string {
+  const turnId = row.turn_id === null ? 'null' : JSON.stringify(row.turn_id);
+  return `{"seq":${row.seq},"type":${JSON.stringify(row.type)},"at":${JSON.stringify(row.at)},"actor":${row.actor},"turnId":${turnId},"payload":${row.payload}}`;
 }
 
 export class EventLog {
@@ -66,6 +78,14 @@ export class EventLog {
       .exec<EventRow>('SELECT seq, type, at, actor, turn_id, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?', seq, limit)
       .toArray()
       .map(fromRow);
+  }
+
+  /** `after(seq, limit)` as each event's JSON text, with its seq (what a replay sends). */
+  textsAfter(seq: number, limit: number): Array<{ seq: number; text: string }> {
+    return this.#sql
+      .exec<EventRow>('SELECT seq, type, at, actor, turn_id, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?', seq, limit)
+      .toArray()
+      .map((row) => ({ seq: row.seq, text: textOfRow(row) }));
   }
 
   /** The newest event of `turnId` whose type is one of `types` (e.g. how a turn ended), if any. */

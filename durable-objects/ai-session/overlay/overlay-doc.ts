@@ -18,8 +18,14 @@ import { checkCoEdit } from './co-edit-check.ts';
 const FILES = 'files';
 /** Staged text larger than this is refused (the changeSet contract uses the same cap). */
 export const MAX_ENTRY_CHARS = 512 * 1024;
-/** Compact the update log into one snapshot after this many rows. */
+/** Compact the update log into one snapshot after this many rows at least… */
 const COMPACT_AFTER = 200;
+/**
+ * …once the rows since the last snapshot weigh as much as it did, or after this many rows at most.
+ * A snapshot encodes and writes the whole document, so a 2 MB draft is not re-snapshot every 200
+ * keystrokes (the cost stays in proportion to what was written), and a wake replays a bounded log.
+ */
+const COMPACT_AT_MOST_AFTER = 2_000;
 
 export type UpdateListener = (update: Uint8Array, origin: unknown) => void;
 
@@ -72,6 +78,9 @@ export class OverlayDoc {
   readonly #sql: SqlStorage;
   readonly #listeners: UpdateListener[] = [];
   #rows = 0;
+  /** The bytes of the log at the last snapshot (or wake), and those appended since. */
+  #baseBytes = 0;
+  #sinceBytes = 0;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
@@ -80,7 +89,8 @@ export class OverlayDoc {
       // Persist first: a broadcast update is always one the object can replay after eviction.
       this.#sql.exec('INSERT INTO y_updates (data) VALUES (?)', toArrayBuffer(update));
       this.#rows++;
-      if (this.#rows > COMPACT_AFTER) this.compact();
+      this.#sinceBytes += update.byteLength;
+      if (this.#rows > COMPACT_AFTER && (this.#sinceBytes >= this.#baseBytes || this.#rows > COMPACT_AT_MOST_AFTER)) this.compact();
       for (const listener of this.#listeners) listener(update, origin);
     });
   }
@@ -91,6 +101,8 @@ export class OverlayDoc {
       for (const row of rows) Y.applyUpdate(this.doc, new Uint8Array(row.data), 'load');
     }, 'load');
     this.#rows = rows.length;
+    this.#baseBytes = rows.reduce((sum, row) => sum + row.data.byteLength, 0);
+    this.#sinceBytes = 0;
   }
 
   /** Replace the update log with one snapshot of the current state. */
@@ -99,6 +111,8 @@ export class OverlayDoc {
     this.#sql.exec('DELETE FROM y_updates');
     this.#sql.exec('INSERT INTO y_updates (data) VALUES (?)', toArrayBuffer(snapshot));
     this.#rows = 1;
+    this.#baseBytes = snapshot.byteLength;
+    this.#sinceBytes = 0;
   }
 
   onUpdate(listener: UpdateListener): void {

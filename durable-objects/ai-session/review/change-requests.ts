@@ -24,6 +24,8 @@ interface StoredOverride extends ApprovalOverride {
 
 export class ChangeRequestStore {
   readonly #sql: SqlStorage;
+  /** Draft authors this instance wrote since the draft was last cleared (the table is only written here). */
+  readonly #authorsWritten = new Set<string>();
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
@@ -76,11 +78,15 @@ export class ChangeRequestStore {
   }
 
   addDraftAuthor(userId: string): void {
+    // Every keystroke of a co-editor lands here: one write per person and draft is enough.
+    if (this.#authorsWritten.has(userId)) return;
     this.#sql.exec('INSERT INTO draft_authors (user_id) VALUES (?) ON CONFLICT(user_id) DO NOTHING', userId);
+    this.#authorsWritten.add(userId);
   }
 
   clearDraftAuthors(): void {
     this.#sql.exec('DELETE FROM draft_authors');
+    this.#authorsWritten.clear();
   }
 
   /** Who may not approve the current draft: the session's creator, whoever sent a message, whoever staged or co-edited it. */

@@ -119,9 +119,9 @@ export class ReviewService {
       commentId = review.reply(threadId, actor, body);
     } else {
       if (!parseObjectKey(objectKey)) throw new ApiError('VALIDATION_FAILED', { message: `"${objectKey}" does not name a file of the package.` });
-      const entry = overlay.entry(objectKey);
+      // The live text only (undefined when not staged or deleted): no copy of a large draft as a string.
       const text = overlay.textOf(objectKey);
-      if (!entry || !text) {
+      if (!text) {
         throw new ApiError('AI_COMMENT_LINE_GONE', {
           message: `${objectKey} is not among the staged changes any more, so it cannot be commented on.`,
           hints: ['Reload the changes and comment on a file that is staged.'],

@@ -4,6 +4,8 @@
  * the Worker's project channel (`membershipChanged`) tells it of every change after that. Each
  * entry carries the time its role was read or written in D1, and an older word never overwrites a
  * newer one: an upgrade that read "editor" just before a demotion cannot bring the editor back.
+ * The object is the table's only writer, so what it read is kept in memory: checking a socket
+ * frame against the role in force reads no storage.
  */
 import { Role } from '../../../shared/api/common.ts';
 
@@ -13,6 +15,8 @@ interface MemberRow extends Record<string, SqlStorageValue> {
 
 export class Members {
   readonly #sql: SqlStorage;
+  /** What the table says per person, as last read or written here (absent: not read yet). */
+  readonly #known = new Map<string, Role | null | undefined>();
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
@@ -20,6 +24,13 @@ export class Members {
 
   /** The role in force for `userId` (null: no longer a member), or undefined if never told. */
   roleOf(userId: string): Role | null | undefined {
+    if (this.#known.has(userId)) return this.#known.get(userId);
+    const role = this.#read(userId);
+    this.#known.set(userId, role);
+    return role;
+  }
+
+  #read(userId: string): Role | null | undefined {
     const row = this.#sql.exec<MemberRow>('SELECT role FROM members WHERE user_id = ?', userId).toArray()[0];
     if (!row) return undefined;
     const role = Role.safeParse(row.role);
@@ -35,6 +46,8 @@ export class Members {
       role,
       at,
     );
+    // The upsert may have kept a newer word: read back what the table holds now.
+    this.#known.delete(userId);
     return this.roleOf(userId) ?? null;
   }
 
@@ -47,6 +60,8 @@ export class Members {
       role,
       at,
     );
+    // The upsert may have kept a newer word: read back what the table holds now.
+    this.#known.delete(userId);
     return this.roleOf(userId) ?? null;
   }
 }

@@ -37,7 +37,7 @@ import type { TurnRunner } from '../loop/turn-runner.ts';
 import type { Members } from './members.ts';
 import { replayFrames } from '../events/replay.ts';
 import type { SessionCore } from '../session.ts';
-import { send, sendBinary, type SessionConnection, type SocketState } from './socket-state.ts';
+import { send, sendBinary, sendText, type SessionConnection, type SocketState } from './socket-state.ts';
 
 export interface SocketHubDeps {
   sessionId(): string;
@@ -219,7 +219,7 @@ export class SocketHub {
     switch (frame.type) {
       case 'hello': {
         // Replay every event after lastSeq, page by page, then live events follow (no gap: this runs synchronously).
-        for (const batch of replayFrames(this.#core.log, frame.lastSeq, { pageSize: this.#deps.replayPageSize() })) send(connection, batch);
+        for (const batch of replayFrames(this.#core.log, frame.lastSeq, { pageSize: this.#deps.replayPageSize() })) sendText(connection, batch);
         connection.setState({ ...connection.state!, subscribed: true });
         return;
       }

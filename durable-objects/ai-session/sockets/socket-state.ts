@@ -27,6 +27,11 @@ export function send(connection: SessionConnection, message: ServerMessage): voi
   if (connection.readyState === WebSocket.OPEN) connection.send(JSON.stringify(message));
 }
 
+/** A frame already written as JSON (a replay frame: events/replay.ts). */
+export function sendText(connection: SessionConnection, text: string): void {
+  if (connection.readyState === WebSocket.OPEN) connection.send(text);
+}
+
 export function sendBinary(connection: SessionConnection, data: Uint8Array): void {
   if (connection.readyState === WebSocket.OPEN) connection.send(data);
 }
