@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { TargetType, SessionMode } from './session.ts';
 import { ContextSummary, Usage } from './turn.ts';
+import { ToolWords } from './tool-words.ts';
 
 export const FileAction = z.enum(['A', 'M', 'D']);
 export const ChangedFileSchema = z.object({ key: z.string(), action: FileAction, path: z.string().optional() });
@@ -148,7 +149,8 @@ const payloads = {
     /** The tool calls were written as text by a server without a tool parser and recovered. */
     toolCallsFromText: z.boolean().optional(),
   }),
-  'tool.started': z.object({ iteration: z.number().int(), toolCallId: z.string(), name: z.string(), summary: z.string() }),
+  /** `words`: the summary as a key and parameters, for the viewer's language (absent in older logs). */
+  'tool.started': z.object({ iteration: z.number().int(), toolCallId: z.string(), name: z.string(), summary: z.string(), words: ToolWords.optional() }),
   'tool.finished': z.object({
     iteration: z.number().int(),
     toolCallId: z.string(),
@@ -157,6 +159,7 @@ const payloads = {
     durationMs: z.number().int(),
     code: z.string().nullable(),
     summary: z.string(),
+    words: ToolWords.optional(),
   }),
   'turn.validating': z.object({ version: z.number().int(), changeSetId: z.string() }),
   'turn.repairing': z.object({ attempt: z.number().int(), maxRepairs: z.number().int(), errorCount: z.number().int() }),

@@ -13,9 +13,11 @@ import { agents } from './en/agents.ts';
 import { assets, diff } from './en/assets.ts';
 import { network, pages, projects } from './en/pages.ts';
 import { history } from './en/history.ts';
+import { toolWords } from './en/tool-words.ts';
 import { workbenchEn } from './en/workbench.ts';
 
 export const en = {
+  toolWords,
   history,
   pages,
   network,

@@ -11,8 +11,10 @@ import { agents } from './zh/agents.ts';
 import { assets, diff } from './zh/assets.ts';
 import { network, pages, projects } from './zh/pages.ts';
 import { history } from './zh/history.ts';
+import { toolWords } from './zh/tool-words.ts';
 
 export const zh: Messages = {
+  toolWords,
   history,
   pages,
   network,

@@ -9,8 +9,10 @@ import type { ContextSummary, Usage } from '../../../shared/ai/turn.ts';
 import { formatCostUsd } from '../../../shared/ai/pricing.ts';
 import type { PersonUsage } from '../../../shared/api/ai-audit.ts';
 import type { FileAction } from '../../../shared/ai/overlay.ts';
+import type { ToolWords } from '../../../shared/ai/tool-words.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import { formatNumber } from '../format.ts';
+import { toolWordsText } from './tool-words.ts';
 
 /** One tool call: what it asked for, then how it went. */
 export interface ToolLine {
@@ -19,8 +21,11 @@ export interface ToolLine {
   iteration: number;
   /** What the call asks for (`step wf/n1`), from `tool.started`. */
   request: string;
+  /** The same as a key and parameters, worded in the reader's language (tool-words.ts); absent in older logs. */
+  requestWords?: ToolWords | undefined;
   /** What it answered, from `tool.finished`; null while it runs. */
   result: string | null;
+  resultWords?: ToolWords | undefined;
   ok: boolean | null;
   code: string | null;
   durationMs: number | null;
@@ -32,7 +37,7 @@ export type TurnPhase =
   | { kind: 'preparing' }
   | { kind: 'thinking'; iteration: number }
   | { kind: 'writing'; iteration: number }
-  | { kind: 'tool'; name: string; request: string }
+  | { kind: 'tool'; name: string; request: string; requestWords?: ToolWords | undefined }
   | { kind: 'validating'; version: number }
   | { kind: 'repairing'; attempt: number; maxRepairs: number; errorCount: number }
   | { kind: 'resumed'; reason: 'restart' | 'budget' };
@@ -194,24 +199,27 @@ function recordToolStart(turn: TurnActivity, event: EventOf<'tool.started'>): vo
     name: event.payload.name,
     iteration: event.payload.iteration,
     request: event.payload.summary,
+    requestWords: event.payload.words,
     result: null,
     ok: null,
     code: null,
     durationMs: null,
   });
-  turn.phase = { kind: 'tool', name: event.payload.name, request: event.payload.summary };
+  turn.phase = { kind: 'tool', name: event.payload.name, request: event.payload.summary, requestWords: event.payload.words };
 }
 
 /** Completes the call's line, or adds one when its start was not seen. */
 function recordToolFinish(turn: TurnActivity, event: EventOf<'tool.finished'>): void {
-  const { toolCallId, name, iteration, summary, ok, code, durationMs } = event.payload;
+  const { toolCallId, name, iteration, summary, words, ok, code, durationMs } = event.payload;
   const index = turn.tools.findIndex((t) => t.toolCallId === toolCallId);
   const line: ToolLine = {
     toolCallId,
     name,
     iteration,
     request: index >= 0 ? turn.tools[index]!.request : '',
+    requestWords: index >= 0 ? turn.tools[index]!.requestWords : undefined,
     result: summary,
+    resultWords: words,
     ok,
     code,
     durationMs,
@@ -259,7 +267,7 @@ export function statusText(phase: TurnPhase): string {
     case 'writing':
       return t('workbench.status.writing');
     case 'tool':
-      return t('workbench.status.tool', { name: phase.name, request: phase.request });
+      return t('workbench.status.tool', { name: phase.name, request: toolWordsText(phase.requestWords, phase.request) });
     case 'validating':
       return t('workbench.status.validating', { version: phase.version });
     case 'repairing':

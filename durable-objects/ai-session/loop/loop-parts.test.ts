@@ -5,7 +5,7 @@ import { fromWireName } from '../tools/registry.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
 import { MAX_SUMMARY_CHARS, parseFinalAnswer, summaryOnly } from './final-answer.ts';
 import { offeredToolNames, offeredTools } from './offered-tools.ts';
-import { argumentsSummary, resultSummary } from './summaries.ts';
+import { argumentsSummary, argumentsWords, englishSummary, resultSummary, resultWords } from './summaries.ts';
 import { toolError, toolOk } from '../../../shared/ai/tool-envelope.ts';
 
 describe('offered tools', () => {
@@ -119,6 +119,20 @@ describe('summaries', () => {
     expect(resultSummary('builder.change.validate', toolOk({ valid: true, errors: [], warnings: [1] }, { revision: null }))).toBe('valid, 1 warning(s)');
     expect(resultSummary('builder.step.read', toolError('STEP_NOT_FOUND', { message: 'No step n9.' }))).toBe('STEP_NOT_FOUND: No step n9.');
     expect(resultSummary('builder.step.read', toolOk({ markdown: 'abc' }, { revision: 2, staged: true }))).toBe('18 characters (staged)');
+  });
+
+  it('gives each summary as a key and parameters, for the viewer to word in its own language', () => {
+    expect(argumentsWords('builder.context.get', {})).toEqual({ key: 'context', values: {} });
+    expect(argumentsWords('builder.step.read', { workflowId: 'wf', nodeId: 'n1', offset: 40 })).toEqual({ key: 'stepFrom', values: { workflowId: 'wf', nodeId: 'n1', offset: '40' } });
+    const stage = argumentsWords('builder.change.stage', { changeSet: { operations: [{ op: 'upsert', targetType: 'agent', target: { agentId: 'a1' }, payload: { persona: 'SECRET' } }] } });
+    expect(stage).toEqual({ key: 'operations', values: { count: 1, list: 'upsert agent a1' } });
+    expect(englishSummary(stage!)).toBe('1 operation: upsert agent a1');
+    expect(argumentsWords('unknown.tool', { a: 1 })).toBeUndefined();
+    const staged = resultWords('builder.change.stage', toolOk({ version: 2, files: [{ action: 'A', key: 'agent:a1' }] }, { revision: null }));
+    expect(staged).toEqual({ key: 'staged', values: { version: '2', files: 'A agent:a1' } });
+    expect(resultWords('builder.step.read', toolOk({ markdown: 'abc' }, { revision: 2 }))).toEqual({ key: 'characters', values: { count: 18 } });
+    expect(resultWords('builder.change.validate', toolOk({ valid: true, errors: [], warnings: [] }, { revision: null }))).toEqual({ key: 'valid', values: {} });
+    expect(resultWords('builder.step.read', toolError('STEP_NOT_FOUND', { message: 'No step n9.' }))).toEqual({ key: 'failed', values: { code: 'STEP_NOT_FOUND', message: 'No step n9.' } });
   });
 });
 

@@ -12,7 +12,7 @@ import { fromWireName, runTool } from '../tools/registry.ts';
 import { failedBefore, teach } from '../tools/teaching.ts';
 import { parseJsonLenient } from '../../../shared/ai/lenient-input.ts';
 import type { AuditBuffer } from './audit-buffer.ts';
-import { argumentsSummary, resultSummary } from './summaries.ts';
+import { argumentsSummary, argumentsWords, englishSummary, resultWords } from './summaries.ts';
 import type { TurnRecord } from './turn-store.ts';
 
 /** Tool arguments above this size are refused unread (a changeSet payload is capped at 512 KiB). */
@@ -97,8 +97,9 @@ export async function runToolCall(deps: ToolCallDeps, turn: TurnRecord, call: To
   const { toolCallId, name, args, iteration, refusal, notes = [] } = call;
   const previous = core.turns.toolRun(turn.id, iteration, toolCallId);
   if (previous?.status === 'finished' && previous.result) return previous.result;
-  const summary = refusal ? 'not run' : argumentsSummary(name, args);
-  emit({ type: 'tool.started', actor: { kind: 'ai' }, turnId: turn.id, payload: { iteration, toolCallId, name, summary } });
+  const asked = refusal ? { key: 'notRun' as const, values: {} } : argumentsWords(name, args);
+  const summary = asked ? englishSummary(asked) : argumentsSummary(name, args);
+  emit({ type: 'tool.started', actor: { kind: 'ai' }, turnId: turn.id, payload: { iteration, toolCallId, name, summary, ...(asked ? { words: asked } : {}) } });
   const startedAt = Date.now();
   let result: ToolEnvelope;
   if (refusal) {
@@ -124,11 +125,12 @@ export async function runToolCall(deps: ToolCallDeps, turn: TurnRecord, call: To
   if (result.ok && name === 'builder.change.stage') core.turns.update(turn.id, { stagedVersion: (result.data as { version: number }).version });
   if (result.ok && name === 'builder.change.discard') core.turns.update(turn.id, { stagedVersion: null });
   const code = result.ok ? null : result.error.code;
+  const answered = resultWords(name, result);
   emit({
     type: 'tool.finished',
     actor: { kind: 'ai' },
     turnId: turn.id,
-    payload: { iteration, toolCallId, name, ok: result.ok, durationMs, code, summary: resultSummary(name, result) },
+    payload: { iteration, toolCallId, name, ok: result.ok, durationMs, code, summary: englishSummary(answered), words: answered },
   });
   audit.add({ type: 'ai.tool.called', userId: turn.userId, code, latencyMs: durationMs, payload: { turnId: turn.id, toolCallId, name, ok: result.ok } });
   return result;

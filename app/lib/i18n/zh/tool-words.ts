@@ -1,0 +1,30 @@
+/** 简体中文：工作台的工具行——每次工具调用请求了什么、返回了什么。 */
+import type { Messages } from '../catalogue.ts';
+
+export const toolWords: Messages['toolWords'] = {
+  context: '会话上下文',
+  workflow: '工作流 {{workflowId}}',
+  step: '步骤 {{workflowId}}/{{nodeId}}',
+  stepFrom: '步骤 {{workflowId}}/{{nodeId}}，从第 {{offset}} 个字符起',
+  agent: '智能体 {{agentId}}',
+  asset: '资源 {{path}}',
+  assetFrom: '资源 {{path}}，从第 {{offset}} 个字符起',
+  references: '{{type}} {{id}} 的引用',
+  operations_one: '{{countText}} 项操作：{{list}}',
+  operations_other: '{{countText}} 项操作：{{list}}',
+  legacySteps: '{{countText}} 个步骤修改（旧格式）',
+  version: '版本 {{version}}',
+  latestVersion: '最新暂存的版本',
+  everything: '全部暂存内容',
+  notRun: '未运行',
+  staged: '已暂存版本 {{version}}：{{files}}',
+  stagedNothing: '已暂存版本 {{version}}：没有文件修改',
+  valid: '校验通过',
+  validWithWarnings: '校验通过，{{warnings}} 个警告',
+  invalid: '{{errors}} 个错误，{{warnings}} 个警告',
+  discarded: '已丢弃',
+  referencesFound: '{{inbound}} 个引入、{{outbound}} 个引出引用',
+  characters: '{{countText}} 个字符',
+  charactersStaged: '{{countText}} 个字符（已暂存）',
+  failed: '{{code}}：{{message}}',
+};
