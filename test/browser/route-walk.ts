@@ -1,28 +1,35 @@
 /**
  * A walk through every route of the app on the demo project, the way a person meets them: signed
- * out (sign-in, register), then the projects list, a project's overview and each tab, the workflow
- * editor with a step open, an agent, an asset, the AI settings, the AI Workbench with a change the
+ * out (sign-in, register, each refusing), then the projects list with a package's import preview, a
+ * project's overview and each tab, the workflow editor (and with a step open, also on the Chinese
+ * example project), an agent, an asset, the AI settings, the AI Workbench with a change the
  * demo model staged (and its apply), the sessions list, that session read-only afterwards, History
  * and the error page. At each page, once it has settled, `check(name)` runs the caller's checks.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { DEMO_USER, seedDemo } from '../../scripts/seed-demo.ts';
+import { DEMO_USER, seedDemo, ZH_PACKAGE_DIR, zipFolder } from '../../scripts/seed-demo.ts';
 import type { ModelSuite } from './harness.ts';
 
 const WF = 'vendor-intake';
 const STEP = 'capture-request';
 const AGENT = 'procurement-analyst';
 const ASSET = 'assets/templates/onboarding-summary.md';
+/** The Chinese example package (需求评审): a workflow and a step of it. */
+const ZH_WF = 'req-review';
+const ZH_STEP = 'review-requirements';
 
-// bypassCSP lets the checks inject axe-core; the app itself runs under its real CSP otherwise.
+/** A few of the pages the walk must reach, so a walk cut short cannot pass unseen. */
+export const WALKED = ['login refused', 'import done', 'workflow with a step open', 'workbench with a staged change', 'read-only past session', 'history', 'error page'];
+
 export type PageCheck = (name: string, page: Page) => Promise<void>;
 
 /** The browser language for the walk's context: `zh-CN` reads the app in Chinese, `en-US` in English. */
 export async function walkEveryRoute(started: ModelSuite, browserLocale: string, check: PageCheck): Promise<void> {
   const { suite, model } = started;
   const base = suite.product.url;
-  const { projectId } = await seedDemo(base, { scriptedModelUrl: model.url });
+  const { projectId, zhProjectId } = await seedDemo(base, { scriptedModelUrl: model.url });
+  // bypassCSP lets the checks inject axe-core; the app itself runs under its real CSP otherwise.
   const context: BrowserContext = await suite.browser.newContext({ baseURL: base, locale: browserLocale, viewport: { width: 1280, height: 900 }, bypassCSP: true });
   try {
     const page = await context.newPage();
@@ -33,9 +40,17 @@ export async function walkEveryRoute(started: ModelSuite, browserLocale: string,
       await check(name, page);
     };
 
-    // ---- Signed out.
+    // ---- Signed out, and each form's refusal.
     await visit('login', '/login', '[data-testid="login-form"]');
+    await page.locator('#login-email').fill(DEMO_USER.email);
+    await page.locator('#login-password').fill('not the password');
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('login-error').waitFor();
+    await check('login refused', page);
     await visit('register', '/register', '[data-testid="register-form"]');
+    await page.getByTestId('register-submit').click();
+    await page.locator('#register-name-error').waitFor();
+    await check('register with field errors', page);
 
     const login = await context.request.post(`${base}/api/auth/login`, { data: { email: DEMO_USER.email, password: DEMO_USER.password }, headers: { origin: base } });
     expect(login.status()).toBe(200);
@@ -43,12 +58,24 @@ export async function walkEveryRoute(started: ModelSuite, browserLocale: string,
     // ---- The project pages.
     const project = `/projects/${projectId}`;
     await visit('projects', '/projects', '[data-testid="project-item"]');
+    // The import form: a package's preview (its name taken, so with the conflict notice), then imported.
+    await page.getByTestId('import-file').setInputFiles({ name: 'req-review.bmad', mimeType: 'application/zip', buffer: Buffer.from(await zipFolder(ZH_PACKAGE_DIR)) });
+    await page.getByTestId('import-name').fill(`Walk ${Date.now().toString(36)}`);
+    await page.getByTestId('import-submit').click();
+    await page.getByTestId('import-confirm').waitFor();
+    await check('import preview', page);
+    await page.getByTestId('import-confirm').click();
+    await page.getByTestId('import-done').waitFor();
+    await check('import done', page);
     await visit('overview', project, '[data-testid="validation-counts"]');
     await visit('agents', `${project}/agents`, 'main h1');
     await visit('agent', `${project}/agents/${AGENT}`, '[data-testid="agent-ai-links"]');
     await visit('assets', `${project}/assets`, '[data-testid="assets-tree-section"]');
     await visit('asset', `${project}/assets?path=${encodeURIComponent(ASSET)}`, '[data-testid="asset-ai-links"]');
+    await visit('workflow', `${project}/workflows/${WF}`, '[data-testid="workflow-ai-links"]');
     await visit('workflow with a step open', `${project}/workflows/${WF}?node=${STEP}`, '[data-testid="step-ai-links"]');
+    await visit('Chinese project overview', `/projects/${zhProjectId}`, '[data-testid="validation-counts"]');
+    await visit('Chinese workflow with a step open', `/projects/${zhProjectId}/workflows/${ZH_WF}?node=${ZH_STEP}`, '[data-testid="step-ai-links"]');
     await visit('settings', `${project}/settings`, 'main h1');
     await visit('members', `${project}/members`, '[data-testid="members-section"]');
     await visit('AI settings', '/settings/ai', '[data-testid="llm-profile-form"]');
