@@ -14,10 +14,12 @@ import { assets, diff } from './en/assets.ts';
 import { network, pages, projects } from './en/pages.ts';
 import { history } from './en/history.ts';
 import { toolWords } from './en/tool-words.ts';
+import { semanticDiff } from './en/semantic-diff.ts';
 import { workbenchEn } from './en/workbench.ts';
 
 export const en = {
   toolWords,
+  semanticDiff,
   history,
   pages,
   network,

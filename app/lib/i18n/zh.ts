@@ -12,9 +12,11 @@ import { assets, diff } from './zh/assets.ts';
 import { network, pages, projects } from './zh/pages.ts';
 import { history } from './zh/history.ts';
 import { toolWords } from './zh/tool-words.ts';
+import { semanticDiff } from './zh/semantic-diff.ts';
 
 export const zh: Messages = {
   toolWords,
+  semanticDiff,
   history,
   pages,
   network,
