@@ -3,7 +3,8 @@
  * out (sign-in, register, each refusing), then the projects list with a package's import preview, a
  * project's overview and each tab, the workflow editor (and with a step open, also on the Chinese
  * example project), an agent, an asset, the AI settings, the AI Workbench with a change the
- * demo model staged (and its apply), the sessions list, that session read-only afterwards, History
+ * demo model staged (and its apply), the sessions list, that session read-only afterwards, a
+ * workbench address that lacks its target, History
  * and the error page. At each page, once it has settled, `check(name)` runs the caller's checks.
  */
 import type { BrowserContext, Page } from 'playwright-core';
@@ -20,7 +21,7 @@ const ZH_WF = 'req-review';
 const ZH_STEP = 'review-requirements';
 
 /** A few of the pages the walk must reach, so a walk cut short cannot pass unseen. */
-export const WALKED = ['login refused', 'import done', 'workflow with a step open', 'workbench with a staged change', 'read-only past session', 'history', 'error page'];
+export const WALKED = ['login refused', 'import done', 'workflow with a step open', 'workbench with a staged change', 'read-only past session', 'workbench address with a problem', 'history', 'error page'];
 
 export type PageCheck = (name: string, page: Page) => Promise<void>;
 
@@ -108,6 +109,7 @@ export async function walkEveryRoute(started: ModelSuite, browserLocale: string,
     await page.waitForLoadState('networkidle');
     await check('read-only past session', page);
 
+    await visit('workbench address with a problem', `/builder/${projectId}/ai-workbench?targetType=agent&mode=optimize`, '[data-testid="workbench-problem"]');
     await visit('history', `${project}/history`, '[data-testid="history-entry"][data-action="ai_apply"]');
     await visit('error page', '/no-such-page', '[data-testid="error-page"]');
   } finally {

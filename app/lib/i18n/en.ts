@@ -15,11 +15,13 @@ import { network, pages, projects } from './en/pages.ts';
 import { history } from './en/history.ts';
 import { toolWords } from './en/tool-words.ts';
 import { semanticDiff } from './en/semantic-diff.ts';
+import { workbenchAddress } from './en/workbench-address.ts';
 import { workbenchEn } from './en/workbench.ts';
 
 export const en = {
   toolWords,
   semanticDiff,
+  workbenchAddress,
   history,
   pages,
   network,

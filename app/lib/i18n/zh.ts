@@ -13,10 +13,12 @@ import { network, pages, projects } from './zh/pages.ts';
 import { history } from './zh/history.ts';
 import { toolWords } from './zh/tool-words.ts';
 import { semanticDiff } from './zh/semantic-diff.ts';
+import { workbenchAddress } from './zh/workbench-address.ts';
 
 export const zh: Messages = {
   toolWords,
   semanticDiff,
+  workbenchAddress,
   history,
   pages,
   network,

@@ -9,6 +9,7 @@ export const semanticDiff = {
   noAgentField: 'No agent field changed (only formatting).',
   agent: 'Agent',
   agentFields: 'Fields of agent {{id}}',
+  frontmatter: 'Frontmatter',
   noFrontmatter: 'No frontmatter field changed.',
   frontmatterFields: 'Frontmatter fields',
   sections: 'Sections',

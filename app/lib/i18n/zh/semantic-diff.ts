@@ -11,6 +11,7 @@ export const semanticDiff: Messages['semanticDiff'] = {
   noAgentField: '没有智能体字段改动（仅格式变化）。',
   agent: '智能体',
   agentFields: '智能体 {{id}} 的字段',
+  frontmatter: '前置元数据',
   noFrontmatter: '没有前置元数据字段改动。',
   frontmatterFields: '前置元数据字段',
   sections: '章节',
