@@ -108,3 +108,20 @@ describe('workbenchSearch', () => {
     expect(workbenchSearch({ targetType: 'agent', mode: 'create' })).toBe('targetType=agent&mode=create');
   });
 });
+
+describe('workbench address problems in Chinese', () => {
+  it('says what is missing or wrong in the reader’s language, with the field names and values as they are', async () => {
+    const { useLocale } = await import('./i18n/i18n.svelte.ts');
+    useLocale('zh');
+    try {
+      expect(problems('targetType=agent&mode=optimize')).toEqual([{ field: 'targetId', message: '优化智能体需要它的 ID：请添加 targetId=<agentId>。' }]);
+      expect(problems('targetType=robot&mode=create')[0]?.message).toBe('“robot”不是有效的 targetType；请使用以下之一：workflow, step, agent, asset。');
+      expect(problems('targetType=step&mode=optimize&workflowId=wf&targetId=a%2Fb')[0]?.message).toBe('“a/b”不是有效的节点 ID。');
+      const asset = problems('targetType=asset&mode=optimize&targetId=..%2Fx.md')[0]?.message ?? '';
+      expect(asset).toMatch(/[\u4e00-\u9fff]/u);
+      expect(asset).not.toMatch(/[A-Za-z]{3,} [A-Za-z]{3,}/u);
+    } finally {
+      useLocale('en');
+    }
+  });
+});

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { PackageId } from '../../shared/api/index.ts';
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { safeNextPath } from './safe-next-path.ts';
+import { t } from './i18n/i18n.svelte.ts';
+import { problemWords } from './local-words.ts';
 import { AI_MODES, AI_TARGET_TYPES, type AiTarget } from './workbench-address.ts';
 
 export { AI_MODES, AI_TARGET_TYPES, workbenchSearch, type AiMode, type AiTarget, type AiTargetType } from './workbench-address.ts';
@@ -18,18 +20,19 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
-const choice = <T extends readonly [string, ...string[]]>(values: T, name: string, what: string) =>
+// The words are chosen when the address is read, in the reader's language at that moment.
+const choice = <T extends readonly [string, ...string[]]>(values: T, name: string, what: () => string) =>
   z.enum(values, {
     error: (issue) =>
       issue.input === undefined || issue.input === ''
-        ? `The address has no ${name}: say ${what} (${name}=${values.join('|')}).`
-        : `"${String(issue.input)}" is not a ${name}; use one of ${values.join(', ')}.`,
+        ? t('workbenchAddress.missing', { name, what: what(), values: values.join('|') })
+        : t('workbenchAddress.notOneOf', { input: String(issue.input), name, values: values.join(', ') }),
   });
 
 export const WorkbenchQuery = z
   .object({
-    targetType: choice(AI_TARGET_TYPES, 'targetType', 'what the AI should work on'),
-    mode: choice(AI_MODES, 'mode', 'whether to create something new or optimize what exists'),
+    targetType: choice(AI_TARGET_TYPES, 'targetType', () => t('workbenchAddress.whatTargetType')),
+    mode: choice(AI_MODES, 'mode', () => t('workbenchAddress.whatMode')),
     targetId: optionalText,
     workflowId: optionalText,
     source: optionalText,
@@ -37,30 +40,33 @@ export const WorkbenchQuery = z
   .superRefine((q, ctx) => {
     const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
     if (q.workflowId !== undefined && !PackageId.safeParse(q.workflowId).success) {
-      problem('workflowId', `"${q.workflowId}" is not a valid workflow id.`);
+      problem('workflowId', t('workbenchAddress.badWorkflowId', { id: q.workflowId }));
     }
     switch (q.targetType) {
       case 'workflow':
         if (q.mode === 'optimize' && q.workflowId === undefined && q.targetId === undefined) {
-          problem('workflowId', 'Optimizing a workflow needs its id: add workflowId=<id>.');
+          problem('workflowId', t('workbenchAddress.workflowNeedsId'));
         }
         if (q.workflowId !== undefined && q.targetId !== undefined && q.workflowId !== q.targetId) {
-          problem('targetId', `targetId "${q.targetId}" and workflowId "${q.workflowId}" name different workflows.`);
+          problem('targetId', t('workbenchAddress.differentWorkflows', { targetId: q.targetId, workflowId: q.workflowId }));
         }
         break;
       case 'step':
-        if (q.workflowId === undefined) problem('workflowId', 'A step belongs to a workflow: add workflowId=<id>.');
-        if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', 'Optimizing a step needs its node id: add targetId=<nodeId>.');
-        if (q.targetId !== undefined && !PackageId.safeParse(q.targetId).success) problem('targetId', `"${q.targetId}" is not a valid node id.`);
+        if (q.workflowId === undefined) problem('workflowId', t('workbenchAddress.stepNeedsWorkflow'));
+        if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', t('workbenchAddress.stepNeedsId'));
+        if (q.targetId !== undefined && !PackageId.safeParse(q.targetId).success) problem('targetId', t('workbenchAddress.badNodeId', { id: q.targetId }));
         break;
       case 'agent':
-        if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', 'Optimizing an agent needs its id: add targetId=<agentId>.');
-        if (q.targetId !== undefined && !PackageId.safeParse(q.targetId).success) problem('targetId', `"${q.targetId}" is not a valid agent id.`);
+        if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', t('workbenchAddress.agentNeedsId'));
+        if (q.targetId !== undefined && !PackageId.safeParse(q.targetId).success) problem('targetId', t('workbenchAddress.badAgentId', { id: q.targetId }));
         break;
       case 'asset': {
-        if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', 'Optimizing an asset needs its path: add targetId=assets/….');
+        if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', t('workbenchAddress.assetNeedsPath'));
         const check = q.targetId === undefined ? null : checkAssetPath(q.targetId);
-        if (check && !check.ok) problem('targetId', `${check.message} ${check.hint}`);
+        if (check && !check.ok) {
+          const words = problemWords(check.code, check.message, check.hint);
+          problem('targetId', `${words.message} ${words.hint}`.trim());
+        }
         break;
       }
       default: {

@@ -63,7 +63,8 @@ export function createCodeEditor(options: CodeEditorOptions): CodeEditorView {
     EditorView.lineWrapping,
     syntax.of([]),
     editable.of(editableExtension(options.readonly)),
-    EditorView.contentAttributes.of({ 'aria-label': options.label }),
+    // tabindex: a read-only editor is not contenteditable, and its scrolling text must still be reachable by keyboard.
+    EditorView.contentAttributes.of({ 'aria-label': options.label, tabindex: '0' }),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) options.onChange?.(update.state.doc.toString());
     }),

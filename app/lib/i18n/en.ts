@@ -16,8 +16,12 @@ import { network, pages, projects } from './en/pages.ts';
 import { history } from './en/history.ts';
 import { issues } from './en/issues.ts';
 import { workbenchDetails } from './en/workbench-details.ts';
+import { semanticDiff } from './en/semantic-diff.ts';
+import { workbenchAddress } from './en/workbench-address.ts';
 
 export const en = {
+  semanticDiff,
+  workbenchAddress,
   history,
   issues,
   workbenchDetails,

@@ -12,8 +12,12 @@ import { network, pages, projects } from './zh/pages.ts';
 import { history } from './zh/history.ts';
 import { issues } from './zh/issues.ts';
 import { workbenchDetails } from './zh/workbench-details.ts';
+import { semanticDiff } from './zh/semantic-diff.ts';
+import { workbenchAddress } from './zh/workbench-address.ts';
 
 export const zh: Omit<Messages, 'workbench'> = {
+  semanticDiff,
+  workbenchAddress,
   history,
   issues,
   workbenchDetails,

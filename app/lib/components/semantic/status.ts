@@ -1,11 +1,22 @@
 /** How each diff status reads: the marker and word that go with its colour (colour is never the only cue). */
 import type { PartStatus } from '../../../../shared/ai/semantic-diff/index.ts';
+import { t } from '../../i18n/i18n.svelte.ts';
 
-export const STATUS_MARK: Record<PartStatus, { marker: string; word: string }> = {
-  added: { marker: '+', word: 'added' },
-  removed: { marker: '−', word: 'removed' },
-  changed: { marker: '~', word: 'changed' },
-  unchanged: { marker: '', word: 'unchanged' },
+/** `word` is a getter, so it reads in the current language wherever a component shows it. */
+function mark(marker: string, status: PartStatus): { marker: string; readonly word: string } {
+  return {
+    marker,
+    get word() {
+      return t(`semanticDiff.status.${status}`);
+    },
+  };
+}
+
+export const STATUS_MARK: Record<PartStatus, { marker: string; readonly word: string }> = {
+  added: mark('+', 'added'),
+  removed: mark('−', 'removed'),
+  changed: mark('~', 'changed'),
+  unchanged: mark('', 'unchanged'),
 };
 
 /** Stroke, dash and opacity of an edge by status: added green, removed ghosted red and dashed, changed amber. */
