@@ -13,10 +13,12 @@ import { history } from './zh/history.ts';
 import { issues } from './zh/issues.ts';
 import { workbenchDetails } from './zh/workbench-details.ts';
 import { semanticDiff } from './zh/semantic-diff.ts';
+import { diffView } from './zh/diff-view.ts';
 import { workbenchAddress } from './zh/workbench-address.ts';
 
 export const zh: Omit<Messages, 'workbench'> = {
   semanticDiff,
+  diffView,
   workbenchAddress,
   history,
   issues,

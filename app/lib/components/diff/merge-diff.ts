@@ -7,6 +7,7 @@
  * New text arrives as a transaction that replaces only the span that differs (never a new editor),
  * so the scroll position and the expanded regions stay where the reader left them.
  */
+import { t } from '../../i18n/i18n.svelte.ts';
 import type { EditorView as EditorViewType } from '@codemirror/view';
 import { wordHighlight } from './word-highlight.ts';
 
@@ -83,7 +84,7 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
       if (this.count > 0) {
         const marker = document.createElement('span');
         marker.textContent = `💬${this.count}`;
-        marker.title = `${this.count} open thread${this.count === 1 ? '' : 's'} on line ${this.line}`;
+        marker.title = t('diffView.threadsOnLine', { count: this.count, line: this.line });
         marker.dataset['testid'] = 'diff-thread-marker';
         marker.dataset['line'] = String(this.line);
         box.append(marker);
@@ -93,7 +94,7 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
         button.type = 'button';
         button.className = 'cm-comment-add';
         button.textContent = '+';
-        button.setAttribute('aria-label', `Comment on line ${this.line}`);
+        button.setAttribute('aria-label', t('diffView.commentOnLine', { line: this.line }));
         button.dataset['testid'] = 'diff-comment-line';
         button.dataset['line'] = String(this.line);
         const oncomment = this.oncomment;
@@ -121,6 +122,8 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
     EditorState.readOnly.of(true),
     EditorView.lineWrapping,
     EditorView.contentAttributes.of({ 'aria-label': options.label }),
+    // The merge view's own words ("N unchanged lines") in the reader's language.
+    EditorState.phrases.of({ '$ unchanged lines': t('diffView.unchangedLines', { count: '$' }) }),
   ];
   const staged = [
     ...common,

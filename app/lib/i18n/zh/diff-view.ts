@@ -1,0 +1,30 @@
+/** 工作台的差异视图：视图切换、按文件和按改动保留或撤销、评论栏。 */
+import type { Messages } from '../catalogue.ts';
+
+export const diffView: Messages['diffView'] = {
+  viewGroup: '差异视图',
+  modes: { split: '左右对照', inline: '行内', text: '文本', semantic: '语义' },
+  loading: '正在加载差异…',
+  changesIn: '{{file}} 中的改动',
+  patchLabel: '{{file}} 的统一差异',
+  unchangedLines: '{{count}} 行未改动',
+  keptNote: '你已保留此文件，它已折叠。再次点击“已保留”可展开。',
+  threadsOnLine_one: '第 {{line}} 行有 {{count}} 个未解决评论串',
+  threadsOnLine_other: '第 {{line}} 行有 {{count}} 个未解决评论串',
+  commentOnLine: '评论第 {{line}} 行',
+  commentLabel: '评论第 {{line}} 行（支持 Markdown；用 @姓名 通知某人）',
+  comment: '评论',
+  posting: '正在发表…',
+  kept: '✓ 已保留',
+  keep: '保留',
+  keepFile: '保留文件',
+  undo: '撤销',
+  undoFile: '撤销文件',
+  undoAdded: '撤销（移除这个新文件）',
+  undoDeleted: '撤销（保留此文件）',
+  change: '改动 {{n}}：{{where}}',
+  removedBefore_one: '在第 {{line}} 行前删除了 {{count}} 行',
+  removedBefore_other: '在第 {{line}} 行前删除了 {{count}} 行',
+  line: '第 {{line}} 行',
+  lines: '第 {{from}}–{{to}} 行',
+};
