@@ -94,6 +94,9 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
         button.type = 'button';
         button.className = 'cm-comment-add';
         button.textContent = '+';
+        // CodeMirror hides its gutters from assistive technology, so the button is for the pointer;
+        // the keyboard comments on the cursor's line from the button beside the diff (FileDiff.svelte).
+        button.tabIndex = -1;
         button.setAttribute('aria-label', t('diffView.commentOnLine', { line: this.line }));
         button.dataset['testid'] = 'diff-comment-line';
         button.dataset['line'] = String(this.line);
