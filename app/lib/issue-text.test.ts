@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ISSUE_CODES, validateGraph } from '../../shared/bmad/index.ts';
 import { asciiAssetPaths } from '../../shared/bmad-method/ascii-assets.ts';
-import { en } from './i18n/en.ts';
-import { zh } from './i18n/zh.ts';
+import { issues as issuesEn } from './i18n/en/issues.ts';
+import { issues as issuesZh } from './i18n/zh/issues.ts';
 import { useLocale } from './i18n/i18n.svelte.ts';
 import { issueText } from './issue-text.ts';
 
@@ -73,7 +73,7 @@ describe('issueText', () => {
   });
 
   it('has Chinese words for every issue code', () => {
-    expect(Object.keys(en.issues.codes).sort()).toEqual(Object.keys(ISSUE_CODES).sort());
-    for (const code of Object.keys(ISSUE_CODES)) expect(zh.issues.codes[code as keyof typeof zh.issues.codes]).toMatch(/\p{Script=Han}/u);
+    expect(Object.keys(issuesEn.codes).sort()).toEqual(Object.keys(ISSUE_CODES).sort());
+    for (const code of Object.keys(ISSUE_CODES)) expect(issuesZh.codes[code as keyof typeof issuesZh.codes]).toMatch(/\p{Script=Han}/u);
   });
 });

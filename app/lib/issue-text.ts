@@ -3,9 +3,10 @@
  * (the most precise, with every value); other readers get the catalogue's words for the issue's
  * code — said with the issue's values when it carries them all — and the code's own hint.
  */
+import './i18n/issue-words.ts';
 import { isErrorCode } from '../../shared/errors.ts';
 import { errorText } from '../../shared/i18n/error-text.ts';
-import { en } from './i18n/en.ts';
+import { issues } from './i18n/en/issues.ts';
 import { locale, t } from './i18n/i18n.svelte.ts';
 import type { MessageKey } from './i18n/catalogue.ts';
 
@@ -32,7 +33,7 @@ function covers(text: string, params: Record<string, string | number>): boolean 
 export function issueText(issue: IssueLikeText): IssueText {
   const lang = locale();
   if (lang === 'en') return issue.hint ? { message: issue.message, hint: issue.hint } : { message: issue.message };
-  const { codes, detailed, hints } = en.issues;
+  const { codes, detailed, hints } = issues;
   if (has(codes, issue.code)) {
     const code = issue.code as keyof typeof codes;
     const full = issue.params && has(detailed, code) && covers(detailed[code as keyof typeof detailed], issue.params);

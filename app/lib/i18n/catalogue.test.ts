@@ -3,6 +3,14 @@ import { en } from './en.ts';
 import { zh } from './zh.ts';
 import { workbenchEn } from './en/workbench.ts';
 import { workbenchZh } from './zh/workbench.ts';
+import { workbenchDetails as detailsEn } from './en/workbench-details.ts';
+import { workbenchDetails as detailsZh } from './zh/workbench-details.ts';
+import { semanticDiff as semanticEn } from './en/semantic-diff.ts';
+import { semanticDiff as semanticZh } from './zh/semantic-diff.ts';
+import { diffView as diffEn } from './en/diff-view.ts';
+import { diffView as diffZh } from './zh/diff-view.ts';
+import { issues as issuesEn } from './en/issues.ts';
+import { issues as issuesZh } from './zh/issues.ts';
 
 /** Every leaf of a catalogue as `dotted.key → text`. */
 function leaves(tree: object, prefix = ''): Map<string, string> {
@@ -17,9 +25,9 @@ function leaves(tree: object, prefix = ''): Map<string, string> {
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe('the message catalogues', () => {
-  // Every page's catalogue and the Workbench's area, which `workbench-words.ts` adds.
-  const english = leaves({ ...en, workbench: workbenchEn });
-  const chinese = leaves({ ...zh, workbench: workbenchZh });
+  // Every page's catalogue and the areas added where they are shown (workbench-words.ts, issue-words.ts).
+  const english = leaves({ ...en, workbench: workbenchEn, workbenchDetails: detailsEn, semanticDiff: semanticEn, diffView: diffEn, issues: issuesEn });
+  const chinese = leaves({ ...zh, workbench: workbenchZh, workbenchDetails: detailsZh, semanticDiff: semanticZh, diffView: diffZh, issues: issuesZh });
 
   it('have the same keys in both languages', () => {
     expect([...chinese.keys()].sort()).toEqual([...english.keys()].sort());

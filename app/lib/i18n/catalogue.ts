@@ -5,9 +5,26 @@
  */
 import type { en } from './en.ts';
 import type { workbenchEn } from './en/workbench.ts';
+import type { workbenchDetails } from './en/workbench-details.ts';
+import type { semanticDiff } from './en/semantic-diff.ts';
+import type { diffView } from './en/diff-view.ts';
+import type { issues } from './en/issues.ts';
 
-/** The whole English catalogue: what every page loads, and the Workbench's area (`workbench-words.ts`). */
-type English = typeof en & { workbench: typeof workbenchEn };
+/**
+ * The areas only some pages load, added by `addWords` where they are shown: the Workbench's
+ * (`workbench-words.ts`) and the package validation issues' (`issue-words.ts`).
+ */
+interface LazyAreas {
+  workbench: typeof workbenchEn;
+  workbenchDetails: typeof workbenchDetails;
+  semanticDiff: typeof semanticDiff;
+  diffView: typeof diffView;
+  issues: typeof issues;
+}
+export type LazyArea = keyof LazyAreas;
+
+/** The whole English catalogue: what every page loads, and the areas added where they are shown. */
+type English = typeof en & LazyAreas;
 
 type Strings<T> = { [K in keyof T]: T[K] extends string ? string : Strings<T[K]> };
 

@@ -14,19 +14,11 @@ import { agents } from './en/agents.ts';
 import { assets, diff } from './en/assets.ts';
 import { network, pages, projects } from './en/pages.ts';
 import { history } from './en/history.ts';
-import { issues } from './en/issues.ts';
-import { workbenchDetails } from './en/workbench-details.ts';
-import { semanticDiff } from './en/semantic-diff.ts';
-import { diffView } from './en/diff-view.ts';
 import { workbenchAddress } from './en/workbench-address.ts';
 
 export const en = {
-  semanticDiff,
-  diffView,
   workbenchAddress,
   history,
-  issues,
-  workbenchDetails,
   pages,
   network,
   projects,

@@ -1,5 +1,5 @@
 /** 简体中文目录：与英文目录键完全相同（类型检查保证），文字为中文。AI 工作台的文字（`zh/workbench.ts`）由 `workbench-words.ts` 加入。 */
-import type { Messages } from './catalogue.ts';
+import type { LazyArea, Messages } from './catalogue.ts';
 import { forms } from './zh/forms.ts';
 import { editing, mentions, roles, widgets } from './zh/widgets.ts';
 import { agentsPage, assetsPage, membersPage, overview, project, projectSettings, sessionsPage } from './zh/project.ts';
@@ -10,19 +10,11 @@ import { agents } from './zh/agents.ts';
 import { assets, diff } from './zh/assets.ts';
 import { network, pages, projects } from './zh/pages.ts';
 import { history } from './zh/history.ts';
-import { issues } from './zh/issues.ts';
-import { workbenchDetails } from './zh/workbench-details.ts';
-import { semanticDiff } from './zh/semantic-diff.ts';
-import { diffView } from './zh/diff-view.ts';
 import { workbenchAddress } from './zh/workbench-address.ts';
 
-export const zh: Omit<Messages, 'workbench'> = {
-  semanticDiff,
-  diffView,
+export const zh: Omit<Messages, LazyArea> = {
   workbenchAddress,
   history,
-  issues,
-  workbenchDetails,
   pages,
   network,
   projects,
