@@ -2,15 +2,17 @@
  * Validation issues in the reader's language: the real validator's issues, rendered the way
  * IssueList, the import preview and the Workbench's validation status render them.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ISSUE_CODES, validateGraph } from '../../shared/bmad/index.ts';
 import { asciiAssetPaths } from '../../shared/bmad-method/ascii-assets.ts';
 import { issues as issuesEn } from './i18n/en/issues.ts';
 import { issues as issuesZh } from './i18n/zh/issues.ts';
 import { useLocale } from './i18n/i18n.svelte.ts';
-import { issueText } from './issue-text.ts';
+import { issueText, issueWordsReady } from './issue-text.ts';
 
 afterEach(() => useLocale('en'));
+// The words load on first use (issue-text.ts); the tests read them once they are there.
+beforeAll(() => issueWordsReady());
 
 const graph = {
   schemaVersion: '1.1',
@@ -75,5 +77,23 @@ describe('issueText', () => {
   it('has Chinese words for every issue code', () => {
     expect(Object.keys(issuesEn.codes).sort()).toEqual(Object.keys(ISSUE_CODES).sort());
     for (const code of Object.keys(ISSUE_CODES)) expect(issuesZh.codes[code as keyof typeof issuesZh.codes]).toMatch(/\p{Script=Han}/u);
+  });
+});
+
+describe('issueText before the issue words have loaded', () => {
+  it('is never empty: a fresh module shows the validator’s words, then the reader’s once loaded', async () => {
+    const { vi } = await import('vitest');
+    vi.resetModules();
+    const fresh = await import('./issue-text.ts');
+    const i18n = await import('./i18n/i18n.svelte.ts');
+    i18n.useLocale('zh');
+    try {
+      const issue = { code: 'GRAPH_EDGE_UNKNOWN_NODE', message: 'Edge 2 names a node that does not exist.', params: { index: 2, node: 'ghost' } };
+      expect(fresh.issueText(issue).message).toBe(issue.message);
+      await fresh.issueWordsReady();
+      expect(fresh.issueText(issue).message).toMatch(/\p{Script=Han}/u);
+    } finally {
+      i18n.useLocale('en');
+    }
   });
 });

@@ -34,6 +34,11 @@ export function addWords<A extends keyof Messages>(area: A, words: Record<Locale
   added += 1;
 }
 
+/** How many areas were added so far; reading it makes a caller render again when one arrives. */
+export function wordsAdded(): number {
+  return added;
+}
+
 /** The words for `key` in the current language, with `{{placeholders}}` filled. */
 export function t(key: MessageKey, values?: MessageValues): string {
   // Reading `current` (and `added`) makes every caller depend on the language and the words

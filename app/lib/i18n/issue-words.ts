@@ -7,3 +7,8 @@ import { issues as issuesEn } from './en/issues.ts';
 import { issues as issuesZh } from './zh/issues.ts';
 
 addWords('issues', { en: issuesEn, zh: issuesZh });
+
+/** The English tables: which codes have words, and which of those take the issue's values. */
+export { issuesEn };
+/** An API error code used as an issue code is worded from the error table (both languages). */
+export { errorText } from '../../../shared/i18n/error-text.ts';
