@@ -167,6 +167,8 @@ export const assetsPage = {
 
 export const sessionsPage = {
   title: 'AI sessions',
+  flagPlaces_one: 'In {{count}} place; open the session to see where.',
+  flagPlaces_other: 'In {{count}} places; open the session to see where.',
   newestFirst: 'newest first',
   status: 'Status',
   any: 'Any',

@@ -169,6 +169,8 @@ export const assetsPage: Messages['assetsPage'] = {
 
 export const sessionsPage: Messages['sessionsPage'] = {
   title: 'AI 会话',
+  flagPlaces_one: '共 {{count}} 处；打开会话查看具体位置。',
+  flagPlaces_other: '共 {{count}} 处；打开会话查看具体位置。',
   newestFirst: '最新的在前',
   status: '状态',
   any: '全部',
