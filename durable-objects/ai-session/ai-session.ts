@@ -27,7 +27,6 @@ import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
 import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest } from '../../shared/ai/session-rpc.ts';
 import { forgetKv, migrate } from './storage.ts';
-import { recordingD1, type D1Recorder } from './d1-recorder.ts';
 import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
 import { logError } from '../../shared/errors-report.ts';
 import { Members } from './sockets/members.ts';
@@ -63,8 +62,6 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #releasedNow = false;
   /** Events read per replay page (tests lower it to replay across pages with few events). */
   replayPageSize = REPLAY_PAGE_SIZE;
-  /** The SQL this object sends to D1, recorded while a test sets `log` (d1-recorder.ts). */
-  readonly d1Recorder: D1Recorder = { log: null };
   /** The alarm's clock (tests move it past the retention period). */
   now: () => number = () => Date.now();
 
@@ -93,7 +90,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     if (this.#core || this.#releasedNow) return;
     const sql = this.ctx.storage.sql;
     migrate(sql);
-    const db = createDb(recordingD1(instrumentD1(this.env.DB, this.env), this.d1Recorder));
+    const db = createDb(instrumentD1(this.env.DB, this.env));
     this.#db = db;
     this.#core = new SessionCore({
       sql,

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import type { Actor } from '../../durable-objects/ai-session/session.ts';
 import { EventLog } from '../../durable-objects/ai-session/events/event-log.ts';
+import { d1RoundTripLog, resetD1RoundTrips } from '../../worker/db/instrumented-d1.ts';
 import { STEP, WF, connect, currentStep, stepChangeSet, stepSession, supportDeskProject } from './sessions.ts';
 import { expectOrdered, finalAnswer, objectRows, send, sessionObject, toolCall, turnEnd, useScriptedModel } from './turns.ts';
 
@@ -23,13 +24,15 @@ async function bench() {
   return { ...project, sessionId, path: `${project.base}/ai/sessions/${sessionId}`, object, tool };
 }
 
-/** Start (or stop, returning what was recorded) the object's record of the SQL it sends to D1. */
-function recordD1(object: ReturnType<typeof sessionObject>, on: boolean): Promise<string[]> {
-  return runInDurableObject(object, (instance: AiSessionDurableObject) => {
-    const log = instance.d1Recorder.log ?? [];
-    instance.d1Recorder.log = on ? [] : null;
-    return log;
-  });
+/**
+ * Start (or stop, returning what was sent) the record of the SQL that reaches D1: the counting
+ * wrapper at the database boundary (worker/db/instrumented-d1.ts, on in the Workers pool), which
+ * the Worker and the session objects of this isolate share.
+ */
+function recordD1(on: boolean): string[] {
+  const sent = [...d1RoundTripLog()];
+  resetD1RoundTrips();
+  return on ? [] : sent;
 }
 
 /** Tables that hold what a session reads under its overlay: the package and the project's settings. */
@@ -50,7 +53,7 @@ describe('the session keeps its baseline', () => {
     const first = await send(b.owner, b.path, 'Warm up.');
     expect((await turnEnd(watcher, first.data.turnId)).type).toBe('turn.finished');
 
-    await recordD1(b.object, true);
+    recordD1(true);
     const second = await send(b.owner, b.path, 'Read the step three ways.');
     expect(second.status).toBe(202);
     const ended = await turnEnd(watcher, second.data.turnId);
@@ -59,7 +62,7 @@ describe('the session keeps its baseline', () => {
     expect(toolResults.map((e) => e.payload.ok)).toEqual([true, true, true]);
     // Wait until the run is over (its one audit flush included), then read what was sent.
     await runInDurableObject(b.object, async (instance: AiSessionDurableObject) => instance.turns.runOf(second.data.turnId));
-    const sent = await recordD1(b.object, false);
+    const sent = recordD1(false);
 
     expect(sent.filter((q) => PACKAGE_TABLES.test(q))).toEqual([]);
     const audit = sent.filter((q) => q.startsWith('insert into "ai_audit_events"'));
@@ -77,9 +80,9 @@ describe('the session keeps its baseline', () => {
     const before = await b.tool('builder.step.read', { workflowId: WF, nodeId: STEP });
     expect(before).toMatchObject({ ok: true, data: { markdown: stored.markdown }, meta: { revision: stored.revision } });
 
-    await recordD1(b.object, true);
+    recordD1(true);
     expect((await b.tool('builder.step.read', { workflowId: WF, nodeId: STEP })).ok).toBe(true);
-    expect(await recordD1(b.object, false)).toEqual([]);
+    expect(recordD1(false)).toEqual([]);
 
     const saved = `${stored.markdown}\nSaved by hand in the Builder.\n`;
     expect((await b.owner.put(`${b.base}/workflows/${WF}/steps/${STEP}`, { markdown: saved })).status).toBe(200);
@@ -91,9 +94,9 @@ describe('the session keeps its baseline', () => {
     const b = await bench();
     expect((await b.tool('builder.context.get', {})).ok).toBe(true);
     await evictDurableObject(b.object);
-    await recordD1(b.object, true);
+    recordD1(true);
     expect((await b.tool('builder.step.read', { workflowId: WF, nodeId: STEP })).ok).toBe(true);
-    expect(await recordD1(b.object, false)).toEqual([]);
+    expect(recordD1(false)).toEqual([]);
   });
 
   it('a change of the review rule reaches the session: the kept rule is dropped', async () => {

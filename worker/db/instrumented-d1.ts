@@ -35,7 +35,7 @@ export function d1RoundTrips(): number {
   return state.roundTrips;
 }
 
-/** The start of each round trip's SQL since the last reset (a batch: its statements joined by `;`). */
+/** The SQL of each round trip since the last reset, never its parameters (a batch: its statements joined by `;`). */
 export function d1RoundTripLog(): readonly string[] {
   return state.log;
 }
@@ -88,7 +88,8 @@ class Trip {
 
   async go<T>(sql: string, run: () => Promise<T>): Promise<T> {
     state.roundTrips++;
-    if (state.log.length < LOG_LIMIT) state.log.push(sql.slice(0, 160));
+    // The statement's SQL text whole (never its parameters), so a test can tell which tables it asks.
+    if (state.log.length < LOG_LIMIT) state.log.push(sql);
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
     return run();
   }
@@ -155,7 +156,7 @@ class InstrumentedStatement {
 function unwrapStatements(statements: D1PreparedStatement[]): { inner: D1PreparedStatement[]; sql: string; isRead: boolean; key: string } {
   const wrapped = statements as unknown as InstrumentedStatement[];
   return {
-    sql: wrapped.map((s) => (s instanceof InstrumentedStatement ? s.sql.slice(0, 60) : '?')).join('; '),
+    sql: wrapped.map((s) => (s instanceof InstrumentedStatement ? s.sql : '?')).join('; '),
     inner: wrapped.map((s) => (s instanceof InstrumentedStatement ? s.inner : (s as unknown as D1PreparedStatement))),
     isRead: wrapped.every((s) => s instanceof InstrumentedStatement && READ_SQL.test(s.sql)),
     key: `batch\u0000${JSON.stringify(wrapped.map((s) => (s instanceof InstrumentedStatement ? [s.sql, s.params] : null)))}`,
