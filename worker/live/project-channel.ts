@@ -37,24 +37,15 @@ async function deliver(env: ChannelEnv, sessions: ReadonlyArray<{ id: string; pr
 
 /** Tell every live session of `projectId`; resolves with how many sockets the message reached. */
 export async function tellProject(env: ChannelEnv, db: Db, projectId: string, message: ProjectChannelMessage): Promise<number> {
-  return tellSessions(env, await liveSessions(db, projectId), message);
-}
-
-/** The project's live sessions, for a caller that reads them beside other work and tells them later. */
-export function liveSessions(db: Db, projectId: string): Promise<LiveSession[]> {
-  return db
+  const sessions = await db
     .select({ id: aiSessions.id, projectId: aiSessions.projectId })
     .from(aiSessions)
     .where(and(eq(aiSessions.projectId, projectId), eq(aiSessions.status, 'active')));
+  return deliver(env, sessions, message);
 }
 
-export interface LiveSession {
-  id: string;
-  projectId: string;
-}
-
-/** Tell sessions found earlier by `liveSessions`; resolves with how many sockets the message reached. */
-export function tellSessions(env: ChannelEnv, sessions: readonly LiveSession[], message: ProjectChannelMessage): Promise<number> {
+/** Tell sessions already known (the sign-in query lists a project's live ones); resolves with the sockets reached. */
+export function tellSessions(env: ChannelEnv, sessions: ReadonlyArray<{ id: string; projectId: string }>, message: ProjectChannelMessage): Promise<number> {
   return deliver(env, sessions, message);
 }
 
