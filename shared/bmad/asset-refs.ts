@@ -8,6 +8,8 @@ import type { DataPath } from './json-pointer.ts';
 const ASSET_REF = /(?<![A-Za-z0-9._/@-])(?:@pkg\/)?(assets\/[A-Za-z0-9._/-]*[A-Za-z0-9_/-])/gu;
 
 export function assetRefsInText(text: string): Array<{ path: string; index: number }> {
+  // Every match contains "assets/"; most strings (ids, titles, paths) do not, and skip the regex.
+  if (!text.includes('assets/')) return [];
   return [...text.matchAll(ASSET_REF)].map((m) => ({ path: m[1]!, index: m.index }));
 }
 

@@ -165,7 +165,10 @@ export function parseFrontmatter(text: string, options: FrontmatterOptions = {})
   if (flowDepthExceeds(yaml, maxDepth)) return { ok: false, problems: [tooDeep] };
   let data: unknown;
   try {
-    const doc = parseDocument(yaml, { prettyErrors: true, uniqueKeys: true, schema: 'core', strict: true });
+    // Without prettyErrors on the way that succeeds (it counts every line for positions an error
+    // would cite); a text with errors is parsed again with it, for the line numbers of its messages.
+    let doc = parseDocument(yaml, { prettyErrors: false, uniqueKeys: true, schema: 'core', strict: true });
+    if (doc.errors.length > 0) doc = parseDocument(yaml, { prettyErrors: true, uniqueKeys: true, schema: 'core', strict: true });
     // yaml turns a stack overflow while composing into errors instead of throwing.
     if (doc.errors.some((e) => /call stack|too much recursion/iu.test(e.message))) return { ok: false, problems: [tooDeep] };
     if (doc.errors.length > 0) {

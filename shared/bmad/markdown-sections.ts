@@ -18,11 +18,22 @@ const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/u;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/u;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/u;
 
+/** Whether a line can open or close a fence or be a heading: up to 3 spaces, then `#`, a backtick or `~`. */
+function mayBeMarkup(line: string): boolean {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 0x20) i++;
+  const c = line.charCodeAt(i);
+  return c === 0x23 || c === 0x60 || c === 0x7e;
+}
+
 export function markdownSections(text: string): MarkdownSection[] {
-  const lines = text.split('\n').map((l) => l.replace(/\r$/u, ''));
+  const split = text.split('\n');
+  const lines = text.includes('\r') ? split.map((l) => l.replace(/\r$/u, '')) : split;
   const headings: Array<{ level: number; title: string; index: number }> = [];
   let fence: string | null = null;
   lines.forEach((line, index) => {
+    // Every pattern below starts with what mayBeMarkup looks for; prose lines skip the regexes.
+    if (!mayBeMarkup(line)) return;
     if (fence !== null) {
       const close = FENCE_CLOSE.exec(line)?.[1];
       if (close && close[0] === fence[0] && close.length >= fence.length) fence = null;

@@ -58,4 +58,24 @@ describe('the Chinese example package (test/fixtures/packages/zh-review)', () =>
     expect(pkg.agentsJson).toContain('"name": "林晓"');
     expect(new Map([...packageToFiles(pkg)].sort())).toEqual(new Map([...original].sort()));
   });
+
+  it('counts text by text exactly what one regex pass over the joined prose counted', () => {
+    // The definition hanShare had before it stopped joining the texts and listing every word.
+    const joined = (texts: string[]) => {
+      const prose = texts.filter((t) => /\s/u.test(t.trim()) || /[^\x00-\x7f]/u.test(t)).join('\n');
+      const han = prose.match(/\p{Script=Han}/gu)?.length ?? 0;
+      const words = prose.match(/[A-Za-z]{2,}/gu)?.length ?? 0;
+      return han + words === 0 ? 0 : han / (han + words);
+    };
+    const alphabet = ['a', 'Z', 'q', ' ', '\n', '\t', '中', '文', '1', '-', '@', '[', '`', '{', 'é', 'ж'];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 1_000_003;
+    for (let round = 0; round < 300; round++) {
+      const texts = Array.from({ length: 1 + (next() % 4) }, () => Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join(''));
+      expect(hanShare(texts), JSON.stringify(texts)).toBe(joined(texts));
+    }
+    // Words that end one text and start the next stay two words.
+    expect(hanShare(['ab cd', 'ef 中'])).toBe(1 / 4);
+  });
 });
+

@@ -41,6 +41,8 @@ const SETTING = /^[ \t]*(document_output_language|communication_language)[ \t]*:
 export function languageSettings(texts: readonly string[]): { document?: Locale; communication?: Locale } {
   const found: { document?: Locale; communication?: Locale } = {};
   for (const text of texts) {
+    // Both setting names contain it: a package's 10 MB of prose is not run through the line regex.
+    if (!text.includes('_language')) continue;
     for (const match of text.matchAll(SETTING)) {
       const locale = localeOfLanguageName(match[2]!);
       if (!locale) continue;
@@ -52,7 +54,22 @@ export function languageSettings(texts: readonly string[]): { document?: Locale;
 }
 
 const HAN = /\p{Script=Han}/gu;
-const LATIN_WORD = /[A-Za-z]{2,}/gu;
+const NON_ASCII = /[^\x00-\x7f]/u;
+
+/** How many runs of two or more ASCII letters `text` holds (what /[A-Za-z]{2,}/g matches), counted without building the matches. */
+function latinWords(text: string): number {
+  let words = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i) | 0x20;
+    if (c >= 0x61 && c <= 0x7a) run++;
+    else {
+      if (run >= 2) words++;
+      run = 0;
+    }
+  }
+  return run >= 2 ? words + 1 : words;
+}
 
 /**
  * The share of Han characters among the words of `texts`, counting a Han character as a word (it
@@ -60,9 +77,16 @@ const LATIN_WORD = /[A-Za-z]{2,}/gu;
  * without a space) are left out: every package has them in English.
  */
 export function hanShare(texts: readonly string[]): number {
-  const prose = texts.filter((t) => /\s/u.test(t.trim()) || /[^\x00-\x7f]/u.test(t)).join('\n');
-  const han = prose.match(HAN)?.length ?? 0;
-  const words = prose.match(LATIN_WORD)?.length ?? 0;
+  // Text by text, without joining them or listing every word: on a 10 MB import the joined copy and
+  // its 1.5 M word strings cost more than validating the package.
+  let han = 0;
+  let words = 0;
+  for (const text of texts) {
+    const nonAscii = NON_ASCII.test(text);
+    if (!nonAscii && !/\s/u.test(text.trim())) continue;
+    if (nonAscii) han += text.match(HAN)?.length ?? 0;
+    words += latinWords(text);
+  }
   return han + words === 0 ? 0 : han / (han + words);
 }
 

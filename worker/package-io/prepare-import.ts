@@ -5,7 +5,7 @@
  * and collect every warning and every reason to refuse.
  */
 import { ApiError } from '../../shared/api-error.ts';
-import { unpackFiles, unpackPackage } from './unpack.ts';
+import { packageFilesOf, unpackFiles } from './unpack.ts';
 import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue } from '../../shared/bmad/index.ts';
 import { deriveBmadMethod, isBmadMethodLayout, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
@@ -57,8 +57,8 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
   const unpacked = unpackFiles(zip);
   if (!unpacked.ok) throw new ApiError(unpacked.code, { message: unpacked.message, ...(unpacked.details ? { details: unpacked.details } : {}) });
   if (hasManifest(unpacked.files) || !isBmadMethodLayout(unpacked.files)) {
-    // The .bmad layout keeps its strict unpacking: text files only, bmad.json at the top.
-    const strict = unpackPackage(zip);
+    // The .bmad layout keeps its strict reading: text files only, bmad.json at the top (from the entries inflated above).
+    const strict = packageFilesOf(unpacked);
     if (!strict.ok) {
       throw new ApiError(strict.code, {
         message: strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked.files)

@@ -40,17 +40,31 @@ function stripCommonFolder(names: string[]): (name: string) => string {
 
 /** A `.bmad` package: text files only, bmad.json at the top. */
 export function unpackPackage(zip: Uint8Array): UnpackResult {
-  const unpacked = unpackFiles(zip, { stripCommonFolder: true });
-  if (!unpacked.ok) return unpacked;
+  const unpacked = unpackFiles(zip);
+  return unpacked.ok ? packageFilesOf(unpacked) : unpacked;
+}
+
+/**
+ * The `.bmad` reading of an upload `unpackFiles` already inflated (one common top-level folder
+ * stripped, text files only, bmad.json at the top), so a caller that first sniffs the layout does
+ * not inflate every entry a second time.
+ */
+export function packageFilesOf(unpacked: { files: ReadonlyMap<string, string>; binaries: readonly string[] }): UnpackResult {
+  const strip = stripCommonFolder([...unpacked.files.keys(), ...unpacked.binaries]);
   if (unpacked.binaries.length > 0) {
     return {
       ok: false,
       code: 'PKG_INVALID_FORMAT',
       message: 'Some files are not UTF-8 text.',
-      details: unpacked.binaries.map((path) => ({ path, message: 'This file is not valid UTF-8 text.', hint: 'Save it as UTF-8; packages hold text files only.' })),
+      details: unpacked.binaries.map((name) => {
+        const path = strip(name);
+        return { path, message: 'This file is not valid UTF-8 text.', hint: 'Save it as UTF-8; packages hold text files only.' };
+      }),
     };
   }
-  if (!unpacked.files.has('bmad.json')) {
+  const files = new Map<string, string>();
+  for (const [name, text] of unpacked.files) files.set(strip(name), text);
+  if (!files.has('bmad.json')) {
     return {
       ok: false,
       code: 'PKG_INVALID_FORMAT',
@@ -58,14 +72,14 @@ export function unpackPackage(zip: Uint8Array): UnpackResult {
       details: [{ path: 'bmad.json', message: 'Missing bmad.json.', hint: 'Export the package from the Builder, or zip the folder that holds bmad.json.' }],
     };
   }
-  return { ok: true, files: unpacked.files };
+  return { ok: true, files };
 }
 
 /**
  * Any upload: the guards above, then every entry as text, or listed in `binaries` when it is not
  * UTF-8. A BMAD-METHOD upload keeps its folder names (they are where export writes back to).
  */
-export function unpackFiles(zip: Uint8Array, options: { stripCommonFolder?: boolean } = {}): UnpackFilesResult {
+export function unpackFiles(zip: Uint8Array): UnpackFilesResult {
   if (zip.byteLength > IMPORT_LIMITS.maxZipBytes) {
     return { ok: false, code: 'PKG_TOO_LARGE', message: `The package is larger than ${IMPORT_LIMITS.maxZipBytes / 1024 / 1024} MB.` };
   }
@@ -101,7 +115,6 @@ export function unpackFiles(zip: Uint8Array, options: { stripCommonFolder?: bool
     return { ok: false, code: 'PKG_INVALID_ZIP', message: 'The zip holds entries that are not safe to unpack.', details };
   }
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  const strip = options.stripCommonFolder ? stripCommonFolder(entries.map((e) => e.name)) : (name: string) => name;
   const files = new Map<string, string>();
   const binaries: string[] = [];
   let produced = 0;
@@ -116,9 +129,9 @@ export function unpackFiles(zip: Uint8Array, options: { stripCommonFolder?: bool
     produced += bytes.byteLength;
     try {
       // A leading BOM is tolerated: the decoder drops it.
-      files.set(strip(entry.name), decoder.decode(bytes));
+      files.set(entry.name, decoder.decode(bytes));
     } catch {
-      binaries.push(strip(entry.name));
+      binaries.push(entry.name);
     }
   }
   return { ok: true, files, binaries };
