@@ -6,8 +6,8 @@
  * preview); export is worker/package-io/export.ts after loadStoredPackage (a D1 read), so the
  * package it starts from is built once, outside the timing.
  */
-import { strToU8, zipSync } from 'fflate';
 import { prepareImport } from '../worker/package-io/prepare-import.ts';
+import { zipEntries } from '../worker/package-io/zip-write.ts';
 import { packageToFiles, validatePackage } from '../shared/bmad/index.ts';
 import type { BmadPackage } from '../shared/bmad/index.ts';
 
@@ -22,7 +22,8 @@ export function importCpu(zip: Uint8Array): BmadPackage {
 export function exportCpu(pkg: BmadPackage): Uint8Array {
   const report = validatePackage(pkg);
   if (!report.valid) throw new Error(`The bench package failed validation on export: ${report.errors[0]?.message ?? ''}`);
-  const entries: Record<string, Uint8Array> = {};
-  for (const [path, text] of packageToFiles(pkg)) entries[path] = strToU8(text);
-  return zipSync(entries, { level: 6 });
+  const utf8 = new TextEncoder();
+  const entries = new Map<string, Uint8Array>();
+  for (const [path, text] of packageToFiles(pkg)) entries.set(path, utf8.encode(text));
+  return zipEntries(entries);
 }

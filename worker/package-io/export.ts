@@ -4,10 +4,10 @@
  * project was imported from, generated fields stripped: shared/bmad-method/export.ts). Warnings
  * travel beside the file and inside it, as WARNINGS.md.
  */
-import { strToU8, zipSync } from 'fflate';
 import type { Db } from '../db/client.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { loadStoredPackage, packageNameFrom } from './stored-package.ts';
+import { zipEntries } from './zip-write.ts';
 import { packageToFiles, toErrorDetail, validatePackage, type ValidationIssue } from '../../shared/bmad/index.ts';
 import { exportBmadMethod } from '../../shared/bmad-method/export.ts';
 
@@ -46,9 +46,10 @@ export async function exportPackage(
     files = packageToFiles(pkg);
     warnings = report.warnings;
   }
-  const entries: Record<string, Uint8Array> = {};
-  for (const [path, text] of files) entries[path] = strToU8(text);
-  if (warnings.length > 0 && !files.has(WARNINGS_FILE)) entries[WARNINGS_FILE] = strToU8(warningsMarkdown(warnings, layout));
+  const utf8 = new TextEncoder();
+  const entries = new Map<string, Uint8Array>();
+  for (const [path, text] of files) entries.set(path, utf8.encode(text));
+  if (warnings.length > 0 && !files.has(WARNINGS_FILE)) entries.set(WARNINGS_FILE, utf8.encode(warningsMarkdown(warnings, layout)));
   const name = packageNameFrom(projectName);
-  return { zip: zipSync(entries, { level: 6 }), fileName: layout === 'bmad' ? `${name}.bmad` : `${name}-bmad-method.zip`, warnings };
+  return { zip: zipEntries(entries), fileName: layout === 'bmad' ? `${name}.bmad` : `${name}-bmad-method.zip`, warnings };
 }
