@@ -13,6 +13,9 @@ import { GraphEditInput } from '../../shared/api/graph-edit.ts';
 import { applyGraphEdit } from '../store/graph-edits.ts';
 import { guardWorkflowFile } from '../package-io/save-guard.ts';
 import { saveStep } from '../package-io/step-save.ts';
+import { storedPackageQueries, type StoredPackageRows } from '../package-io/stored-package.ts';
+import { definePreload } from '../auth/preload.ts';
+import { takePreloaded } from '../middleware/preloaded.ts';
 import {
   createWorkflow,
   deleteStep,
@@ -23,6 +26,14 @@ import {
   putWorkflowFile,
   updateWorkflowMeta,
 } from '../store/workflows.ts';
+
+/** A step save reads the stored package with who-is-asking: then only its commit is left (two round trips). */
+export const stepSavePreload = definePreload<StoredPackageRows>({
+  method: 'PUT',
+  route: '/api/projects/:projectId/workflows/:workflowId/steps/:nodeId',
+  queries: (db, scope) => [...storedPackageQueries(db, scope.projectId)],
+  decode: (rows) => rows as unknown as StoredPackageRows,
+});
 
 export const BaseRevisionQuery = z.strictObject({ baseRevision: z.coerce.number().int().min(0).optional() });
 
@@ -66,7 +77,7 @@ export const workflowRoutes = new Hono<AppEnv>()
     ok(c, await getStep(c.var.db, c.var.projectId, param(c, 'workflowId'), param(c, 'nodeId'))),
   )
   .put('/:workflowId/steps/:nodeId', jsonBody(PutStepInput), async (c) =>
-    ok(c, await saveStep(c.var.db, commitContext(c), param(c, 'workflowId'), param(c, 'nodeId'), c.req.valid('json'))),
+    ok(c, await saveStep(c.var.db, commitContext(c), param(c, 'workflowId'), param(c, 'nodeId'), c.req.valid('json'), takePreloaded(c, stepSavePreload))),
   )
   .delete('/:workflowId/steps/:nodeId', queryWith(BaseRevisionQuery), async (c) => {
     const { baseRevision } = c.req.valid('query');
