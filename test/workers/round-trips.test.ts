@@ -202,6 +202,38 @@ describe('round trips per hot path', () => {
   });
 });
 
+describe('the other Builder saves that read the stored package', () => {
+  it('saves workflow.md and the graph in two round trips each, answering what a save without the preload answers', async () => {
+    const { owner, base } = await supportDeskProject();
+    const path = `${base}/workflows/${WF}`;
+    const workflow = (await owner.get(path)).data.workflow as { workflowMd: string; graphJson: string; revision: number };
+    const workflowMd = `${workflow.workflowMd}\nOne more line.\n`;
+    // Before: 4 (who-is-asking, the workflow, the commit, the package for the answer's validation).
+    const md = await counted(() => owner.put(`${path}/workflow-md`, { content: workflowMd, baseRevision: workflow.revision }));
+    expect(md.result.status).toBe(200);
+    expect(md.trips, md.log).toBeLessThanOrEqual(2);
+    const graphJson = `${JSON.stringify(JSON.parse(workflow.graphJson), null, 1)}\n`;
+    const graph = await counted(() => owner.put(`${path}/graph`, { content: graphJson, baseRevision: md.result.data.revision }));
+    expect(graph.result.status).toBe(200);
+    expect(graph.trips, graph.log).toBeLessThanOrEqual(2);
+
+    // The answers' validation is the package as written: the same as a fresh read reports.
+    const saved = (await owner.get(path)).data.workflow as { workflowMd: string; graphJson: string; revision: number };
+    expect(saved).toMatchObject({ workflowMd, graphJson, revision: workflow.revision + 2 });
+    const again = await owner.put(`${path}/workflow-md`, { content: workflowMd, baseRevision: saved.revision });
+    expect(md.result.data.issues).toEqual(again.data.issues);
+    expect(graph.result.data.packageIssues).toEqual(again.data.packageIssues);
+
+    // A stale revision still gets its conflict, and a missing workflow its error.
+    const stale = await owner.put(`${path}/workflow-md`, { content: `${workflowMd}Stale.\n`, baseRevision: workflow.revision });
+    expect(stale.status).toBe(409);
+    expect(stale.error?.code).toBe('REVISION_CONFLICT');
+    const missing = await owner.put(`${base}/workflows/no-such-workflow/graph`, { content: graphJson });
+    expect(missing.error?.code).toBe('WORKFLOW_NOT_FOUND');
+    expect((await owner.get(path)).data.workflow.workflowMd).toBe(workflowMd);
+  });
+});
+
 describe('read replicas through the D1 Sessions API', () => {
   it('reads your own write when the bookmark is carried; without it a lagging replica may answer stale', async () => {
     const { owner, base } = await supportDeskProject();
