@@ -135,7 +135,9 @@ export async function lookupSession(
       name: users.name,
       locale: users.locale,
       role: projectMembers.role,
-      sessionId: aiSessions.id,
+      // Aliased: users.id has the same column name, and a batch (with preloads) answers rows as
+      // objects by column name, where the second "id" would overwrite the first.
+      sessionId: sql<string | null>`${aiSessions.id}`.as('url_session_id'),
       // The project's live sessions, read in the same query: a write that moves the project's
       // baseline tells them (middleware/baseline-moved.ts) without another round trip.
       liveSessions: sql<string | null>`(SELECT group_concat(live.id) FROM ai_sessions AS live WHERE live.project_id = ${projectId} AND live.status = 'active')`,

@@ -23,7 +23,10 @@ export interface Preload<T> {
   readonly method: string;
   /** The route's whole path, matched against the request's path. */
   readonly path: RegExp;
-  /** The reads, appended to the who-is-asking batch in this order. */
+  /**
+   * The reads, appended to the who-is-asking batch in this order. D1 answers a batch's rows as
+   * objects keyed by column name: a read whose columns share a name (a join) must alias them.
+   */
   queries(db: Db, scope: PreloadScope): BatchItem<'sqlite'>[];
   /** The route's value from the reads' rows; called only for a caller the route let in. */
   decode(rows: unknown[], scope: PreloadScope): T;
