@@ -4,7 +4,8 @@
  * The reads are scoped by what the URL and the cookie name (never the body: it is not read yet),
  * and what they return is released only to a route the caller was let into (middleware/preloaded.ts):
  * a caller who is signed out, expired, not a member or below the route's role gets the same answer
- * as without them, and their rows are dropped unread.
+ * as without them, and their rows are dropped unread. Like who-is-asking they are read on the
+ * primary, so they are at least as new as anything the client's bookmark has seen.
  */
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client.ts';
