@@ -234,6 +234,28 @@ describe('the other Builder saves that read the stored package', () => {
   });
 });
 
+describe('an agent save', () => {
+  it('saves one agent in two round trips, answering what a fresh save answers; a stale revision still conflicts', async () => {
+    const { owner, base } = await supportDeskProject();
+    const agents = (await owner.get(`${base}/agents`)).data as { revision: number; agentsJson: string };
+    const first = JSON.parse(agents.agentsJson).agents[0] as { id: string; metadata?: Record<string, unknown> };
+    const agent = { ...first, metadata: { ...first.metadata, title: 'Triage lead' } };
+    // Before: 5 (who-is-asking, agents.json for the guard, again for the commit, the commit, the package).
+    const save = await counted(() => owner.put(`${base}/agents/${first.id}`, { agent, baseRevision: agents.revision }));
+    expect(save.result.status).toBe(200);
+    expect(save.trips, save.log).toBeLessThanOrEqual(2);
+    const after = (await owner.get(`${base}/agents`)).data as { revision: number; agentsJson: string };
+    expect(after.revision).toBe(agents.revision + 1);
+    expect(JSON.parse(after.agentsJson).agents[0]).toEqual(agent);
+    const again = await owner.put(`${base}/agents/${first.id}`, { agent, baseRevision: after.revision });
+    expect(save.result.data.issues).toEqual(again.data.issues);
+    expect(save.result.data.packageIssues).toEqual(again.data.packageIssues);
+    const stale = await owner.put(`${base}/agents/${first.id}`, { agent: { ...agent, metadata: { ...agent.metadata, title: 'Stale' } }, baseRevision: agents.revision });
+    expect(stale.status).toBe(409);
+    expect(stale.error?.code).toBe('REVISION_CONFLICT');
+  });
+});
+
 describe('read replicas through the D1 Sessions API', () => {
   it('reads your own write when the bookmark is carried; without it a lagging replica may answer stale', async () => {
     const { owner, base } = await supportDeskProject();

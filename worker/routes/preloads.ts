@@ -2,5 +2,6 @@
 import type { Preload } from '../auth/preload.ts';
 import { graphSavePreload, stepSavePreload, workflowMdSavePreload } from './workflows.ts';
 import { createSessionPreload } from './ai-sessions.ts';
+import { agentSavePreload } from './agents.ts';
 
-export const ROUTE_PRELOADS = [createSessionPreload, stepSavePreload, workflowMdSavePreload, graphSavePreload] as readonly Preload<unknown>[];
+export const ROUTE_PRELOADS = [createSessionPreload, stepSavePreload, workflowMdSavePreload, graphSavePreload, agentSavePreload] as readonly Preload<unknown>[];

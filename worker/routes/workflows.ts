@@ -27,19 +27,19 @@ import {
   updateWorkflowMeta,
 } from '../store/workflows.ts';
 
-/** A save of `route` reads the stored package with who-is-asking: then only its commit is left (two round trips). */
-function storedPackagePreload(route: string) {
+/** A save of `route` (a whole path) reads the stored package with who-is-asking: then only its commit is left (two round trips). */
+export function storedPackagePreload(route: string) {
   return definePreload<StoredPackageRows>({
     method: 'PUT',
-    route: `/api/projects/:projectId/workflows${route}`,
+    route,
     queries: (db, scope) => [...storedPackageQueries(db, scope.projectId)],
     decode: (rows) => rows as unknown as StoredPackageRows,
   });
 }
 
-export const stepSavePreload = storedPackagePreload('/:workflowId/steps/:nodeId');
-export const workflowMdSavePreload = storedPackagePreload('/:workflowId/workflow-md');
-export const graphSavePreload = storedPackagePreload('/:workflowId/graph');
+export const stepSavePreload = storedPackagePreload('/api/projects/:projectId/workflows/:workflowId/steps/:nodeId');
+export const workflowMdSavePreload = storedPackagePreload('/api/projects/:projectId/workflows/:workflowId/workflow-md');
+export const graphSavePreload = storedPackagePreload('/api/projects/:projectId/workflows/:workflowId/graph');
 
 export const BaseRevisionQuery = z.strictObject({ baseRevision: z.coerce.number().int().min(0).optional() });
 
