@@ -4,6 +4,7 @@ import type { Db } from './db/client.ts';
 import type { UserView } from '../shared/api/auth.ts';
 import type { Role } from '../shared/api/common.ts';
 import type { ScopeAccess } from './auth/accounts.ts';
+import type { PreloadedReads } from './auth/preload.ts';
 
 export interface AppVariables {
   /** A D1 Sessions API session (middleware/d1-session.ts): reads may come from a replica as new as the client's bookmark. */
@@ -16,6 +17,8 @@ export interface AppVariables {
   sessionTokenHash: string;
   /** Set by requireUser: the URL's project role and session, read with the cookie (`readAt`: the time before that read). */
   access: ScopeAccess & { readAt: number };
+  /** Set by requireUser for a project member when the route has preloads: take them with middleware/preloaded.ts. */
+  preloaded?: PreloadedReads;
   /** Set by projectAccess: the project the route is about and the caller's role on it. */
   projectId: string;
   role: Role;

@@ -20,6 +20,7 @@ import { aiSessionRoutes } from './routes/ai-sessions.ts';
 import { aiAuditRoutes } from './routes/ai-audit.ts';
 import { llmProfileRoutes } from './routes/llm-profile.ts';
 import { mentionRoutes } from './routes/mentions.ts';
+import { ROUTE_PRELOADS } from './routes/preloads.ts';
 import { isUniqueViolation, logError } from '../shared/errors-report.ts';
 import { localiseErrorBody } from '../shared/i18n/error-text.ts';
 import { requestLocale } from './http/locale.ts';
@@ -33,7 +34,7 @@ const api = new Hono<AppEnv>()
   .route('/auth', authRoutes)
   .route('/users/me/llm-profile', llmProfileRoutes)
   .route('/users/me/mentions', mentionRoutes)
-  .use('/projects/*', requireUser())
+  .use('/projects/*', requireUser(ROUTE_PRELOADS))
   .use('/projects', requireUser())
   .use('/projects/*', baselineMoved())
   .route('/projects', projectRoutes)

@@ -25,7 +25,7 @@ import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
-import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest } from '../../shared/ai/session-rpc.ts';
+import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions } from '../../shared/ai/session-rpc.ts';
 import { forgetKv, migrate } from './storage.ts';
 import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
 import { logError } from '../../shared/errors-report.ts';
@@ -267,13 +267,13 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     meta: SessionMeta,
     creatorName: string,
     userPrompt: string | null,
-    options: { tokenBudget?: number | null } = {},
+    options: CreateSessionOptions = {},
   ): Promise<Outcome<{ lastSeq: number }>> {
     return outcomeOf(async () => {
       if (meta.sessionId !== this.name) throw new Error('session id does not match the object');
       const fresh = !this.core.meta;
       try {
-        await this.core.create(meta, creatorName, userPrompt);
+        await this.core.create(meta, creatorName, userPrompt, options.context);
       } catch (error) {
         // A refused target leaves no object behind: no tables, no kept baseline (#released() says not found).
         if (fresh) await this.#forget();

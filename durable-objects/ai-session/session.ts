@@ -187,8 +187,10 @@ export class SessionCore {
    * costs no query), check the target exists in it, then record the session. A retried create only
    * renames the creator. A refused target records nothing (the object drops the baseline it kept).
    */
-  async create(meta: SessionMeta, creatorName: string, userPrompt: string | null): Promise<void> {
+  /** `context`: the project context the Worker read with who-is-asking; kept instead of reading D1 (issue 19). */
+  async create(meta: SessionMeta, creatorName: string, userPrompt: string | null, context?: ProjectContext): Promise<void> {
     if (!this.meta) {
+      if (context?.baseline.projectId === meta.projectId) this.#baseline.keep(context);
       const ctx = await this.#baseline.get(meta.projectId, true);
       checkTargetInBaseline(ctx.baseline.pkg, meta);
     }

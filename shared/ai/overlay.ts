@@ -5,6 +5,8 @@
  * the UI read them through the effective view (overlay first, D1 baseline otherwise).
  */
 import type { BmadPackage } from '../bmad/package.ts';
+import type { DomainProfile } from '../api/projects.ts';
+import type { ContentLanguage } from '../i18n/content-language.ts';
 
 /** One staged object. `content` is the file text ('' when deleted). */
 export interface OverlayEntry {
@@ -31,6 +33,16 @@ export interface Baseline {
   projectId: string;
   pkg: BmadPackage;
   revisions: BaselineRevisions;
+}
+
+/** The baseline with the project settings a session reads beside it (its object keeps it: overlay/baseline-cache.ts). */
+export interface ProjectContext {
+  baseline: Baseline;
+  domainProfile: DomainProfile;
+  /** Approvals an apply needs from people other than the session's creator (project setting). */
+  requiredApprovals: number;
+  /** The language the package is written in (project setting): staged content is written in it. */
+  contentLanguage: ContentLanguage;
 }
 
 /** A changed file as lists and events show it: Added, Modified, Deleted. */

@@ -19,6 +19,7 @@ import type { RebaseResult, ResolveRebaseInput, ResolveRebaseResult } from '../a
 import type { GraphUndoInput, MessageAccepted, MessageInput, MessageWaited } from '../api/ai-sessions.ts';
 import type { ChangeValidation } from './validation-result.ts';
 import type { Outcome } from './outcome.ts';
+import type { ProjectContext } from './overlay.ts';
 import type { ProjectChannelMessage } from './project-channel.ts';
 import type { SessionMeta, SessionStatus } from './session.ts';
 import type { ToolEnvelope } from './tool-envelope.ts';
@@ -72,6 +73,11 @@ export interface ReviewedVersion {
 }
 
 /** How a turn the caller waits for ended, or `ended: false` when the wait ran out first. */
+export interface CreateSessionOptions {
+  tokenBudget?: number | null;
+  context?: ProjectContext;
+}
+
 export type TurnWait = { ended: false; outcome?: undefined } | { ended: true; outcome: MessageWaited };
 
 /**
@@ -79,7 +85,8 @@ export type TurnWait = { ended: false; outcome?: undefined } | { ended: true; ou
  * AI_SESSION_NOT_FOUND); errors travel as data (Outcome), since classes do not cross RPC.
  */
 export interface AiSessionRpc {
-  createSession(meta: SessionMeta, creatorName: string, userPrompt: string | null, options?: { tokenBudget?: number | null }): Promise<Outcome<{ lastSeq: number }>>;
+  /** `options.context`: the project context the Worker read with who-is-asking; the object keeps it instead of reading D1. */
+  createSession(meta: SessionMeta, creatorName: string, userPrompt: string | null, options?: CreateSessionOptions): Promise<Outcome<{ lastSeq: number }>>;
   getState(projectId: string, options?: { messagesBefore?: number; messagesLimit?: number }): Promise<Outcome<SessionView>>;
   getChanges(projectId: string): Promise<Outcome<ChangesView>>;
   stage(projectId: string, actor: Actor, changeSet: unknown): Promise<Outcome<StageResult>>;

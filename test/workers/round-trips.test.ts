@@ -121,11 +121,12 @@ describe('round trips per hot path', () => {
     watcher.socket.close();
   });
 
-  it('creates a session, stages, validates and applies with one round trip for the caller and few for the work', async () => {
+  it('creates a session in two round trips, and stages, validates and applies with one round trip for the caller and few for the work', async () => {
     const { owner, base } = await supportDeskProject();
-    // Before: 10, then 1 + 3 (the target's existence, the object's baseline, the session row).
+    // Before: 10, then 1 + 3 (the target's existence, the object's baseline, the session row), then
+    // 3 (the object's baseline); now the baseline rides with who-is-asking and the object keeps it.
     const create = await counted(() => stepSession(owner, base));
-    expect(create.trips, create.log).toBeLessThanOrEqual(3);
+    expect(create.trips, create.log).toBeLessThanOrEqual(2);
     const path = `${base}/ai/sessions/${create.result}`;
     const step = await currentStep(owner, base);
 
@@ -184,19 +185,74 @@ describe('round trips per hot path', () => {
     expect(created).toMatchObject({ ok: true });
   });
 
-  it('saves a step in the Builder with one read and one commit after the caller is known', async () => {
+  it('saves a step in the Builder in two round trips: who-is-asking with the package, then the commit', async () => {
     const { owner, base } = await supportDeskProject();
     const step = await currentStep(owner, base);
     const markdown = improved(step.markdown);
-    // Before: 14 (the step read twice, the workflow three times, the path owner, the package).
+    // Before: 14 (the step read twice, the workflow three times, the path owner, the package), then
+    // 3 (who-is-asking, the package, the commit); now the package rides with who-is-asking.
     const save = await counted(() => owner.put(`${base}/workflows/${WF}/steps/${STEP}`, { markdown, baseRevision: step.revision }));
     expect(save.result.status).toBe(200);
-    expect(save.trips, save.log).toBeLessThanOrEqual(3);
+    expect(save.trips, save.log).toBeLessThanOrEqual(2);
     // The answer's validation is the package as written: the same as a fresh read reports.
     const fresh = await owner.put(`${base}/workflows/${WF}/steps/${STEP}`, { markdown, baseRevision: save.result.data.revision });
     expect(save.result.data.issues).toEqual(fresh.data.issues);
     expect(save.result.data.packageIssues).toEqual(fresh.data.packageIssues);
     expect((await currentStep(owner, base)).markdown).toBe(markdown);
+  });
+});
+
+describe('the other Builder saves that read the stored package', () => {
+  it('saves workflow.md and the graph in two round trips each, answering what a save without the preload answers', async () => {
+    const { owner, base } = await supportDeskProject();
+    const path = `${base}/workflows/${WF}`;
+    const workflow = (await owner.get(path)).data.workflow as { workflowMd: string; graphJson: string; revision: number };
+    const workflowMd = `${workflow.workflowMd}\nOne more line.\n`;
+    // Before: 4 (who-is-asking, the workflow, the commit, the package for the answer's validation).
+    const md = await counted(() => owner.put(`${path}/workflow-md`, { content: workflowMd, baseRevision: workflow.revision }));
+    expect(md.result.status).toBe(200);
+    expect(md.trips, md.log).toBeLessThanOrEqual(2);
+    const graphJson = `${JSON.stringify(JSON.parse(workflow.graphJson), null, 1)}\n`;
+    const graph = await counted(() => owner.put(`${path}/graph`, { content: graphJson, baseRevision: md.result.data.revision }));
+    expect(graph.result.status).toBe(200);
+    expect(graph.trips, graph.log).toBeLessThanOrEqual(2);
+
+    // The answers' validation is the package as written: the same as a fresh read reports.
+    const saved = (await owner.get(path)).data.workflow as { workflowMd: string; graphJson: string; revision: number };
+    expect(saved).toMatchObject({ workflowMd, graphJson, revision: workflow.revision + 2 });
+    const again = await owner.put(`${path}/workflow-md`, { content: workflowMd, baseRevision: saved.revision });
+    expect(md.result.data.issues).toEqual(again.data.issues);
+    expect(graph.result.data.packageIssues).toEqual(again.data.packageIssues);
+
+    // A stale revision still gets its conflict, and a missing workflow its error.
+    const stale = await owner.put(`${path}/workflow-md`, { content: `${workflowMd}Stale.\n`, baseRevision: workflow.revision });
+    expect(stale.status).toBe(409);
+    expect(stale.error?.code).toBe('REVISION_CONFLICT');
+    const missing = await owner.put(`${base}/workflows/no-such-workflow/graph`, { content: graphJson });
+    expect(missing.error?.code).toBe('WORKFLOW_NOT_FOUND');
+    expect((await owner.get(path)).data.workflow.workflowMd).toBe(workflowMd);
+  });
+});
+
+describe('an agent save', () => {
+  it('saves one agent in two round trips, answering what a fresh save answers; a stale revision still conflicts', async () => {
+    const { owner, base } = await supportDeskProject();
+    const agents = (await owner.get(`${base}/agents`)).data as { revision: number; agentsJson: string };
+    const first = JSON.parse(agents.agentsJson).agents[0] as { id: string; metadata?: Record<string, unknown> };
+    const agent = { ...first, metadata: { ...first.metadata, title: 'Triage lead' } };
+    // Before: 5 (who-is-asking, agents.json for the guard, again for the commit, the commit, the package).
+    const save = await counted(() => owner.put(`${base}/agents/${first.id}`, { agent, baseRevision: agents.revision }));
+    expect(save.result.status).toBe(200);
+    expect(save.trips, save.log).toBeLessThanOrEqual(2);
+    const after = (await owner.get(`${base}/agents`)).data as { revision: number; agentsJson: string };
+    expect(after.revision).toBe(agents.revision + 1);
+    expect(JSON.parse(after.agentsJson).agents[0]).toEqual(agent);
+    const again = await owner.put(`${base}/agents/${first.id}`, { agent, baseRevision: after.revision });
+    expect(save.result.data.issues).toEqual(again.data.issues);
+    expect(save.result.data.packageIssues).toEqual(again.data.packageIssues);
+    const stale = await owner.put(`${base}/agents/${first.id}`, { agent: { ...agent, metadata: { ...agent.metadata, title: 'Stale' } }, baseRevision: agents.revision });
+    expect(stale.status).toBe(409);
+    expect(stale.error?.code).toBe('REVISION_CONFLICT');
   });
 });
 

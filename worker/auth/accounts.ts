@@ -14,6 +14,7 @@ import type { UserView } from '../../shared/api/auth.ts';
 import { isLocale, type Locale } from '../../shared/i18n/locales.ts';
 import { isUniqueViolation } from '../../shared/errors-report.ts';
 import { ACCOUNT_LOGIN_POLICY, IP_LOGIN_POLICY, IP_REGISTER_POLICY, clearAttempts, takeAttempt } from './throttle.ts';
+import { PreloadedReads, type Preload } from './preload.ts';
 
 export type RegisterResult =
   | { type: 'registered'; user: UserView; token: string }
@@ -40,7 +41,8 @@ export interface ScopeAccess extends LookupScope {
 }
 
 export type SessionLookup =
-  | { type: 'valid'; user: UserView; tokenHash: string; access: ScopeAccess }
+  /** `preloaded`: the rows of the route's preloads, kept only for a member of the scope's project. */
+  | { type: 'valid'; user: UserView; tokenHash: string; access: ScopeAccess; preloaded: PreloadedReads | null }
   | { type: 'invalid' }
   | { type: 'expired' };
 
@@ -112,14 +114,20 @@ export async function login(db: Db, input: { email: string; password: string }, 
 /**
  * The cookie's login, its user, the user's role on the URL's project and whether the URL's session
  * belongs to that project: one query, so a request knows who is asking after one round trip. Nothing
- * is cached between requests, so sign-out and role changes apply to the very next one.
+ * is cached between requests, so sign-out and role changes apply to the very next one. The route's
+ * `preloads` (preload.ts) go in the same batch; their rows are kept only for a member of the project.
  */
-export async function lookupSession(db: Db, token: string, scope: LookupScope = { projectId: null, sessionId: null }): Promise<SessionLookup> {
+export async function lookupSession(
+  db: Db,
+  token: string,
+  scope: LookupScope = { projectId: null, sessionId: null },
+  preloads: readonly Preload<unknown>[] = [],
+): Promise<SessionLookup> {
   if (!/^[a-z2-7]{40,64}$/.test(token)) return { type: 'invalid' };
   const tokenHash = await sha256Hex(token);
   // An absent id joins on '' (no row has it), so the query keeps one shape.
   const projectId = scope.projectId ?? '';
-  const row = await db
+  const query = db
     .select({
       expiresAt: authSessions.expiresAt,
       id: users.id,
@@ -127,7 +135,9 @@ export async function lookupSession(db: Db, token: string, scope: LookupScope = 
       name: users.name,
       locale: users.locale,
       role: projectMembers.role,
-      sessionId: aiSessions.id,
+      // Aliased: users.id has the same column name, and a batch (with preloads) answers rows as
+      // objects by column name, where the second "id" would overwrite the first.
+      sessionId: sql<string | null>`${aiSessions.id}`.as('url_session_id'),
       // The project's live sessions, read in the same query: a write that moves the project's
       // baseline tells them (middleware/baseline-moved.ts) without another round trip.
       liveSessions: sql<string | null>`(SELECT group_concat(live.id) FROM ai_sessions AS live WHERE live.project_id = ${projectId} AND live.status = 'active')`,
@@ -136,8 +146,22 @@ export async function lookupSession(db: Db, token: string, scope: LookupScope = 
     .innerJoin(users, eq(users.id, authSessions.userId))
     .leftJoin(projectMembers, and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, authSessions.userId)))
     .leftJoin(aiSessions, and(eq(aiSessions.id, scope.sessionId ?? ''), eq(aiSessions.projectId, projectId)))
-    .where(eq(authSessions.tokenHash, tokenHash))
-    .get();
+    .where(eq(authSessions.tokenHash, tokenHash));
+  // The route's reads ride in the same batch (one round trip, one consistent read); a request
+  // without a project in its URL has none.
+  const preloadScope = scope.projectId === null ? null : { projectId: scope.projectId, sessionId: scope.sessionId, tokenHash };
+  const groups = preloadScope ? preloads.map((preload) => ({ preload, queries: preload.queries(db, preloadScope) })) : [];
+  const preloadRows = new Map<Preload<unknown>, unknown[]>();
+  let row: Awaited<typeof query>[number] | undefined;
+  if (groups.length === 0) row = await query.get();
+  else {
+    const [auth, ...rest] = await db.batch([query, ...groups.flatMap((g) => g.queries)]);
+    row = auth[0];
+    let at = 0;
+    for (const { preload, queries } of groups) {
+      preloadRows.set(preload, rest.slice(at, (at += queries.length)));
+    }
+  }
   if (!row) return { type: 'invalid' };
   if (Date.parse(row.expiresAt) <= Date.now()) {
     await db.delete(authSessions).where(eq(authSessions.tokenHash, tokenHash));
@@ -147,6 +171,8 @@ export async function lookupSession(db: Db, token: string, scope: LookupScope = 
     type: 'valid',
     tokenHash,
     user: { id: row.id, email: row.email, name: row.name, ...localeOf(row.locale) },
+    // A non-member's preloaded rows are dropped here: the route answers 404 without them.
+    preloaded: preloadScope && row.role ? new PreloadedReads(preloadScope, preloadRows) : null,
     access: {
       ...scope,
       role: row.role ?? null,

@@ -20,8 +20,16 @@ export interface StepSaveInput {
   baseRevision?: number | undefined;
 }
 
-export async function saveStep(db: Db, ctx: CommitContext, workflowId: string, nodeId: string, input: StepSaveInput): Promise<SaveResult> {
-  const rows: StoredPackageRows = await db.batch(storedPackageQueries(db, ctx.projectId));
+/** `preloaded`: the rows of storedPackageQueries when they were read with who-is-asking (then the save makes one round trip). */
+export async function saveStep(
+  db: Db,
+  ctx: CommitContext,
+  workflowId: string,
+  nodeId: string,
+  input: StepSaveInput,
+  preloaded?: StoredPackageRows,
+): Promise<SaveResult> {
+  const rows: StoredPackageRows = preloaded ?? (await db.batch(storedPackageQueries(db, ctx.projectId)));
   const [, workflowRows, stepRows] = rows;
   const workflow = workflowRows.find((w) => w.id === workflowId);
   if (!workflow) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });

@@ -38,6 +38,9 @@ import { aiReviewRoutes } from './ai-review.ts';
 import { aiVersionRoutes } from './ai-versions.ts';
 import { aiRebaseRoutes } from './ai-rebase.ts';
 import { aiUndoRoutes } from './ai-undo.ts';
+import { definePreload } from '../auth/preload.ts';
+import { takePreloaded } from '../middleware/preloaded.ts';
+import { projectContextFrom, projectContextQueries, type ProjectContextRows } from '../../durable-objects/ai-session/overlay/baseline.ts';
 
 type Ctx = Context<AppEnv>;
 
@@ -121,6 +124,18 @@ function resolveTarget(input: ReturnType<typeof CreateSessionInput.parse>): Targ
   return { workflowId: type === 'agent' || type === 'asset' ? null : workflowId, targetType: type, targetId, mode: mode.data };
 }
 
+/**
+ * Creating a session reads the project context (the package, its revisions and settings) with
+ * who-is-asking and hands it to the new object, which keeps it rather than reading D1 again: then
+ * only the session row is left (two round trips).
+ */
+export const createSessionPreload = definePreload({
+  method: 'POST',
+  route: '/api/projects/:projectId/ai/sessions',
+  queries: (db, scope) => [...projectContextQueries(db, scope.projectId)],
+  decode: (rows, scope) => projectContextFrom(scope.projectId, rows as unknown as ProjectContextRows),
+});
+
 export const aiSessionRoutes = new Hono<AppEnv>()
   .use(sessionAccess())
   .route('/', aiReviewRoutes)
@@ -135,7 +150,13 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     const stub = await sessionObject(c, sessionId);
     // The object first: it checks the target against its baseline, and a session row never
     // points at an object that does not know it.
-    unwrap(await stub.createSession(meta, c.var.user.name, input.userPrompt?.trim() || null, { tokenBudget: input.tokenBudget ?? null }));
+    const context = takePreloaded(c, createSessionPreload);
+    unwrap(
+      await stub.createSession(meta, c.var.user.name, input.userPrompt?.trim() || null, {
+        tokenBudget: input.tokenBudget ?? null,
+        ...(context ? { context } : {}),
+      }),
+    );
     const envelope = await stub.tool(c.var.projectId, actorOf(c), 'builder.context.get', {});
     const contextEnvelope = envelope.ok ? envelope.data : {};
     await insertSession(c.var.db, { sessionId, projectId: c.var.projectId, userId: c.var.user.id, target, contextEnvelope, createdAt: meta.createdAt });

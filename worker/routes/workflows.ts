@@ -13,6 +13,10 @@ import { GraphEditInput } from '../../shared/api/graph-edit.ts';
 import { applyGraphEdit } from '../store/graph-edits.ts';
 import { guardWorkflowFile } from '../package-io/save-guard.ts';
 import { saveStep } from '../package-io/step-save.ts';
+import { saveWorkflowFile } from '../package-io/workflow-file-save.ts';
+import { storedPackageQueries, type StoredPackageRows } from '../package-io/stored-package.ts';
+import { definePreload } from '../auth/preload.ts';
+import { takePreloaded } from '../middleware/preloaded.ts';
 import {
   createWorkflow,
   deleteStep,
@@ -20,9 +24,22 @@ import {
   getStep,
   getWorkflow,
   listWorkflows,
-  putWorkflowFile,
   updateWorkflowMeta,
 } from '../store/workflows.ts';
+
+/** A save of `route` (a whole path) reads the stored package with who-is-asking: then only its commit is left (two round trips). */
+export function storedPackagePreload(route: string) {
+  return definePreload<StoredPackageRows>({
+    method: 'PUT',
+    route,
+    queries: (db, scope) => [...storedPackageQueries(db, scope.projectId)],
+    decode: (rows) => rows as unknown as StoredPackageRows,
+  });
+}
+
+export const stepSavePreload = storedPackagePreload('/api/projects/:projectId/workflows/:workflowId/steps/:nodeId');
+export const workflowMdSavePreload = storedPackagePreload('/api/projects/:projectId/workflows/:workflowId/workflow-md');
+export const graphSavePreload = storedPackagePreload('/api/projects/:projectId/workflows/:workflowId/graph');
 
 export const BaseRevisionQuery = z.strictObject({ baseRevision: z.coerce.number().int().min(0).optional() });
 
@@ -46,15 +63,13 @@ export const workflowRoutes = new Hono<AppEnv>()
     const { content, baseRevision } = c.req.valid('json');
     const workflowId = param(c, 'workflowId');
     guardWorkflowFile(workflowId, 'workflow', content);
-    const revision = await putWorkflowFile(c.var.db, commitContext(c), workflowId, 'workflow', content, baseRevision);
-    return ok(c, await saveResult(c.var.db, c.var.projectId, revision, packageFilePath.workflowMd(workflowId)));
+    return ok(c, await saveWorkflowFile(c.var.db, commitContext(c), workflowId, 'workflow', content, baseRevision, takePreloaded(c, workflowMdSavePreload)));
   })
   .put('/:workflowId/graph', jsonBody(PutTextInput), async (c) => {
     const { content, baseRevision } = c.req.valid('json');
     const workflowId = param(c, 'workflowId');
     guardWorkflowFile(workflowId, 'graph', content);
-    const revision = await putWorkflowFile(c.var.db, commitContext(c), workflowId, 'graph', content, baseRevision);
-    return ok(c, await saveResult(c.var.db, c.var.projectId, revision, packageFilePath.graph(workflowId)));
+    return ok(c, await saveWorkflowFile(c.var.db, commitContext(c), workflowId, 'graph', content, baseRevision, takePreloaded(c, graphSavePreload)));
   })
   // The canvas: graph plus the step files of added or deleted nodes, as one revision.
   .post('/:workflowId/graph-edit', jsonBody(GraphEditInput), async (c) => {
@@ -66,7 +81,7 @@ export const workflowRoutes = new Hono<AppEnv>()
     ok(c, await getStep(c.var.db, c.var.projectId, param(c, 'workflowId'), param(c, 'nodeId'))),
   )
   .put('/:workflowId/steps/:nodeId', jsonBody(PutStepInput), async (c) =>
-    ok(c, await saveStep(c.var.db, commitContext(c), param(c, 'workflowId'), param(c, 'nodeId'), c.req.valid('json'))),
+    ok(c, await saveStep(c.var.db, commitContext(c), param(c, 'workflowId'), param(c, 'nodeId'), c.req.valid('json'), takePreloaded(c, stepSavePreload))),
   )
   .delete('/:workflowId/steps/:nodeId', queryWith(BaseRevisionQuery), async (c) => {
     const { baseRevision } = c.req.valid('query');

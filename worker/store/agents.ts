@@ -15,7 +15,7 @@ import type { AgentsView } from '../../shared/api/store.ts';
 
 type AgentRecord = Record<string, unknown> & { id?: unknown };
 
-interface AgentsFile {
+export interface AgentsFile {
   document: Record<string, unknown> & { agents: AgentRecord[] };
   revision: number;
   text: string;
@@ -47,6 +47,11 @@ async function loadAgents(db: Db, projectId: string): Promise<AgentsFile> {
     .where(eq(projects.id, projectId))
     .get();
   if (!row) throw new ApiError('PROJECT_NOT_FOUND');
+  return agentsFileOf(row);
+}
+
+/** agents.json from its project row's text and revision (read here, or with who-is-asking). */
+export function agentsFileOf(row: { agentsJson: string; revision: number }): AgentsFile {
   return { document: parseAgentsDocument(row.agentsJson), revision: row.revision, text: row.agentsJson };
 }
 
@@ -55,7 +60,10 @@ function text(value: unknown): string {
 }
 
 export async function getAgents(db: Db, projectId: string): Promise<AgentsView> {
-  const file = await loadAgents(db, projectId);
+  return agentsViewOf(await loadAgents(db, projectId));
+}
+
+export function agentsViewOf(file: AgentsFile): AgentsView {
   return {
     revision: file.revision,
     agentsJson: file.text,
@@ -76,7 +84,9 @@ export async function putAgent(
   agentId: string,
   agent: Record<string, unknown>,
   baseRevision: number | undefined,
-): Promise<number> {
+  /** agents.json when the caller read it already (with who-is-asking): no read here. */
+  current?: AgentsFile,
+): Promise<{ revision: number; agentsJson: string }> {
   if (!PackageId.safeParse(agentId).success) {
     throw new ApiError('VALIDATION_FAILED', { message: `"${agentId}" is not a valid agent id.` });
   }
@@ -86,7 +96,7 @@ export async function putAgent(
       hints: ['An agent keeps its id; create a new agent to use another id.'],
     });
   }
-  const file = await loadAgents(db, ctx.projectId);
+  const file = current ?? (await loadAgents(db, ctx.projectId));
   const expected = expectRevision(file.revision, baseRevision);
   const next = { id: agentId, ...agent };
   const index = indexOfAgent(file.document, agentId);
@@ -94,7 +104,8 @@ export async function putAgent(
   const agents = [...file.document.agents];
   if (index >= 0) agents[index] = next;
   else agents.push(next);
-  return commitAgents(db, ctx, expected, { ...file.document, agents }, agentId, before, next);
+  const document = { ...file.document, agents };
+  return { revision: await commitAgents(db, ctx, expected, document, agentId, before, next), agentsJson: serializeAgents(document) };
 }
 
 export async function deleteAgent(

@@ -209,8 +209,10 @@ export async function putWorkflowFile(
   content: string,
   baseRevision: number | undefined,
   action?: 'revert',
+  /** The workflow's row when the caller read it already (with who-is-asking): no read here. */
+  current?: WorkflowRow,
 ): Promise<number> {
-  const row = await loadWorkflow(db, ctx.projectId, workflowId);
+  const row = current ?? (await loadWorkflow(db, ctx.projectId, workflowId));
   const expected = expectRevision(row.revision, baseRevision);
   const before = file === 'workflow' ? row.workflowMd : row.graphJson;
   const [revision] = (

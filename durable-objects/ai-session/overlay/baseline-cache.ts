@@ -45,6 +45,12 @@ export class BaselineCache {
     return ctx;
   }
 
+  /** Keep a context read elsewhere (the Worker's, with who-is-asking, for a new session) as if read here. */
+  keep(ctx: ProjectContext): void {
+    this.#memory = ctx;
+    this.#store(ctx);
+  }
+
   /** The project moved (a save, an apply, a settings change): the next read goes to D1. */
   invalidate(): void {
     this.#generation += 1;

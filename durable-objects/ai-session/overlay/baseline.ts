@@ -4,28 +4,26 @@
  * apply batch's revision guard sees the older revision and refuses, so history never records a
  * stale "content before".
  */
-import { parseContentLanguage, type ContentLanguage } from '../../../shared/i18n/content-language.ts';
+import { parseContentLanguage } from '../../../shared/i18n/content-language.ts';
 import { eq } from 'drizzle-orm';
+import type { BatchResponse } from 'drizzle-orm/batch';
 import type { Db } from '../../../worker/db/client.ts';
 import { projects, workflows } from '../../../worker/db/schema.ts';
 import { ApiError } from '../../../shared/api-error.ts';
 import { storedPackageFrom, storedPackageQueries, type StoredPackageRows } from '../../../worker/package-io/stored-package.ts';
 import { parseDomainProfile, parseProjectSettings } from '../../../worker/store/projects.ts';
-import type { DomainProfile } from '../../../shared/api/projects.ts';
-import type { Baseline, BaselineRevisions } from '../../../shared/ai/overlay.ts';
+import type { BaselineRevisions, ProjectContext } from '../../../shared/ai/overlay.ts';
 
-export interface ProjectContext {
-  baseline: Baseline;
-  domainProfile: DomainProfile;
-  /** Approvals an apply needs from people other than the session's creator (project setting). */
-  requiredApprovals: number;
-  /** The language the package is written in (project setting): staged content is written in it. */
-  contentLanguage: ContentLanguage;
-}
+export type { ProjectContext };
 
 /** The revisions, settings and review rule first, then the package: one batch, one round trip (a batch runs in order, as one transaction). */
 export async function loadProjectContext(db: Db, projectId: string): Promise<ProjectContext> {
-  const [project, workflowRows, ...packageRows] = await db.batch([
+  return projectContextFrom(projectId, await db.batch(projectContextQueries(db, projectId)));
+}
+
+/** The reads of a project context, in batch order (the Worker may send them with who-is-asking: auth/preload.ts). */
+export function projectContextQueries(db: Db, projectId: string) {
+  return [
     db
       .select({
         agents: projects.agentsRevision,
@@ -38,7 +36,15 @@ export async function loadProjectContext(db: Db, projectId: string): Promise<Pro
       .where(eq(projects.id, projectId)),
     db.select({ id: workflows.id, revision: workflows.revision }).from(workflows).where(eq(workflows.projectId, projectId)),
     ...storedPackageQueries(db, projectId),
-  ]);
+  ] as const;
+}
+
+/** The rows of projectContextQueries, in their order. */
+export type ProjectContextRows = BatchResponse<ReturnType<typeof projectContextQueries>>;
+
+/** The context from the rows of projectContextQueries. */
+export function projectContextFrom(projectId: string, rows: ProjectContextRows): ProjectContext {
+  const [project, workflowRows, ...packageRows] = rows;
   const row = project[0];
   if (!row) throw new ApiError('PROJECT_NOT_FOUND');
   const { settingsJson, domainProfileJson, contentLanguage, ...scopes } = row;
