@@ -14,7 +14,9 @@ import { d1Session } from '../../worker/middleware/d1-session.ts';
 import { requireUser } from '../../worker/middleware/require-user.ts';
 import { projectAccess } from '../../worker/middleware/project-access.ts';
 import { takePreloaded } from '../../worker/middleware/preloaded.ts';
-import { definePreload, type Preload } from '../../worker/auth/preload.ts';
+import { definePreload, preloadScope, type Preload } from '../../worker/auth/preload.ts';
+import { createDb } from '../../worker/db/client.ts';
+import { storedPackageQueries } from '../../worker/package-io/stored-package.ts';
 import { d1RoundTripLog, d1RoundTrips, resetD1RoundTrips } from '../../worker/db/instrumented-d1.ts';
 import { ORIGIN, signedInClient, TestClient } from './client.ts';
 import { SESSION_COOKIE } from '../../worker/auth/cookies.ts';
@@ -60,7 +62,7 @@ function probeApps() {
   const probe: Preload<string> = definePreload({
     method: 'PUT',
     route: '/api/projects/:projectId/probe',
-    queries: (db, scope) => [db.select({ name: sql<string>`name` }).from(sql`projects`).where(sql`id = ${scope.projectId}`)],
+    queries: (db, scope) => [db.select({ name: sql<string>`name` }).from(sql`projects`).where(sql`id = ${scope.projectId} and ${scope.member}`)],
     decode: (rows) => {
       const name = (rows[0] as Array<{ name: string }>)[0]?.name ?? '(none)';
       decoded.push(name);
@@ -111,6 +113,25 @@ describe('the preload mechanism', () => {
     // The second take finds nothing: rows from before a route's own write are never handed out twice.
     expect(answer).toMatchObject({ status: 200, body: { preloaded: name, again: null } });
     expect(decoded).toEqual([name]);
+  });
+  it("reads none of the project's rows for a login outside it: the guard is in each read's WHERE", async () => {
+    const { owner, projectId, member } = await supportDeskProject();
+    const viewer = await member('viewer');
+    const stranger = await signedInClient('Outsider');
+    const db = createDb(env.DB);
+    const tokenOf = (client: TestClient) => client.cookie!.slice(`${SESSION_COOKIE}=`.length).split(';')[0]!;
+    const rowsFor = async (tokenHash: string) => {
+      const reads = await db.batch(storedPackageQueries(db, projectId, preloadScope(projectId, null, tokenHash).member));
+      return reads.map((rows) => rows.length);
+    };
+    const [projectRows, workflowRows, stepRows] = await rowsFor(await sha256Hex(tokenOf(owner)));
+    expect(projectRows).toBe(1);
+    expect(workflowRows).toBeGreaterThan(0);
+    expect(stepRows).toBeGreaterThan(0);
+    // A viewer may read the package anyway; a stranger and an unknown login read nothing.
+    expect((await rowsFor(await sha256Hex(tokenOf(viewer))))[0]).toBe(1);
+    expect(await rowsFor(await sha256Hex(tokenOf(stranger)))).toEqual([0, 0, 0, 0]);
+    expect(await rowsFor(await sha256Hex('a'.repeat(52)))).toEqual([0, 0, 0, 0]);
   });
 });
 

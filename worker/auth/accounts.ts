@@ -14,7 +14,7 @@ import type { UserView } from '../../shared/api/auth.ts';
 import { isLocale, type Locale } from '../../shared/i18n/locales.ts';
 import { isUniqueViolation } from '../../shared/errors-report.ts';
 import { ACCOUNT_LOGIN_POLICY, IP_LOGIN_POLICY, IP_REGISTER_POLICY, clearAttempts, takeAttempt } from './throttle.ts';
-import { PreloadedReads, type Preload } from './preload.ts';
+import { PreloadedReads, preloadScope as scopeOfPreloads, type Preload } from './preload.ts';
 
 export type RegisterResult =
   | { type: 'registered'; user: UserView; token: string }
@@ -149,7 +149,7 @@ export async function lookupSession(
     .where(eq(authSessions.tokenHash, tokenHash));
   // The route's reads ride in the same batch (one round trip, one consistent read); a request
   // without a project in its URL has none.
-  const preloadScope = scope.projectId === null ? null : { projectId: scope.projectId, sessionId: scope.sessionId, tokenHash };
+  const preloadScope = scope.projectId === null ? null : scopeOfPreloads(scope.projectId, scope.sessionId, tokenHash);
   const groups = preloadScope ? preloads.map((preload) => ({ preload, queries: preload.queries(db, preloadScope) })) : [];
   const preloadRows = new Map<Preload<unknown>, unknown[]>();
   let row: Awaited<typeof query>[number] | undefined;

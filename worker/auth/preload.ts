@@ -7,8 +7,10 @@
  * as without them, and their rows are dropped unread. Like who-is-asking they are read on the
  * primary, so they are at least as new as anything the client's bookmark has seen.
  */
+import { sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../db/client.ts';
+import { authSessions, projectMembers } from '../db/schema.ts';
 
 /** What a preload's reads may be scoped by. */
 export interface PreloadScope {
@@ -18,6 +20,17 @@ export interface PreloadScope {
   sessionId: string | null;
   /** The cookie's login (its token hash): a user's own rows are reached by joining `auth_sessions` on it. */
   tokenHash: string;
+  /**
+   * True only when the cookie's login is a member of the project: every preload read puts it in its
+   * WHERE, so a request from outside the project reads no rows at all (not merely drops them).
+   */
+  member: SQL;
+}
+
+/** The scope of one request's preloads, with its membership guard. */
+export function preloadScope(projectId: string, sessionId: string | null, tokenHash: string): PreloadScope {
+  const member = sql`exists (select 1 from ${authSessions} inner join ${projectMembers} on ${projectMembers.userId} = ${authSessions.userId} where ${authSessions.tokenHash} = ${tokenHash} and ${projectMembers.projectId} = ${projectId})`;
+  return { projectId, sessionId, tokenHash, member };
 }
 
 export interface Preload<T> {
@@ -25,8 +38,9 @@ export interface Preload<T> {
   /** The route's whole path, matched against the request's path. */
   readonly path: RegExp;
   /**
-   * The reads, appended to the who-is-asking batch in this order. D1 answers a batch's rows as
-   * objects keyed by column name: a read whose columns share a name (a join) must alias them.
+   * The reads, appended to the who-is-asking batch in this order; each must put `scope.member` in its
+   * WHERE. D1 answers a batch's rows as objects keyed by column name: a read whose columns share a
+   * name (a join) must alias them.
    */
   queries(db: Db, scope: PreloadScope): BatchItem<'sqlite'>[];
   /** The route's value from the reads' rows; called only for a caller the route let in. */

@@ -2,7 +2,7 @@
  * The stored package as a BmadPackage (shared/bmad): the same in-memory model that import,
  * validation and export use, so the Builder's checks and the AI's see one thing.
  */
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
@@ -40,13 +40,16 @@ function originOf(stored: StoredManifest): BmadMethodOrigin | null {
   return { layout: 'bmad-method', workflows };
 }
 
-/** The four reads of a stored package, for one batch (a caller may add its own reads to it). */
-export function storedPackageQueries(db: Db, projectId: string) {
+/**
+ * The four reads of a stored package, for one batch (a caller may add its own reads to it).
+ * `guard`: a further condition on every read (a preload's membership check, auth/preload.ts).
+ */
+export function storedPackageQueries(db: Db, projectId: string, guard?: SQL) {
   return [
-    db.select().from(projects).where(eq(projects.id, projectId)),
-    db.select().from(workflows).where(eq(workflows.projectId, projectId)).orderBy(asc(workflows.createdAt), asc(workflows.id)),
-    db.select().from(workflowSteps).where(eq(workflowSteps.projectId, projectId)).orderBy(asc(workflowSteps.path)),
-    db.select({ path: assets.path, content: assets.content }).from(assets).where(eq(assets.projectId, projectId)).orderBy(asc(assets.path)),
+    db.select().from(projects).where(and(eq(projects.id, projectId), guard)),
+    db.select().from(workflows).where(and(eq(workflows.projectId, projectId), guard)).orderBy(asc(workflows.createdAt), asc(workflows.id)),
+    db.select().from(workflowSteps).where(and(eq(workflowSteps.projectId, projectId), guard)).orderBy(asc(workflowSteps.path)),
+    db.select({ path: assets.path, content: assets.content }).from(assets).where(and(eq(assets.projectId, projectId), guard)).orderBy(asc(assets.path)),
   ] as const;
 }
 

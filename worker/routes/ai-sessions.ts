@@ -132,7 +132,7 @@ function resolveTarget(input: ReturnType<typeof CreateSessionInput.parse>): Targ
 export const createSessionPreload = definePreload({
   method: 'POST',
   route: '/api/projects/:projectId/ai/sessions',
-  queries: (db, scope) => [...projectContextQueries(db, scope.projectId)],
+  queries: (db, scope) => [...projectContextQueries(db, scope.projectId, scope.member)],
   decode: (rows, scope) => projectContextFrom(scope.projectId, rows as unknown as ProjectContextRows),
 });
 

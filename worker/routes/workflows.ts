@@ -32,7 +32,7 @@ export function storedPackagePreload(route: string) {
   return definePreload<StoredPackageRows>({
     method: 'PUT',
     route,
-    queries: (db, scope) => [...storedPackageQueries(db, scope.projectId)],
+    queries: (db, scope) => [...storedPackageQueries(db, scope.projectId, scope.member)],
     decode: (rows) => rows as unknown as StoredPackageRows,
   });
 }

@@ -5,7 +5,7 @@
  * stale "content before".
  */
 import { parseContentLanguage } from '../../../shared/i18n/content-language.ts';
-import { eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { BatchResponse } from 'drizzle-orm/batch';
 import type { Db } from '../../../worker/db/client.ts';
 import { projects, workflows } from '../../../worker/db/schema.ts';
@@ -22,7 +22,7 @@ export async function loadProjectContext(db: Db, projectId: string): Promise<Pro
 }
 
 /** The reads of a project context, in batch order (the Worker may send them with who-is-asking: auth/preload.ts). */
-export function projectContextQueries(db: Db, projectId: string) {
+export function projectContextQueries(db: Db, projectId: string, guard?: SQL) {
   return [
     db
       .select({
@@ -33,9 +33,9 @@ export function projectContextQueries(db: Db, projectId: string) {
         contentLanguage: projects.contentLanguage,
       })
       .from(projects)
-      .where(eq(projects.id, projectId)),
-    db.select({ id: workflows.id, revision: workflows.revision }).from(workflows).where(eq(workflows.projectId, projectId)),
-    ...storedPackageQueries(db, projectId),
+      .where(and(eq(projects.id, projectId), guard)),
+    db.select({ id: workflows.id, revision: workflows.revision }).from(workflows).where(and(eq(workflows.projectId, projectId), guard)),
+    ...storedPackageQueries(db, projectId, guard),
   ] as const;
 }
 
