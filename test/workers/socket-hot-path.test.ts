@@ -164,6 +164,41 @@ describe('the live channel per event and per frame', () => {
     }
   });
 
+  it('appends waiting keystrokes before a server update of the draft, in order, and a compaction keeps them', async () => {
+    const s = await stagedSession();
+    const result = await runInDurableObject(s.object, (instance: AiSessionDurableObject, state) => {
+      const overlay = instance.core.overlay;
+      const count = () => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM y_updates').one().n;
+      const peer = new Y.Doc();
+      Y.applyUpdate(peer, Y.encodeStateAsUpdate(overlay.doc));
+      const text = peer.getMap<Y.Map<unknown>>('files').get(STEP_KEY)!.get('text') as Y.Text;
+      const updates: Uint8Array[] = [];
+      peer.on('update', (u: Uint8Array) => updates.push(u));
+      text.insert(0, 'typed ');
+      const typed = overlay.applyClientUpdate(updates[0]!, 'socket', false);
+      const before = { rows: count(), pending: overlay.pending };
+      // A server update (the AI stages another file): the keystroke is written first, then the stage.
+      overlay.stage([{ key: 'asset:assets/other.md', deleted: false, content: 'other', baseRevision: 1, baseHash: null }], 'test');
+      const afterStage = { rows: count(), pending: overlay.pending };
+      text.insert(0, 'again ');
+      overlay.applyClientUpdate(updates[1]!, 'socket', false);
+      overlay.compact();
+      return { typed, before, afterStage, pendingAfterCompact: overlay.pending, rowsAfterCompact: count() };
+    });
+    expect(result.typed).toEqual({ ok: true, changed: true });
+    expect(result.before.pending).toBe(1);
+    expect(result.afterStage).toEqual({ rows: result.before.rows + 2, pending: 0 });
+    expect(result.pendingAfterCompact).toBe(0);
+    expect(result.rowsAfterCompact).toBe(1);
+    await evictDurableObject(s.object);
+    const woken = await runInDurableObject(s.object, (instance: AiSessionDurableObject) => ({
+      step: instance.core.overlay.entry(STEP_KEY)!.content,
+      other: instance.core.overlay.entry('asset:assets/other.md')?.content,
+    }));
+    expect(woken.step.startsWith('again typed ')).toBe(true);
+    expect(woken.other).toBe('other');
+  });
+
   it('still makes one validated version of edits typed across more than the debounce', async () => {
     const s = await stagedSession();
     const c = await coEditing(s);
