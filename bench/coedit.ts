@@ -5,8 +5,9 @@
  * co-edit-check.ts) then `Y.applyUpdate` on the overlay document. The peer is a bare y-protocols
  * relay that keeps the document (as y-websocket's server does): `readSyncMessage` → `Y.applyUpdate`,
  * no checks. Both run in this Node process on the same keystrokes, in alternating rounds; the
- * goal is ≤ 1.5×. (The SQLite append and the broadcast are the same on both paths of the product
- * and are not part of the row; the peer is not a second workerd Durable Object.)
+ * goal is ≤ 1.5×. (The broadcast and the SQLite append — behind the relay, a burst in one commit:
+ * overlay-doc.ts — are not part of this row; the peer is not a second workerd Durable Object. The
+ * live rows of bench/floor-rows.ts time the whole frame path against one.)
  */
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';

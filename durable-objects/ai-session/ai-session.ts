@@ -33,6 +33,7 @@ import { Members } from './sockets/members.ts';
 import { REPLAY_PAGE_SIZE } from './events/replay.ts';
 import { SocketHub } from './sockets/socket-hub.ts';
 import { Roster } from './sockets/roster.ts';
+import { EDIT_FLUSH_MS } from './overlay/overlay-doc.ts';
 import { sendBinary, syncUpdateFrame, type SessionConnection, type SocketState } from './sockets/socket-state.ts';
 import { runTool } from './tools/registry.ts';
 import { addressCommentsTask } from './review/address-comments.ts';
@@ -62,6 +63,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #releasedNow = false;
   /** Events read per replay page (tests lower it to replay across pages with few events). */
   replayPageSize = REPLAY_PAGE_SIZE;
+  /** How long relayed keystrokes wait before they are appended (tests hold them to count what a flush writes). */
+  editFlushMs = EDIT_FLUSH_MS;
   /** The alarm's clock (tests move it past the retention period). */
   now: () => number = () => Date.now();
 
@@ -123,10 +126,15 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       replayPageSize: () => this.replayPageSize,
     });
     this.#core.overlay.onUpdate((update, origin) => {
+      // Encoded once for every socket.
       const frame = syncUpdateFrame(update);
       for (const connection of this.#roster.open()) {
         if (connection.id !== origin) sendBinary(connection, frame);
       }
+    });
+    // Keystrokes are relayed before they are written (overlay/overlay-doc.ts): append them a moment later, a burst in one commit.
+    this.#core.overlay.onPending(() => {
+      setTimeout(() => this.#core?.persistEdits(), this.editFlushMs);
     });
   }
 

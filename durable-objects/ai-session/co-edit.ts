@@ -23,6 +23,8 @@ export const REVALIDATE_DEBOUNCE_MS = 750;
 
 export class CoEdit {
   readonly #host: SessionHost;
+  /** A keystroke landed since the last `persistEdits`: its re-validation is scheduled there. */
+  #editPending = false;
 
   constructor(host: SessionHost) {
     this.#host = host;
@@ -82,17 +84,30 @@ export class CoEdit {
     return validation;
   }
 
-  /** A person's Yjs edit landed: re-validate once the edits settle. */
+  /**
+   * A person's Yjs edit landed: re-validate once the edits settle. Who edited is written now (both
+   * writes are skipped when nothing changed: the same editor again), as an approval may come next;
+   * the debounce task moves with `persistEdits`, beside the keystrokes, so a keystroke writes nothing.
+   */
   noteEdit(actor: { userId: string; name: string }): void {
     writeKv(this.#host.sql, 'lastEditor', actor);
     // A co-editor authored this draft too, so they cannot approve it.
     this.#host.requests.addDraftAuthor(actor.userId);
+    this.#editPending = true;
+  }
+
+  /** Append the relayed keystrokes (overlay-doc.ts) and move the re-validation past them: one commit per burst. */
+  persistEdits(): void {
+    this.#host.overlay.flush();
+    if (!this.#editPending) return;
+    this.#editPending = false;
     this.#host.schedule('revalidate', Date.now() + REVALIDATE_DEBOUNCE_MS);
   }
 
   /** When the overlay moved on from the latest version (co-edits), make and validate a new version. */
   async flushEdits(): Promise<ChangeVersion | undefined> {
     const host = this.#host;
+    this.persistEdits();
     const latest = host.versions.latest();
     const hash = await overlayHash(host.overlay.entries());
     if (latest && latest.contentHash === hash) return latest;

@@ -276,6 +276,11 @@ export class SessionCore {
     this.#edits.noteEdit(actor);
   }
 
+  /** The session object's write-behind timer: append the relayed keystrokes and move the debounce. */
+  persistEdits(): void {
+    this.#edits.persistEdits();
+  }
+
   /** The alarm's debounced task. */
   revalidate(): Promise<void> {
     return this.#exclusive(async () => {

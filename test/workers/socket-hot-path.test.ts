@@ -106,28 +106,97 @@ describe('the live channel per event and per frame', () => {
     }
   });
 
-  it('costs a keystroke two storage writes (the update and the debounce) and no read, and relays it without reading attachments', async () => {
+  it('relays a keystroke before any storage write, then appends a burst of keystrokes in one go (each update, one debounce move)', async () => {
     const s = await stagedSession();
     const c = await coEditing(s);
     try {
       // The first keystroke of this editor records them as an author of the draft and sets the alarm.
       await c.type('first ');
+      // Hold the write-behind so what one flush writes can be counted.
+      await runInDurableObject(s.object, (instance: AiSessionDurableObject) => {
+        instance.core.persistEdits();
+        instance.editFlushMs = 60_000;
+      });
       const { spy, stop } = await spyOn(s.object);
       try {
         for (const marker of ['second ', 'third ', 'fourth ']) await c.type(marker);
         // One per frame received (partyserver's own check of the socket it came on), none per socket relayed to.
         expect(spy.attachmentReads).toBe(3);
-        const perKeystroke = [
+        // Relayed to the watcher with no statement at all: nothing made the frame wait for a commit.
+        expect(spy.statements).toEqual([]);
+        const pending = await runInDurableObject(s.object, (instance: AiSessionDurableObject) => {
+          const waiting = instance.core.overlay.pending;
+          instance.core.persistEdits();
+          return waiting;
+        });
+        expect(pending).toBe(3);
+        expect(spy.statements).toEqual([
+          'INSERT INTO y_updates (data) VALUES (?)',
+          'INSERT INTO y_updates (data) VALUES (?)',
           'INSERT INTO y_updates (data) VALUES (?)',
           'INSERT INTO tasks (name, due_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET due_at = excluded.due_at',
-        ];
-        expect(spy.statements).toEqual([...perKeystroke, ...perKeystroke, ...perKeystroke]);
+        ]);
       } finally {
         await stop();
       }
     } finally {
       c.close();
     }
+  });
+
+  it('still has a keystroke relayed just before a restart', async () => {
+    const s = await stagedSession();
+    const c = await coEditing(s);
+    try {
+      // Long enough that the keystroke still waits in memory when the eviction starts (an eviction waits for the timer).
+      await runInDurableObject(s.object, (instance: AiSessionDurableObject) => {
+        instance.editFlushMs = 3_000;
+      });
+      await c.type('just before the restart ');
+      const waiting = await runInDurableObject(s.object, (instance: AiSessionDurableObject) => instance.core.overlay.pending);
+      expect(waiting).toBe(1);
+      // The watcher has it and it is not written yet; the object is evicted (its sockets hibernate), then woken from storage.
+      await evictDurableObject(s.object);
+      const after = await runInDurableObject(s.object, (instance: AiSessionDurableObject) => instance.core.overlay.entry(STEP_KEY)!.content);
+      expect(after.startsWith('just before the restart ')).toBe(true);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('appends waiting keystrokes before a server update of the draft, in order, and a compaction keeps them', async () => {
+    const s = await stagedSession();
+    const result = await runInDurableObject(s.object, (instance: AiSessionDurableObject, state) => {
+      const overlay = instance.core.overlay;
+      const count = () => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM y_updates').one().n;
+      const peer = new Y.Doc();
+      Y.applyUpdate(peer, Y.encodeStateAsUpdate(overlay.doc));
+      const text = peer.getMap<Y.Map<unknown>>('files').get(STEP_KEY)!.get('text') as Y.Text;
+      const updates: Uint8Array[] = [];
+      peer.on('update', (u: Uint8Array) => updates.push(u));
+      text.insert(0, 'typed ');
+      const typed = overlay.applyClientUpdate(updates[0]!, 'socket', false);
+      const before = { rows: count(), pending: overlay.pending };
+      // A server update (the AI stages another file): the keystroke is written first, then the stage.
+      overlay.stage([{ key: 'asset:assets/other.md', deleted: false, content: 'other', baseRevision: 1, baseHash: null }], 'test');
+      const afterStage = { rows: count(), pending: overlay.pending };
+      text.insert(0, 'again ');
+      overlay.applyClientUpdate(updates[1]!, 'socket', false);
+      overlay.compact();
+      return { typed, before, afterStage, pendingAfterCompact: overlay.pending, rowsAfterCompact: count() };
+    });
+    expect(result.typed).toEqual({ ok: true, changed: true });
+    expect(result.before.pending).toBe(1);
+    expect(result.afterStage).toEqual({ rows: result.before.rows + 2, pending: 0 });
+    expect(result.pendingAfterCompact).toBe(0);
+    expect(result.rowsAfterCompact).toBe(1);
+    await evictDurableObject(s.object);
+    const woken = await runInDurableObject(s.object, (instance: AiSessionDurableObject) => ({
+      step: instance.core.overlay.entry(STEP_KEY)!.content,
+      other: instance.core.overlay.entry('asset:assets/other.md')?.content,
+    }));
+    expect(woken.step.startsWith('again typed ')).toBe(true);
+    expect(woken.other).toBe('other');
   });
 
   it('still makes one validated version of edits typed across more than the debounce', async () => {
@@ -203,6 +272,8 @@ describe('the live channel per event and per frame', () => {
         const result = overlay.applyClientUpdate(Y.mergeUpdates(updates), 'socket', false);
         if (!result.ok || !result.changed) throw new Error(`keystroke ${i} refused: ${JSON.stringify(result)}`);
       }
+      // Relayed keystrokes are appended behind the relay (overlay-doc.ts): append them now, as the timer would.
+      overlay.flush();
       const rows = state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM y_updates').one().n;
       return { rowsBefore, rows, content: overlay.entry(keys[1]!)!.content };
     });

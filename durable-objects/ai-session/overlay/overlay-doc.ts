@@ -1,8 +1,13 @@
 /**
  * The working-copy overlay as one Y.Doc: `files` maps an object key to an entry map holding the
  * staged text (`Y.Text`), whether the object is deleted, and the baseline revision/hash it was
- * staged on. Every update is appended to SQLite before listeners (the broadcast) see it, and the
- * log is compacted into one snapshot once it grows.
+ * staged on. The server's own updates (stage, rebase, clear) are appended to SQLite before listeners
+ * (the broadcast) see them. A person's keystroke from a socket is relayed first and appended
+ * behind it (write-behind): a storage write before the relay would make the relayed frame wait for
+ * the write to commit (the output gate), so keystrokes wait in memory until `flush()` — which the
+ * session object calls a moment later (EDIT_FLUSH_MS), and which every server update and snapshot
+ * runs first — and a burst of keystrokes is one commit. The log is compacted into one snapshot
+ * once it grows.
  *
  * People co-edit through Yjs, but only the *text* of entries that already exist: an update from a
  * socket is checked by what it names (co-edit-check.ts: its structs and the items they touch, never
@@ -26,6 +31,14 @@ const COMPACT_AFTER = 200;
  * keystrokes (the cost stays in proportion to what was written), and a wake replays a bounded log.
  */
 const COMPACT_AT_MOST_AFTER = 2_000;
+
+/**
+ * How long relayed keystrokes may wait in memory before they are appended. A pending timer keeps
+ * the object from hibernating, so an idle object never drops them; only a crash or a deploy inside
+ * this window can, and then the typing client still has them and sends them again on reconnect
+ * (y-protocols sync step 2 answers the server's step 1).
+ */
+export const EDIT_FLUSH_MS = 200;
 
 export type UpdateListener = (update: Uint8Array, origin: unknown) => void;
 
@@ -81,18 +94,51 @@ export class OverlayDoc {
   /** The bytes of the log at the last snapshot (or wake), and those appended since. */
   #baseBytes = 0;
   #sinceBytes = 0;
+  /** Keystrokes relayed but not yet appended (oldest first), and who is told when the first arrives. */
+  #pending: Uint8Array[] = [];
+  #onPending: (() => void) | null = null;
+  /** Set while a socket's update is applied: its update event is relayed first and appended later. */
+  #clientUpdate = false;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
     this.#load();
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
-      // Persist first: a broadcast update is always one the object can replay after eviction.
+      if (this.#clientUpdate) {
+        // Relay first, append behind (see the module note): no write precedes the relayed frame.
+        for (const listener of this.#listeners) listener(update, origin);
+        this.#pending.push(update);
+        if (this.#pending.length === 1) this.#onPending?.();
+        return;
+      }
+      // The server's own update: persist first (after the keystrokes before it, in order), then broadcast.
+      this.#pending.push(update);
+      this.flush();
+      for (const listener of this.#listeners) listener(update, origin);
+    });
+  }
+
+  /** Append the updates waiting in memory, oldest first, in one go (one commit); compact if the log grew. */
+  flush(): void {
+    if (this.#pending.length === 0) return;
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const update of pending) {
       this.#sql.exec('INSERT INTO y_updates (data) VALUES (?)', toArrayBuffer(update));
       this.#rows++;
       this.#sinceBytes += update.byteLength;
-      if (this.#rows > COMPACT_AFTER && (this.#sinceBytes >= this.#baseBytes || this.#rows > COMPACT_AT_MOST_AFTER)) this.compact();
-      for (const listener of this.#listeners) listener(update, origin);
-    });
+    }
+    if (this.#rows > COMPACT_AFTER && (this.#sinceBytes >= this.#baseBytes || this.#rows > COMPACT_AT_MOST_AFTER)) this.compact();
+  }
+
+  /** Relayed keystrokes not yet appended. */
+  get pending(): number {
+    return this.#pending.length;
+  }
+
+  /** Called when a keystroke starts waiting in memory (the session object sets the flush timer). */
+  onPending(listener: () => void): void {
+    this.#onPending = listener;
   }
 
   #load(): void {
@@ -107,6 +153,8 @@ export class OverlayDoc {
 
   /** Replace the update log with one snapshot of the current state. */
   compact(): void {
+    // The snapshot holds every update, the waiting keystrokes too.
+    this.#pending = [];
     const snapshot = Y.encodeStateAsUpdate(this.doc);
     this.#sql.exec('DELETE FROM y_updates');
     this.#sql.exec('INSERT INTO y_updates (data) VALUES (?)', toArrayBuffer(snapshot));
@@ -205,10 +253,13 @@ export class OverlayDoc {
   applyClientUpdate(update: Uint8Array, origin: unknown, readOnly: boolean): ClientUpdateResult {
     const check = checkCoEdit(this.doc, this.#files, update, readOnly, MAX_ENTRY_CHARS);
     if (!check.ok || !check.changed) return check;
+    this.#clientUpdate = true;
     try {
       Y.applyUpdate(this.doc, update, origin);
     } catch {
       return { ok: false, code: 'YJS_MALFORMED', message: 'The document update could not be applied.' };
+    } finally {
+      this.#clientUpdate = false;
     }
     return { ok: true, changed: true };
   }
