@@ -4,8 +4,10 @@
  * `aiWorkbenchHref`; the workbench page parses it with `parseWorkbenchQuery`, so a refresh
  * restores the same target.
  */
-import { z } from 'zod';
-import { PackageId } from '../../shared/api/index.ts';
+// zod/mini: the address is read before the Workbench first paints, and classic zod would add
+// ~20 KiB gzipped to that load for one object (the checks and messages are the same).
+import * as z from 'zod/mini';
+import { PACKAGE_ID_MAX_LENGTH, PACKAGE_ID_PATTERN } from '../../shared/api/package-id.ts';
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { safeNextPath } from './safe-next-path.ts';
 import { t } from './i18n/i18n.svelte.ts';
@@ -14,11 +16,15 @@ import { AI_MODES, AI_TARGET_TYPES, type AiTarget } from './workbench-address.ts
 
 export { AI_MODES, AI_TARGET_TYPES, workbenchSearch, type AiMode, type AiTarget, type AiTargetType } from './workbench-address.ts';
 
-const optionalText = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .optional();
+/** The same rule as `PackageId` in shared/api/common.ts, built from the same constants. */
+const PackageId = z.string().check(z.minLength(1), z.maxLength(PACKAGE_ID_MAX_LENGTH), z.regex(PACKAGE_ID_PATTERN));
+
+const optionalText = z.optional(
+  z.pipe(
+    z.string().check(z.trim()),
+    z.transform((v: string) => (v === '' ? undefined : v)),
+  ),
+);
 
 // The words are chosen when the address is read, in the reader's language at that moment.
 const choice = <T extends readonly [string, ...string[]]>(values: T, name: string, what: () => string) =>
@@ -37,44 +43,46 @@ export const WorkbenchQuery = z
     workflowId: optionalText,
     source: optionalText,
   })
-  .superRefine((q, ctx) => {
-    const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-    if (q.workflowId !== undefined && !PackageId.safeParse(q.workflowId).success) {
-      problem('workflowId', t('workbenchAddress.badWorkflowId', { id: q.workflowId }));
-    }
-    switch (q.targetType) {
-      case 'workflow':
-        if (q.mode === 'optimize' && q.workflowId === undefined && q.targetId === undefined) {
-          problem('workflowId', t('workbenchAddress.workflowNeedsId'));
-        }
-        if (q.workflowId !== undefined && q.targetId !== undefined && q.workflowId !== q.targetId) {
-          problem('targetId', t('workbenchAddress.differentWorkflows', { targetId: q.targetId, workflowId: q.workflowId }));
-        }
-        break;
-      case 'step':
-        if (q.workflowId === undefined) problem('workflowId', t('workbenchAddress.stepNeedsWorkflow'));
-        if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', t('workbenchAddress.stepNeedsId'));
-        if (q.targetId !== undefined && !PackageId.safeParse(q.targetId).success) problem('targetId', t('workbenchAddress.badNodeId', { id: q.targetId }));
-        break;
-      case 'agent':
-        if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', t('workbenchAddress.agentNeedsId'));
-        if (q.targetId !== undefined && !PackageId.safeParse(q.targetId).success) problem('targetId', t('workbenchAddress.badAgentId', { id: q.targetId }));
-        break;
-      case 'asset': {
-        if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', t('workbenchAddress.assetNeedsPath'));
-        const check = q.targetId === undefined ? null : checkAssetPath(q.targetId);
-        if (check && !check.ok) {
-          const words = problemWords(check.code, check.message, check.hint);
-          problem('targetId', `${words.message} ${words.hint}`.trim());
-        }
-        break;
+  .check(
+    z.superRefine((q, ctx) => {
+      const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+      if (q.workflowId !== undefined && !PackageId.safeParse(q.workflowId).success) {
+        problem('workflowId', t('workbenchAddress.badWorkflowId', { id: q.workflowId }));
       }
-      default: {
-        const never: never = q.targetType;
-        throw new Error(`unknown target type ${String(never)}`);
+      switch (q.targetType) {
+        case 'workflow':
+          if (q.mode === 'optimize' && q.workflowId === undefined && q.targetId === undefined) {
+            problem('workflowId', t('workbenchAddress.workflowNeedsId'));
+          }
+          if (q.workflowId !== undefined && q.targetId !== undefined && q.workflowId !== q.targetId) {
+            problem('targetId', t('workbenchAddress.differentWorkflows', { targetId: q.targetId, workflowId: q.workflowId }));
+          }
+          break;
+        case 'step':
+          if (q.workflowId === undefined) problem('workflowId', t('workbenchAddress.stepNeedsWorkflow'));
+          if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', t('workbenchAddress.stepNeedsId'));
+          if (q.targetId !== undefined && !PackageId.safeParse(q.targetId).success) problem('targetId', t('workbenchAddress.badNodeId', { id: q.targetId }));
+          break;
+        case 'agent':
+          if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', t('workbenchAddress.agentNeedsId'));
+          if (q.targetId !== undefined && !PackageId.safeParse(q.targetId).success) problem('targetId', t('workbenchAddress.badAgentId', { id: q.targetId }));
+          break;
+        case 'asset': {
+          if (q.mode === 'optimize' && q.targetId === undefined) problem('targetId', t('workbenchAddress.assetNeedsPath'));
+          const check = q.targetId === undefined ? null : checkAssetPath(q.targetId);
+          if (check && !check.ok) {
+            const words = problemWords(check.code, check.message, check.hint);
+            problem('targetId', `${words.message} ${words.hint}`.trim());
+          }
+          break;
+        }
+        default: {
+          const never: never = q.targetType;
+          throw new Error(`unknown target type ${String(never)}`);
+        }
       }
-    }
-  });
+    }),
+  );
 
 export type WorkbenchQueryResult =
   | { ok: true; target: AiTarget; source: string | undefined }

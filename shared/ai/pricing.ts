@@ -11,6 +11,9 @@
  */
 import * as z from 'zod';
 
+// How a cost is shown lives apart (cost-format.ts) for the Workbench's first load, which must not load zod.
+export { formatCostUsd } from './cost-format.ts';
+
 export const ModelPrice = z.strictObject({
   input: z.number().finite().min(0),
   output: z.number().finite().min(0),
@@ -73,12 +76,4 @@ export function estimateCostUsd(
   const price = Object.hasOwn(table, model) ? table[model] : undefined;
   if (!price) return null;
   return (usage.promptTokens * price.input + usage.completionTokens * price.output) / 1_000_000;
-}
-
-/** "$0.0123", "< $0.0001", "$0.00" for free models, "unknown" without a price: how the Workbench shows a cost. */
-export function formatCostUsd(cost: number | null | undefined): string {
-  if (cost === null || cost === undefined) return 'unknown';
-  if (cost === 0) return '$0.00';
-  if (cost < 0.0001) return '< $0.0001';
-  return cost < 1 ? `$${cost.toFixed(4)}` : `$${cost.toFixed(2)}`;
 }

@@ -5,41 +5,11 @@
  */
 import * as z from 'zod';
 
-/** What a call asks for (`tool.started`). */
-export const TOOL_REQUEST_CODES = [
-  'notRun',
-  'sessionContext',
-  'workflow',
-  'step',
-  'stepFrom',
-  'agent',
-  'asset',
-  'assetFrom',
-  'references',
-  'operations',
-  'legacySteps',
-  'validateVersion',
-  'validateLatest',
-  'discardAll',
-] as const;
-
-/** What it answered (`tool.finished`). */
-export const TOOL_RESULT_CODES = [
-  'failed',
-  'staged',
-  'stagedNothing',
-  'valid',
-  'invalid',
-  'discarded',
-  'references',
-  'characters',
-  'charactersStaged',
-] as const;
+// The codes live apart (tool-codes.ts) for the Workbench's first load, which must not load zod.
+export { TOOL_REQUEST_CODES, TOOL_RESULT_CODES, type ToolRequestCode, type ToolResultCode } from './tool-codes.ts';
 
 export const ToolWords = z.object({
   code: z.string().max(40),
   params: z.record(z.string(), z.union([z.string(), z.number()])),
 });
 export type ToolWords = z.infer<typeof ToolWords>;
-export type ToolRequestCode = (typeof TOOL_REQUEST_CODES)[number];
-export type ToolResultCode = (typeof TOOL_RESULT_CODES)[number];

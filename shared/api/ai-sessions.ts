@@ -85,7 +85,8 @@ export const ApplyInput = z.strictObject({
   contentHash: z.string().max(128).optional(),
   revisionBase: RevisionBaseInput.optional(),
 });
-export const CONFIRM_SOURCE = 'ui_manual_apply';
+// Apart (confirm-source.ts) for the Workbench's first load, which must not load zod.
+export { CONFIRM_SOURCE } from './confirm-source.ts';
 
 /**
  * A line comment (or a reply). The body's size is checked by the session in UTF-8 bytes (16 KiB,

@@ -5,7 +5,8 @@
  * the codes and values, and a line sent without them (an older event) keeps the server's text.
  */
 import type { RiskFlag } from '../../../shared/ai/change-impact.ts';
-import { TOOL_REQUEST_CODES, TOOL_RESULT_CODES, type ToolWords } from '../../../shared/ai/tool-words.ts';
+import { TOOL_REQUEST_CODES, TOOL_RESULT_CODES } from '../../../shared/ai/tool-codes.ts';
+import type { ToolWords } from '../../../shared/ai/tool-words.ts';
 import type { PromptLayerId } from '../../../shared/ai/turn.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import { locale, t } from '../i18n/i18n.svelte.ts';

@@ -6,7 +6,8 @@
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import { isErrorCode, type ErrorBody } from '../../../shared/errors.ts';
 import type { AiPresence, HelloMessage, PresenceEntry, ServerMessage } from '../../../shared/protocol.ts';
-import { connectLive, sessionSocketUrl, type LiveConnection, type LiveHandlers, type LiveStatus } from './live-socket.ts';
+import type { LiveConnection, LiveHandlers, LiveStatus } from './live-socket.ts';
+import { lazyConnect } from './lazy-connect.ts';
 import { EMPTY_LOG, foldEvents, type SessionLog } from './turn-log.ts';
 
 export type Connect = (projectId: string, sessionId: string, handlers: LiveHandlers) => LiveConnection;
@@ -29,7 +30,19 @@ export interface PersonEdit {
   keys: string[];
 }
 
-const defaultConnect: Connect = (projectId, sessionId, handlers) => connectLive(sessionSocketUrl(projectId, sessionId), handlers);
+// The socket module is loaded on the first feed (lazy-connect.ts): it downloads while the session
+// is looked up over HTTP, so the page's first load leaves out partysocket and the frame schemas.
+let socketModule: Promise<typeof import('./live-socket.ts')> | null = null;
+function loadSocket(): Promise<typeof import('./live-socket.ts')> {
+  socketModule ??= import('./live-socket.ts').catch((error: unknown) => {
+    socketModule = null; // a later connect tries again
+    throw error;
+  });
+  return socketModule;
+}
+
+const defaultConnect: Connect = (projectId, sessionId, handlers) =>
+  lazyConnect(() => loadSocket().then(({ connectLive, sessionSocketUrl }) => (gated) => connectLive(sessionSocketUrl(projectId, sessionId), gated)), handlers);
 
 export class LiveFeed {
   readonly #connect: Connect;
@@ -47,8 +60,11 @@ export class LiveFeed {
   #connection: LiveConnection | null = null;
   #lookingAt: string | null = null;
 
-  constructor(connect: Connect = defaultConnect) {
-    this.#connect = connect;
+  constructor(connect?: Connect) {
+    this.#connect = connect ?? defaultConnect;
+    // Start the download now, beside the session lookup that comes before the first connect; a
+    // failure is reported by that connect (the feed stays closed), not here.
+    if (!connect) void loadSocket().catch(() => {});
   }
 
   get log(): SessionLog {

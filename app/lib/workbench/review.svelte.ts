@@ -4,7 +4,7 @@
  * request changes, withdraw, dismiss, override), @mentions of the person here, and who applied.
  * It rides on a `WorkbenchSession`: its events and its refreshed view; nothing here touches the DOM.
  */
-import { atLeast } from '../../../shared/api/common.ts';
+import { atLeast } from '../../../shared/api/roles.ts';
 import type { ReviewThread } from '../../../shared/api/ai-session-views.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { ErrorBody } from '../../../shared/errors.ts';

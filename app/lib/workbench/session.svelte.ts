@@ -5,7 +5,7 @@
  * component creates one per visit and hands it to its panes; nothing here touches the DOM, so
  * the API and the socket can be swapped for fakes.
  */
-import { atLeast, type Role } from '../../../shared/api/common.ts';
+import { atLeast, type Role } from '../../../shared/api/roles.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { ContextSummary } from '../../../shared/ai/turn.ts';
 import type { ErrorBody } from '../../../shared/errors.ts';

@@ -4,7 +4,7 @@
  * conventions as lib/api.ts: `{ok: true, data}` or `{ok: false, error, status}`, JSON bodies,
  * `credentials: 'same-origin'`, and a 401 "sign in again" sends the user to /login?next=….
  */
-import { CONFIRM_SOURCE } from '../../../shared/api/ai-sessions.ts';
+import { CONFIRM_SOURCE } from '../../../shared/api/confirm-source.ts';
 import type { AiUsageByPerson } from '../../../shared/api/ai-audit.ts';
 import type { AiTarget } from '../ai-target.ts';
 import { request, type FetchLike, type Method } from '../api.ts';

@@ -6,7 +6,7 @@
  */
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { ContextSummary, Usage } from '../../../shared/ai/turn.ts';
-import { formatCostUsd } from '../../../shared/ai/pricing.ts';
+import { formatCostUsd } from '../../../shared/ai/cost-format.ts';
 import type { PersonUsage } from '../../../shared/api/ai-audit.ts';
 import type { FileAction } from '../../../shared/ai/overlay.ts';
 import { t } from '../i18n/i18n.svelte.ts';

@@ -49,6 +49,8 @@ export const workbenchEn = {
     closed: 'This session was ended. Reload to start a new one.',
     refreshError: 'Could not refresh the session',
     cancelError: 'Could not end the session',
+    panesFailed: 'The Workbench could not load the rest of its page (the connection may have dropped). Reload the page to try again.',
+    reload: 'Reload',
   },
   panes: {
     label: 'Workbench',

@@ -47,6 +47,8 @@ export const workbenchZh: Messages['workbench'] = {
     closed: '这个会话已结束。重新加载即可开始新的会话。',
     refreshError: '无法刷新会话',
     cancelError: '无法结束会话',
+    panesFailed: '工作台无法加载页面的其余部分（连接可能已中断）。请重新加载页面再试。',
+    reload: '重新加载',
   },
   panes: {
     label: '工作台',
