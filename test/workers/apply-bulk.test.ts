@@ -94,6 +94,8 @@ describe('an apply of many files', () => {
       ...newAssets.map((a) => assetUpsert(a.path, a.content)),
     ]);
     expect(staged.data.files).toHaveLength(100);
+    const mirroredAtStage = await env.DB.prepare('SELECT change_set_json FROM ai_change_sets WHERE id = ?').bind(staged.data.changeSetId).first<{ change_set_json: string }>();
+    expect(JSON.parse(mirroredAtStage!.change_set_json).operations).toHaveLength(100);
 
     const applied = await counted(apply);
     expect(applied.result.status, JSON.stringify(applied.result.error)).toBe(200);
@@ -125,8 +127,29 @@ describe('an apply of many files', () => {
     const stored = await env.DB.prepare("SELECT path, content, bytes, sha256 FROM assets WHERE project_id = ? AND path LIKE 'assets/bulk/%' ORDER BY path").bind(projectId).all<Record<string, unknown>>();
     expect(stored.results).toEqual(await Promise.all(newAssets.map(async (a) => ({ path: a.path, content: a.content, bytes: utf8Bytes(a.content), sha256: await sha256Hex(a.content) }))));
     expect((await currentStep(owner, base)).markdown).toBe(markdown);
-    const changeSetRow = await env.DB.prepare('SELECT status FROM ai_change_sets WHERE id = ?').bind(staged.data.changeSetId).first();
-    expect(changeSetRow).toEqual({ status: 'applied' });
+    // The change set (its 100 files' text) was mirrored at stage time: the apply only marks it.
+    expect(statements.some((s) => s.includes('INSERT INTO ai_change_sets'))).toBe(false);
+    expect(statements.some((s) => s.includes('UPDATE ai_change_sets'))).toBe(true);
+    const changeSetRow = await env.DB.prepare('SELECT status, change_set_json FROM ai_change_sets WHERE id = ?').bind(staged.data.changeSetId).first();
+    expect(changeSetRow).toEqual({ status: 'applied', change_set_json: mirroredAtStage!.change_set_json });
+  });
+
+  it('writes the whole change-set row at apply when its mirror at stage time failed', async () => {
+    const { owner, projectId, base } = await supportDeskProject();
+    const trigger = `fail_mirror_${projectId}`;
+    await env.DB.exec(`CREATE TRIGGER ${trigger} BEFORE INSERT ON ai_change_sets WHEN NEW.project_id = '${projectId}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`);
+    let run: Awaited<ReturnType<typeof stageAndApply>>;
+    try {
+      run = await stageAndApply(owner, base, [assetUpsert('assets/bulk/one.md', '# One\n')]);
+    } finally {
+      await env.DB.exec(`DROP TRIGGER ${trigger};`);
+    }
+    expect(await env.DB.prepare('SELECT id FROM ai_change_sets WHERE id = ?').bind(run.staged.data.changeSetId).first()).toBeNull();
+    const applied = await run.apply();
+    expect(applied.status, JSON.stringify(applied.error)).toBe(200);
+    const row = await env.DB.prepare('SELECT status, change_set_json, content_hash FROM ai_change_sets WHERE id = ?').bind(run.staged.data.changeSetId).first<Record<string, string>>();
+    expect(row).toMatchObject({ status: 'applied', content_hash: run.staged.data.contentHash });
+    expect(JSON.parse(row!.change_set_json!).operations).toEqual([assetUpsert('assets/bulk/one.md', '# One\n')]);
   });
 
   it('keeps quotes, control characters, unicode, several chunks and a 1 MB step byte for byte, and deletes', async () => {

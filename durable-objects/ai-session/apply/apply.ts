@@ -33,7 +33,8 @@ export interface ApplyInput {
   changeSetId: string;
   version: number;
   contentHash: string;
-  changeSetJson: string;
+  /** null: the `ai_change_sets` row exists (the version was mirrored), only its status and validation change. */
+  changeSetJson: string | null;
   validationJson: string;
   revisionBase: RevisionBase | undefined;
 }
@@ -291,7 +292,10 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {
   const changes = [...scopes.values()];
   const now = nowIso();
   const bookkeeping: Statement[] = [
-    sql`INSERT INTO ai_change_sets (id, session_id, project_id, suggestion_version, change_set_json, content_hash,
+    input.changeSetJson === null
+      ? sql`UPDATE ai_change_sets SET status = 'applied', validation_result_json = ${input.validationJson}, updated_at = ${now}
+          WHERE id = ${input.changeSetId}`
+      : sql`INSERT INTO ai_change_sets (id, session_id, project_id, suggestion_version, change_set_json, content_hash,
           validation_result_json, status, created_by, created_at, updated_at)
         VALUES (${input.changeSetId}, ${session.sessionId}, ${session.projectId}, ${input.version}, ${input.changeSetJson},
           ${input.contentHash}, ${input.validationJson}, 'applied', ${input.actor.userId}, ${now}, ${now})
