@@ -232,7 +232,9 @@ export class SessionCore {
       pathOf: (key) => pathOf(view.pkg, key) ?? pathOf(ctx.baseline.pkg, key),
     });
     const report = validatePackage(view.pkg, { stages: [stage] });
-    return toChangeValidation(report, { baseline: this.#baselineValidation(ctx), keyOfPath: (p) => keyOfPath(view.pkg, p) });
+    // The baseline's report only sorts errors into new and pre-existing: with none, the stored package is not validated.
+    const baseline = report.errors.length > 0 && !report.schemaFailed ? this.#baselineValidation(ctx) : undefined;
+    return toChangeValidation(report, { baseline, keyOfPath: (p) => keyOfPath(view.pkg, p) });
   }
 
   // ---------------------------------------------------------------- change tools (change-commands.ts)

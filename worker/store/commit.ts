@@ -4,7 +4,9 @@
  * revision bumps. Each history row computes its `new_revision` from the scope's current
  * revision *only if it still equals the expected one*; otherwise the subquery yields NULL,
  * the NOT NULL column fails, and D1 rolls the whole batch back. An UPDATE that matches no row
- * would not abort anything, so the guard has to be a failing statement.
+ * would not abort anything, so the guard has to be a failing statement. The history rows of a
+ * scope go in a few `INSERT … SELECT … FROM json_each(?)` statements (json-rows.ts), not one
+ * statement per row: a 100-file write is a handful of statements.
  */
 import { SQL, sql } from 'drizzle-orm';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
@@ -13,6 +15,7 @@ import { newId, nowIso } from '../../shared/ids.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import type { HistoryAction } from '../../shared/api/store.ts';
 import { isConstraintViolation } from '../../shared/errors-report.ts';
+import { jsonColumns, packRows } from './json-rows.ts';
 
 export type RevisionScope = { kind: 'workflow'; workflowId: string } | { kind: 'agents' } | { kind: 'assets' };
 
@@ -113,6 +116,38 @@ function isGuardFailure(error: unknown): boolean {
   return isConstraintViolation(error, 'NOT NULL', 'revision_history.new_revision');
 }
 
+const HISTORY_COLUMNS = sql.raw(
+  'id, project_id, object_key, action, old_revision, new_revision, content_before, content_after, meta_json, write_id, actor_id, session_id, change_set_id, created_at',
+);
+
+/**
+ * The history rows of one scope: a few `INSERT … SELECT … FROM json_each(?)` statements (each
+ * row's id, key, action, content before and after and meta travel in one JSON parameter), and a
+ * plain INSERT for a row too large for one. Every row carries the scope's guard.
+ */
+function historyStatements(context: CommitContext, change: ScopeChange, guard: SQL, writeId: string, now: string): Statement[] {
+  const common = { projectId: context.projectId, actorId: context.actorId, sessionId: context.sessionId ?? null, changeSetId: context.changeSetId ?? null };
+  const metaOf = (write: ObjectWrite) => (write.meta ? JSON.stringify(write.meta) : null);
+  const { chunks, oversize } = packRows(change.writes, (w) => [newId('hist'), w.objectKey, w.action, w.contentBefore, w.contentAfter, metaOf(w)]);
+  const [id, key, action, before, after, meta] = jsonColumns(6).map((c) => sql.raw(c));
+  const statements: Statement[] = chunks.map(
+    (chunk) =>
+      sql`INSERT INTO revision_history (${HISTORY_COLUMNS})
+        SELECT ${id}, ${common.projectId}, ${key}, ${action}, ${change.expectedRevision}, ${guard}, ${before}, ${after}, ${meta},
+          ${writeId}, ${common.actorId}, ${common.sessionId}, ${common.changeSetId}, ${now}
+        FROM json_each(${chunk})`,
+  );
+  for (const write of oversize) {
+    statements.push(
+      sql`INSERT INTO revision_history (${HISTORY_COLUMNS})
+        VALUES (${newId('hist')}, ${common.projectId}, ${write.objectKey}, ${write.action}, ${change.expectedRevision},
+          ${guard}, ${write.contentBefore}, ${write.contentAfter}, ${metaOf(write)},
+          ${writeId}, ${common.actorId}, ${common.sessionId}, ${common.changeSetId}, ${now})`,
+    );
+  }
+  return statements;
+}
+
 export async function commitChanges(db: Db, context: CommitContext, changes: ScopeChange[]): Promise<CommitResult> {
   const writeId = newId('hist');
   const now = nowIso();
@@ -123,16 +158,7 @@ export async function commitChanges(db: Db, context: CommitContext, changes: Sco
       change.expectedRevision === 0
         ? sql`(SELECT CASE WHEN (${currentRevisionSql(context.projectId, change.scope)}) IS NULL THEN 1 END)`
         : sql`(SELECT CASE WHEN (${currentRevisionSql(context.projectId, change.scope)}) = ${change.expectedRevision} THEN ${change.expectedRevision + 1} END)`;
-    for (const write of change.writes) {
-      batch.push(
-        sql`INSERT INTO revision_history
-          (id, project_id, object_key, action, old_revision, new_revision, content_before, content_after,
-           meta_json, write_id, actor_id, session_id, change_set_id, created_at)
-          VALUES (${newId('hist')}, ${context.projectId}, ${write.objectKey}, ${write.action}, ${change.expectedRevision},
-           ${guard}, ${write.contentBefore}, ${write.contentAfter}, ${write.meta ? JSON.stringify(write.meta) : null},
-           ${writeId}, ${context.actorId}, ${context.sessionId ?? null}, ${context.changeSetId ?? null}, ${now})`,
-      );
-    }
+    batch.push(...historyStatements(context, change, guard, writeId, now));
     batch.push(...change.statements);
     if (change.bump !== false) batch.push(bumpSql(context.projectId, change.scope, now));
   }

@@ -10,9 +10,10 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../worker/db/client.ts';
-import { aiAuditEvents, aiSessions, workflows, workflowSteps } from '../../../worker/db/schema.ts';
+import { aiAuditEvents, aiSessions, workflows } from '../../../worker/db/schema.ts';
 import { commitChanges, type ObjectWrite, type ScopeChange, type Statement } from '../../../worker/store/commit.ts';
-import { assetRow, deleteAssetStatement, upsertAssetStatement } from '../../../worker/store/assets.ts';
+import { assetRow } from '../../../worker/store/assets.ts';
+import { deleteAssets, deleteSteps, upsertAssets, upsertSteps, type StepRow } from './bulk-statements.ts';
 import { newId, nowIso } from '../../../shared/ids.ts';
 import { parseObjectKey } from '../../../shared/object-keys.ts';
 import { parseFrontmatter } from '../../../shared/bmad/index.ts';
@@ -32,7 +33,8 @@ export interface ApplyInput {
   changeSetId: string;
   version: number;
   contentHash: string;
-  changeSetJson: string;
+  /** null: the `ai_change_sets` row exists (the version was mirrored), only its status and validation change. */
+  changeSetJson: string | null;
   validationJson: string;
   revisionBase: RevisionBase | undefined;
 }
@@ -106,6 +108,20 @@ function workflowName(workflowMd: string, fallback: string): string {
   return typeof name === 'string' && name.trim() ? name.trim().slice(0, 200) : fallback;
 }
 
+/** One file to write: a step (id = its node id) or an asset (id = its path). */
+interface FileRow {
+  id: string;
+  path: string;
+  content: string;
+}
+
+/** The rows of one scope's files, written as a few statements once every file is seen (bulk-statements.ts). */
+interface FileRows {
+  upserts: FileRow[];
+  /** Ids (node ids, or asset paths) of the files deleted. */
+  deletes: string[];
+}
+
 /** What building the scope changes needs: the view being applied, the batch's statements' db, one timestamp. */
 interface ScopeBuild {
   db: Db;
@@ -113,19 +129,45 @@ interface ScopeBuild {
   projectId: string;
   now: string;
   scopes: Map<ScopeKey, ScopeChange>;
+  /** Steps by workflow scope, assets under `assets`. */
+  rows: Map<ScopeKey, FileRows>;
 }
 
 /**
  * Writes and statements per revision scope, in steps: each changed file adds its history entry
- * and its statement to its scope; then new workflows get their row first; then agents.json, one
+ * to its scope and its row to the scope's rows; then the rows become statements (deletes first,
+ * so a freed path can be taken); then new workflows get their row first; then agents.json, one
  * column, is written once.
  */
 async function scopeChanges(db: Db, view: EffectiveView, files: ChangedFile[]): Promise<Map<ScopeKey, ScopeChange>> {
-  const build: ScopeBuild = { db, view, projectId: view.baseline.projectId, now: nowIso(), scopes: new Map() };
-  for (const file of files) await addFileChange(build, file);
+  const build: ScopeBuild = { db, view, projectId: view.baseline.projectId, now: nowIso(), scopes: new Map(), rows: new Map() };
+  for (const file of files) addFileChange(build, file);
+  await writeRows(build);
   createNewWorkflows(build);
   writeAgentsDocument(build);
   return build.scopes;
+}
+
+function rowsOf(build: ScopeBuild, key: ScopeKey): FileRows {
+  let rows = build.rows.get(key);
+  if (!rows) build.rows.set(key, (rows = { upserts: [], deletes: [] }));
+  return rows;
+}
+
+/** Each scope's collected step and asset rows as bulk statements; the assets' hashes computed together. */
+async function writeRows(build: ScopeBuild): Promise<void> {
+  const { db, projectId, now } = build;
+  for (const [key, rows] of build.rows) {
+    const change = scopeOf(build, key);
+    if (key === 'assets') {
+      const assets = await Promise.all(rows.upserts.map((r) => assetRow(projectId, r.path, r.content)));
+      change.statements.push(...deleteAssets(projectId, rows.deletes), ...upsertAssets(db, projectId, assets, now));
+    } else if (change.scope.kind === 'workflow') {
+      const workflowId = change.scope.workflowId;
+      const steps: StepRow[] = rows.upserts.map((r) => ({ nodeId: r.id, path: r.path, markdown: r.content }));
+      change.statements.push(...deleteSteps(projectId, workflowId, rows.deletes), ...upsertSteps(db, projectId, workflowId, steps, now));
+    }
+  }
 }
 
 /** The scope of `key`, opened at the baseline's revision on first use. */
@@ -157,7 +199,7 @@ function recordWrite(build: ScopeBuild, change: ScopeChange, file: ChangedFile, 
   change.writes.push(entry);
 }
 
-async function addFileChange(build: ScopeBuild, file: ChangedFile): Promise<void> {
+function addFileChange(build: ScopeBuild, file: ChangedFile): void {
   const key = parseObjectKey(file.key);
   if (!key) return;
   switch (key.kind) {
@@ -196,36 +238,20 @@ function addWorkflowFile(build: ScopeBuild, file: ChangedFile, key: { kind: 'wor
 }
 
 function addStepFile(build: ScopeBuild, file: ChangedFile, key: { workflowId: string; nodeId: string }): void {
-  const { db, view, projectId, now } = build;
-  const change = scopeOf(build, `workflow:${key.workflowId}`);
+  const { view } = build;
+  const scope: ScopeKey = `workflow:${key.workflowId}`;
   const path = pathOf(view.pkg, file.key) ?? pathOf(view.baseline.pkg, file.key);
-  recordWrite(build, change, file, { path });
-  const where = and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, key.workflowId), eq(workflowSteps.nodeId, key.nodeId));
-  if (file.action === 'D') {
-    change.statements.push(db.delete(workflowSteps).where(where));
-    return;
-  }
-  const markdown = contentOf(view.pkg, file.key) ?? '';
-  change.statements.push(
-    db
-      .insert(workflowSteps)
-      .values({ projectId, workflowId: key.workflowId, nodeId: key.nodeId, path: path!, markdown, updatedAt: now })
-      .onConflictDoUpdate({
-        target: [workflowSteps.projectId, workflowSteps.workflowId, workflowSteps.nodeId],
-        set: { path: path!, markdown, updatedAt: now },
-      }),
-  );
+  recordWrite(build, scopeOf(build, scope), file, { path });
+  const rows = rowsOf(build, scope);
+  if (file.action === 'D') rows.deletes.push(key.nodeId);
+  else rows.upserts.push({ id: key.nodeId, path: path!, content: contentOf(view.pkg, file.key) ?? '' });
 }
 
-async function addAssetFile(build: ScopeBuild, file: ChangedFile, path: string): Promise<void> {
-  const { db, view, projectId } = build;
-  const change = scopeOf(build, 'assets');
-  recordWrite(build, change, file, { path });
-  change.statements.push(
-    file.action === 'D'
-      ? deleteAssetStatement(db, projectId, path)
-      : upsertAssetStatement(db, await assetRow(projectId, path, contentOf(view.pkg, file.key) ?? '')),
-  );
+function addAssetFile(build: ScopeBuild, file: ChangedFile, path: string): void {
+  recordWrite(build, scopeOf(build, 'assets'), file, { path });
+  const rows = rowsOf(build, 'assets');
+  if (file.action === 'D') rows.deletes.push(path);
+  else rows.upserts.push({ id: path, path, content: contentOf(build.view.pkg, file.key) ?? '' });
 }
 
 /** A new workflow: its row comes first in its scope (steps reference it), created at revision 1. */
@@ -266,7 +292,10 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyOutcome> {
   const changes = [...scopes.values()];
   const now = nowIso();
   const bookkeeping: Statement[] = [
-    sql`INSERT INTO ai_change_sets (id, session_id, project_id, suggestion_version, change_set_json, content_hash,
+    input.changeSetJson === null
+      ? sql`UPDATE ai_change_sets SET status = 'applied', validation_result_json = ${input.validationJson}, updated_at = ${now}
+          WHERE id = ${input.changeSetId}`
+      : sql`INSERT INTO ai_change_sets (id, session_id, project_id, suggestion_version, change_set_json, content_hash,
           validation_result_json, status, created_by, created_at, updated_at)
         VALUES (${input.changeSetId}, ${session.sessionId}, ${session.projectId}, ${input.version}, ${input.changeSetJson},
           ${input.contentHash}, ${input.validationJson}, 'applied', ${input.actor.userId}, ${now}, ${now})

@@ -13,6 +13,20 @@ import type { ChangeVersion } from '../overlay/versions.ts';
 import type { ImpactDigest } from '../../../shared/ai/impact-digest.ts';
 import { logError } from '../../../shared/errors-report.ts';
 
+/**
+ * Versions whose row this isolate wrote (change-set ids are unique, so objects sharing the isolate
+ * never collide): an apply of one updates its status instead of sending the whole change set again.
+ * An isolate that restarted knows none, and the apply then sends it (an upsert), as it does for a
+ * version whose mirror failed. Bounded: past the bound it starts over, which only costs bytes.
+ */
+const mirrored = new Set<string>();
+const MIRRORED_KEPT = 1_000;
+
+/** True when this isolate wrote the `ai_change_sets` row of the version `changeSetId`. */
+export function wasMirrored(changeSetId: string): boolean {
+  return mirrored.has(changeSetId);
+}
+
 export async function mirrorVersion(
   db: Db,
   meta: SessionMeta,
@@ -48,6 +62,8 @@ export async function mirrorVersion(
         .onConflictDoUpdate({ target: aiChangeSets.id, set: { validationResultJson: validationJson, status, updatedAt: now } }),
       db.update(aiSessions).set({ latestSuggestionJson: suggestion, updatedAt: now }).where(eq(aiSessions.id, meta.sessionId)),
     ]);
+    if (mirrored.size >= MIRRORED_KEPT) mirrored.clear();
+    mirrored.add(version.id);
   } catch (error) {
     logError('ai session: could not mirror change set', error, { sessionId: meta.sessionId, changeSetId: version.id });
   }

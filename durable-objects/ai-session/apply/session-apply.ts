@@ -16,7 +16,7 @@ import type { ProjectContext } from '../overlay/baseline.ts';
 import type { CoEdit } from '../co-edit.ts';
 import type { Actor, ApplyAnswer, ApplyRequest } from '../../../shared/ai/session-rpc.ts';
 import { createDb } from '../../../worker/db/client.ts';
-import { auditApplyFailed, mirrorVersion, recordCancel } from './d1-records.ts';
+import { auditApplyFailed, mirrorVersion, recordCancel, wasMirrored } from './d1-records.ts';
 import { changedFiles, type EffectiveView } from '../overlay/effective-view.ts';
 import { requireEditor, staleOrMissing, type SessionHost } from '../session-host.ts';
 import { writeKv } from '../storage.ts';
@@ -124,7 +124,8 @@ export class SessionApply {
         changeSetId: latest.id,
         version: latest.version,
         contentHash: latest.contentHash,
-        changeSetJson: JSON.stringify(latest.changeSet ?? { files }),
+        // Its row holds the change set already when this isolate mirrored it: no second copy in the batch.
+        changeSetJson: wasMirrored(latest.id) ? null : JSON.stringify(latest.changeSet ?? { files }),
         validationJson: JSON.stringify(validation),
         revisionBase: request.revisionBase,
       });
