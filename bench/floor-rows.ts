@@ -4,9 +4,10 @@
  * bench/floor/worker.ts in ONE wrangler dev (one workerd), each reached through one service-binding
  * hop, driven by the same clients in alternating rounds. Rows: fan-out to 1 / 10 / 100 sockets vs
  * the event relay; message → 202 vs POST-then-emit; Yjs round trip and a keystroke on a 2 MB draft
- * vs the y-protocols relay; apply of a 100-file change set vs one D1 batch of the same rows; a viewer
+ * vs the y-protocols relay; apply of a 100-file change set vs one D1 batch of the rows it writes; a viewer
  * resuming after 1,000 missed events vs a plain read of 1,000 rows. Every wait is bounded.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as Y from 'yjs';
@@ -170,10 +171,12 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   log(`apply of ${APPLY_FILES} files vs one D1 batch …`);
   const files = Array.from({ length: APPLY_FILES }, (_, i) => ({ path: `assets/bench-apply-${String(i).padStart(3, '0')}.md`, content: `# File ${i}\n\n${filler.repeat(12)}` }));
   await post(`${url}/__floor/d1/setup`, {}, {}, 201);
+  // The floor's files as its last round left them: its history rows carry them as "before", as ours do.
+  let floorFiles = new Map<string, string>();
   await add(
     {
       name: `apply of a ${APPLY_FILES}-file change set (goal ≤ 2×)`,
-      peer: `floor: the same ${APPLY_FILES} rows (path, content) inserted in one D1 batch from a Worker`,
+      peer: `floor: the rows an apply writes — ${APPLY_FILES} files upserted with hash and size, ${APPLY_FILES} history rows (before, after) in a table with the product's indexes, one revision bump — one plain statement each, in one D1 batch from a Worker`,
       ours: async (n) => {
         const sessionId = await stepSession(owner, base);
         const version = files.map((f) => ({ ...f, content: `${f.content}${marker('ours', 'apply', n)}\n` }));
@@ -183,10 +186,16 @@ async function run(log: (message: string) => void, resources: Resources): Promis
         return performance.now() - start;
       },
       reference: async (n) => {
-        const rowsOf = files.map((f) => ({ ...f, content: `${f.content}${marker('peer', 'apply', n)}\n` }));
+        const rows = files.map((f) => {
+          const content = `${f.content}${marker('peer', 'apply', n)}\n`;
+          const bytes = Buffer.byteLength(content);
+          return { path: f.path, content, before: floorFiles.get(f.path) ?? null, sha256: createHash('sha256').update(content).digest('hex'), bytes };
+        });
         const start = performance.now();
-        await post(`${url}/__floor/d1/rows`, {}, { rows: rowsOf }, 200);
-        return performance.now() - start;
+        await post(`${url}/__floor/d1/rows`, {}, { writeId: `floor-${n}-${Date.now()}`, rows }, 200);
+        const elapsed = performance.now() - start;
+        floorFiles = new Map(rows.map((r) => [r.path, r.content]));
+        return elapsed;
       },
     },
     SLOW,

@@ -4,7 +4,7 @@
  * product's own cost. Three objects: an event relay (POST → one frame to every socket), a
  * POST-then-emit log (POST → one SQLite row, 202, one frame; a hello replays rows after a seq) and a
  * y-protocols relay (sync step 1/2, updates applied to one Y.Doc and sent to the other sockets);
- * and one D1 batch of inserts (the apply row's floor). Sockets speak the product's opening (a
+ * and one D1 batch writing the rows an apply writes (the apply row's floor). Sockets speak the product's opening (a
  * `hello` text frame, `{type: 'hello', lastSeq}` answered by a replay) so the same clients drive both.
  */
 import { DurableObject, WorkerEntrypoint } from 'cloudflare:workers';
@@ -165,16 +165,49 @@ export class Floor extends WorkerEntrypoint<Env> {
     return namespace.get(namespace.idFromName(name)).fetch(request);
   }
 
+  /**
+   * The apply row's tables, shaped like the product's (migrations/0000): files like `assets` (primary
+   * key project + path), history like `revision_history` (text id, its three indexes), a revision row.
+   */
   async #setup(): Promise<Response> {
-    await this.env.FLOOR_DB.prepare('CREATE TABLE IF NOT EXISTS files (id INTEGER PRIMARY KEY, path TEXT NOT NULL, content TEXT NOT NULL)').run();
+    const db = this.env.FLOOR_DB;
+    await db.batch([
+      db.prepare('CREATE TABLE IF NOT EXISTS files (project_id TEXT NOT NULL, path TEXT NOT NULL, content TEXT NOT NULL, sha256 TEXT NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (project_id, path))'),
+      db.prepare(
+        'CREATE TABLE IF NOT EXISTS history (id TEXT PRIMARY KEY NOT NULL, project_id TEXT NOT NULL, object_key TEXT NOT NULL, action TEXT NOT NULL, old_revision INTEGER NOT NULL, new_revision INTEGER NOT NULL, content_before TEXT, content_after TEXT, write_id TEXT NOT NULL, created_at TEXT NOT NULL)',
+      ),
+      db.prepare('CREATE INDEX IF NOT EXISTS history_project_idx ON history (project_id, created_at)'),
+      db.prepare('CREATE INDEX IF NOT EXISTS history_object_idx ON history (project_id, object_key, created_at)'),
+      db.prepare('CREATE INDEX IF NOT EXISTS history_write_idx ON history (write_id)'),
+      db.prepare('CREATE TABLE IF NOT EXISTS revisions (project_id TEXT PRIMARY KEY NOT NULL, revision INTEGER NOT NULL)'),
+      db.prepare("INSERT OR IGNORE INTO revisions (project_id, revision) VALUES ('floor', 0)"),
+    ]);
     return json(201, { data: null, error: null });
   }
 
-  /** The apply row's floor: the same rows written in one D1 batch (one round trip). */
+  /**
+   * The apply row's floor: the rows an apply writes, in one D1 batch (one round trip, one
+   * transaction), one plain statement per row: each file upserted with its hash and size, its
+   * history row (before and after), the revision bumped. Hashes and ids come with the request.
+   */
   async #insertRows(request: Request): Promise<Response> {
-    const { rows } = (await request.json()) as { rows: Array<{ path: string; content: string }> };
+    const { rows, writeId } = (await request.json()) as {
+      writeId: string;
+      rows: Array<{ path: string; content: string; before: string | null; sha256: string; bytes: number }>;
+    };
     const db = this.env.FLOOR_DB;
-    await db.batch(rows.map((r) => db.prepare('INSERT INTO files (path, content) VALUES (?, ?)').bind(r.path, r.content)));
+    const now = new Date().toISOString();
+    await db.batch([
+      db.prepare("UPDATE revisions SET revision = revision + 1 WHERE project_id = 'floor'"),
+      ...rows.flatMap((r, i) => [
+        db
+          .prepare("INSERT INTO files (project_id, path, content, sha256, bytes) VALUES ('floor', ?, ?, ?, ?) ON CONFLICT (project_id, path) DO UPDATE SET content = excluded.content, sha256 = excluded.sha256, bytes = excluded.bytes")
+          .bind(r.path, r.content, r.sha256, r.bytes),
+        db
+          .prepare("INSERT INTO history (id, project_id, object_key, action, old_revision, new_revision, content_before, content_after, write_id, created_at) VALUES (?, 'floor', ?, ?, 0, 1, ?, ?, ?, ?)")
+          .bind(`${writeId}-${i}`, `asset:${r.path}`, r.before === null ? 'create' : 'update', r.before, r.content, writeId, now),
+      ]),
+    ]);
     return json(200, { data: { written: rows.length }, error: null });
   }
 }
