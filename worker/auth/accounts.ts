@@ -14,6 +14,8 @@ import type { UserView } from '../../shared/api/auth.ts';
 import { isLocale, type Locale } from '../../shared/i18n/locales.ts';
 import { isUniqueViolation } from '../../shared/errors-report.ts';
 import { ACCOUNT_LOGIN_POLICY, IP_LOGIN_POLICY, IP_REGISTER_POLICY, clearAttempts, takeAttempt } from './throttle.ts';
+import { parseSealedProfile, sealedProfileColumn } from '../llm/profile-store.ts';
+import type { SealedLlmProfile } from '../../shared/llm/types.ts';
 
 export type RegisterResult =
   | { type: 'registered'; user: UserView; token: string }
@@ -29,6 +31,8 @@ export type LoginResult =
 export interface LookupScope {
   projectId: string | null;
   sessionId: string | null;
+  /** Read the caller's saved AI profile too (a message to the AI: its turn needs it, key still sealed). */
+  withSenderProfile?: boolean;
 }
 
 /** The caller's role on the scope's project (null: not a member) and whether the scope's session is in it. */
@@ -37,6 +41,8 @@ export interface ScopeAccess extends LookupScope {
   sessionInProject: boolean;
   /** The ids of the project's active AI sessions when the request was authenticated (members only). */
   liveSessions: string[];
+  /** With `withSenderProfile`: the caller's saved AI profile, null when none is saved. */
+  senderProfile?: SealedLlmProfile | null;
 }
 
 export type SessionLookup =
@@ -131,6 +137,7 @@ export async function lookupSession(db: Db, token: string, scope: LookupScope = 
       // The project's live sessions, read in the same query: a write that moves the project's
       // baseline tells them (middleware/baseline-moved.ts) without another round trip.
       liveSessions: sql<string | null>`(SELECT group_concat(live.id) FROM ai_sessions AS live WHERE live.project_id = ${projectId} AND live.status = 'active')`,
+      senderProfile: scope.withSenderProfile ? sealedProfileColumn(authSessions.userId) : sql<string | null>`NULL`,
     })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
@@ -153,6 +160,7 @@ export async function lookupSession(db: Db, token: string, scope: LookupScope = 
       sessionInProject: row.sessionId !== null,
       // Only a member learns which sessions the project has.
       liveSessions: row.role && row.liveSessions ? row.liveSessions.split(',') : [],
+      ...(scope.withSenderProfile ? { senderProfile: parseSealedProfile(row.senderProfile) } : {}),
     },
   };
 }

@@ -1,9 +1,12 @@
 /** D1 reads and writes of `user_llm_profiles` (one row per user, created lazily as `disabled`). */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { userLlmProfiles } from '../db/schema.ts';
 import { nowIso } from '../../shared/ids.ts';
 import type { CheckedLlmProfile, LlmHealthStatus } from '../../shared/api/llm-profile.ts';
+import type { SealedLlmProfile } from '../../shared/llm/types.ts';
 import type { SealedApiKey } from './crypto.ts';
 
 export type LlmProfileRow = typeof userLlmProfiles.$inferSelect;
@@ -25,8 +28,33 @@ export async function ensureProfileRow(db: Db, userId: string): Promise<LlmProfi
   return created;
 }
 
+/**
+ * The user's saved settings as one JSON column of another query (the cookie's, worker/auth/accounts.ts),
+ * so a message knows its sender's profile without a round trip of its own; NULL when none is saved.
+ * Only what resolving the profile needs: the key stays sealed, its last four characters stay behind.
+ */
+export function sealedProfileColumn(userId: SQLiteColumn): SQL<string | null> {
+  return sql<string | null>`(SELECT json_object('provider', p.provider, 'baseUrl', p.base_url, 'model', p.model, 'timeoutSeconds', p.timeout_seconds, 'contextWindow', p.context_window, 'apiKeyCiphertext', p.api_key_ciphertext, 'apiKeyNonce', p.api_key_nonce, 'apiKeyVersion', p.api_key_version) FROM user_llm_profiles AS p WHERE p.user_id = ${userId})`;
+}
+
+const SealedProfileJson = z.object({
+  provider: z.string(),
+  baseUrl: z.string().nullable(),
+  model: z.string().nullable(),
+  timeoutSeconds: z.number().int(),
+  contextWindow: z.number().int().nullable(),
+  apiKeyCiphertext: z.string().nullable(),
+  apiKeyNonce: z.string().nullable(),
+  apiKeyVersion: z.number().int().nullable(),
+}) satisfies z.ZodType<SealedLlmProfile>;
+
+/** sealedProfileColumn's value read back: null when no profile is saved. */
+export function parseSealedProfile(json: string | null): SealedLlmProfile | null {
+  return json === null ? null : SealedProfileJson.parse(JSON.parse(json));
+}
+
 /** The stored key's ciphertext, or null when the row has none (all three columns are needed). */
-export function sealedKeyOf(row: LlmProfileRow | undefined): SealedApiKey | null {
+export function sealedKeyOf(row: SealedLlmProfile | undefined): SealedApiKey | null {
   if (!row || row.apiKeyCiphertext === null || row.apiKeyNonce === null || row.apiKeyVersion === null) return null;
   return { ciphertext: row.apiKeyCiphertext, nonce: row.apiKeyNonce, version: row.apiKeyVersion };
 }

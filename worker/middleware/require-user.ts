@@ -10,10 +10,16 @@ import { clearSessionCookie, readSessionCookie } from '../auth/cookies.ts';
 import { lookupSession, type LookupScope } from '../auth/accounts.ts';
 
 const SCOPED_PATH = /^\/api\/projects\/([^/]+)(?:\/ai\/sessions\/([^/]+))?/;
+/** A message to the AI (routes/ai-sessions.ts): its turn needs the sender's AI profile, read in the same query. */
+const MESSAGE_PATH = /^\/api\/projects\/[^/]+\/ai\/sessions\/[^/]+\/messages$/;
 
-function scopeOf(path: string): LookupScope {
+function scopeOf(method: string, path: string): LookupScope {
   const match = SCOPED_PATH.exec(path);
-  return { projectId: match?.[1] ? decodeURIComponent(match[1]) : null, sessionId: match?.[2] ? decodeURIComponent(match[2]) : null };
+  return {
+    projectId: match?.[1] ? decodeURIComponent(match[1]) : null,
+    sessionId: match?.[2] ? decodeURIComponent(match[2]) : null,
+    ...(method === 'POST' && MESSAGE_PATH.test(path) ? { withSenderProfile: true } : {}),
+  };
 }
 
 export function requireUser(): MiddlewareHandler<AppEnv> {
@@ -22,7 +28,7 @@ export function requireUser(): MiddlewareHandler<AppEnv> {
     if (!token) throw new ApiError('AUTH_MISSING_TOKEN', { hints: ['Sign in to continue.'] });
     const readAt = Date.now();
     // The primary, not a replica: a login ended or a member removed a moment ago must not get in.
-    const session = await lookupSession(c.var.primaryDb, token, scopeOf(c.req.path));
+    const session = await lookupSession(c.var.primaryDb, token, scopeOf(c.req.method, c.req.path));
     switch (session.type) {
       case 'valid':
         c.set('user', session.user);

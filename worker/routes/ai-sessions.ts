@@ -166,7 +166,9 @@ export const aiSessionRoutes = new Hono<AppEnv>()
   // With ?wait (scripts, CI jobs) the answer waits for the turn's end, within a bound.
   .post('/:sessionId/messages', queryWith(MessageQuery), jsonBody(MessageInput), async (c) => {
     const stub = await sessionStub(c);
-    const accepted = unwrap(await stub.sendMessage(c.var.projectId, actorOf(c), c.req.valid('json')));
+    // The sender's AI profile came with the cookie (requireUser read it for this path): the turn asks D1 nothing for it.
+    const { senderProfile } = c.var.access;
+    const accepted = unwrap(await stub.sendMessage(c.var.projectId, actorOf(c), c.req.valid('json'), senderProfile === undefined ? {} : { senderProfile }));
     const wait = c.req.valid('query').wait;
     if (wait === 0) return ok(c, accepted, 202);
     const statePath = new URL(c.req.url).pathname.replace(/\/messages$/, '');
