@@ -14,7 +14,8 @@ import type { ProjectChannelMessage } from '../../shared/ai/project-channel.ts';
 import { CLOSE_CODES, type ServerMessage } from '../../shared/protocol.ts';
 import { createDb } from '../../worker/db/client.ts';
 import { instrumentD1 } from '../../worker/db/instrumented-d1.ts';
-import { resolveEffectiveProfile, resolveFromRow } from '../../worker/llm/effective-profile.ts';
+import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
+import { ProfileMemo } from '../../worker/llm/profile-memo.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
 import type { ResolveRebaseInput } from '../../shared/api/ai-rebase.ts';
@@ -103,13 +104,14 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       db,
       scheduleFlush: (dueAt) => (dueAt === null ? this.#unschedule('audit') : this.#schedule('audit', dueAt)),
     });
+    const profiles = new ProfileMemo(this.env);
     this.#turns = new TurnRunner({
       core: this.#core,
       db,
       audit: this.#audit,
       emit: (event) => this.#emit(event),
       // A profile the Worker read with the cookie (sealed, or null: none saved) is used as sent; absent, D1 is asked.
-      resolveProfile: (userId, sealed) => (sealed === undefined ? resolveEffectiveProfile(this.env, db, userId) : resolveFromRow(this.env, userId, sealed ?? undefined)),
+      resolveProfile: (userId, sealed) => (sealed === undefined ? resolveEffectiveProfile(this.env, db, userId) : profiles.resolve(userId, sealed)),
       createProvider: (profile) => createChatProvider(profile),
       prices: () => pricesFromEnv(this.env),
       armWatchdog: () => this.#schedule('turn', Date.now() + TURN_WATCHDOG_MS),

@@ -11,6 +11,9 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { d1RoundTripLog, d1RoundTrips, resetD1RoundTrips } from '../../worker/db/instrumented-d1.ts';
+import { createDb } from '../../worker/db/client.ts';
+import { findProfileRow } from '../../worker/llm/profile-store.ts';
+import { ProfileMemo } from '../../worker/llm/profile-memo.ts';
 import { STEP, WF, connect, stepSession, supportDeskProject } from './sessions.ts';
 import { CANARY_KEY, auditRows, finalAnswer, send, sessionObject, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
 
@@ -176,5 +179,44 @@ describe('the sender’s AI profile, read with the cookie', () => {
       expect(JSON.stringify(watcher.texts())).not.toContain(secret);
     }
     watcher.socket.close();
+  });
+
+  it('the object opens a sender’s key once per stored row: the same row again is not decrypted again, a re-saved key is', async () => {
+    const b = await bench();
+    await useScriptedModel(b.owner, READ_ONCE);
+    const db = createDb(env.DB);
+    const memo = new ProfileMemo(env);
+    const subtle = crypto.subtle;
+    const decrypt = subtle.decrypt;
+    let opened = 0;
+    subtle.decrypt = function (...args: Parameters<SubtleCrypto['decrypt']>) {
+      opened++;
+      return decrypt.apply(subtle, args);
+    } as SubtleCrypto['decrypt'];
+    try {
+      const row = (await findProfileRow(db, b.owner.userId))!;
+      const first = await memo.resolve(b.owner.userId, row);
+      const again = await memo.resolve(b.owner.userId, { ...row });
+      expect(first).toMatchObject({ type: 'available', profile: { apiKey: CANARY_KEY } });
+      expect(again).toEqual(first);
+      expect(opened).toBe(1);
+      const resaved = await b.owner.put('/api/users/me/llm-profile', {
+        provider: 'openai-compatible',
+        preset: 'custom',
+        baseUrl: row.baseUrl,
+        model: row.model,
+        apiKey: 'sk-second-key-0123456789',
+        timeoutSeconds: row.timeoutSeconds,
+      });
+      expect(resaved.status).toBe(200);
+      // The save itself opens keys (its answer's availability); count the memo's alone.
+      opened = 0;
+      const next = await memo.resolve(b.owner.userId, (await findProfileRow(db, b.owner.userId))!);
+      expect(next).toMatchObject({ type: 'available', profile: { apiKey: 'sk-second-key-0123456789' } });
+      expect(opened).toBe(1);
+      expect(await memo.resolve(b.owner.userId, null)).toMatchObject({ type: 'unavailable', code: 'AI_DISABLED' });
+    } finally {
+      subtle.decrypt = decrypt;
+    }
   });
 });
