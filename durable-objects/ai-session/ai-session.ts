@@ -15,7 +15,7 @@ import { CLOSE_CODES, type ServerMessage } from '../../shared/protocol.ts';
 import { createDb } from '../../worker/db/client.ts';
 import { instrumentD1 } from '../../worker/db/instrumented-d1.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
-import { ProfileMemo } from '../../worker/llm/profile-memo.ts';
+import { profileMemoFor } from '../../worker/llm/profile-memo.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
 import type { ResolveRebaseInput } from '../../shared/api/ai-rebase.ts';
@@ -104,7 +104,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       db,
       scheduleFlush: (dueAt) => (dueAt === null ? this.#unschedule('audit') : this.#schedule('audit', dueAt)),
     });
-    const profiles = new ProfileMemo(this.env);
+    const profiles = profileMemoFor(this.env);
     this.#turns = new TurnRunner({
       core: this.#core,
       db,
