@@ -14,6 +14,11 @@ export default defineConfig({
           LLM_KEY_ENCRYPTION_KEY: 'dGVzdC1rZXktZW5jcnlwdGlvbi1rZXktMzItYnl0ZXM=',
           // As under `npm start`: local models (and the scripted server on 127.0.0.1) are allowed.
           LLM_ALLOW_PRIVATE_BASE_URLS: 'true',
+          // No system default model, whatever a local `npm start` wrote into the git-ignored .dev.vars
+          // (wrangler reads it): the tests that want one set it themselves.
+          LLM_SYSTEM_DEFAULT_BASE_URL: '',
+          LLM_SYSTEM_DEFAULT_MODEL: '',
+          LLM_SYSTEM_DEFAULT_API_KEY: '',
           // The D1 wrapper counts round trips (worker/db/instrumented-d1.ts), for test/workers/round-trips.test.ts.
           D1_COUNT_ROUND_TRIPS: 'true',
           // A price for the scripted server's built-in echo model, so a cost can be checked (test/workers/llm-default-and-cost.test.ts).

@@ -15,6 +15,7 @@ import { CLOSE_CODES, type ServerMessage } from '../../shared/protocol.ts';
 import { createDb } from '../../worker/db/client.ts';
 import { instrumentD1 } from '../../worker/db/instrumented-d1.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
+import { profileMemoFor } from '../../worker/llm/profile-memo.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
 import type { ResolveRebaseInput } from '../../shared/api/ai-rebase.ts';
@@ -25,7 +26,7 @@ import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
-import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions } from '../../shared/ai/session-rpc.ts';
+import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions, MessagePreload } from '../../shared/ai/session-rpc.ts';
 import { forgetKv, migrate } from './storage.ts';
 import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
 import { logError } from '../../shared/errors-report.ts';
@@ -106,12 +107,14 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       db,
       scheduleFlush: (dueAt) => (dueAt === null ? this.#unschedule('audit') : this.#schedule('audit', dueAt)),
     });
+    const profiles = profileMemoFor(this.env);
     this.#turns = new TurnRunner({
       core: this.#core,
       db,
       audit: this.#audit,
       emit: (event) => this.#emit(event),
-      resolveProfile: (userId) => resolveEffectiveProfile(this.env, db, userId),
+      // A profile the Worker read with the cookie (sealed, or null: none saved) is used as sent; absent, D1 is asked.
+      resolveProfile: (userId, sealed) => (sealed === undefined ? resolveEffectiveProfile(this.env, db, userId) : profiles.resolve(userId, sealed)),
       createProvider: (profile) => createChatProvider(profile),
       prices: () => pricesFromEnv(this.env),
       armWatchdog: () => this.#schedule('turn', Date.now() + TURN_WATCHDOG_MS),
@@ -340,8 +343,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   }
 
   /** POST …/messages: start a turn; answers once it is accepted (its progress follows as events). */
-  async sendMessage(projectId: string, actor: Actor, input: MessageInput) {
-    return this.#session(projectId) ?? outcomeOf(() => this.turns.accept(actor, input));
+  async sendMessage(projectId: string, actor: Actor, input: MessageInput, preload: MessagePreload = {}) {
+    return this.#session(projectId) ?? outcomeOf(() => this.turns.accept(actor, input, preload.senderProfile));
   }
 
   /** POST …/address-comments: the open review threads, fenced as data, become the next turn's message. */
@@ -360,7 +363,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     return (
       this.#session(projectId) ??
       outcomeOf(async () => {
-        const deps = { core: this.core, runOf: (id: string) => this.turns.runOf(id) };
+        // The turn's end, not its run's: the audit rows it flushes afterwards are not waited for.
+        const deps = { core: this.core, runOf: (id: string) => this.turns.endOf(id) };
         if (!(await waitForTurnEnd(deps, turnId, timeoutMs))) return { ended: false as const };
         return { ended: true as const, outcome: await turnOutcome(this.core, turnId) };
       })

@@ -24,6 +24,7 @@ import type { ProjectChannelMessage } from './project-channel.ts';
 import type { SessionMeta, SessionStatus } from './session.ts';
 import type { ToolEnvelope } from './tool-envelope.ts';
 import type { Usage } from './turn.ts';
+import type { SealedLlmProfile } from '../llm/types.ts';
 import type { KeepInput, KeepMark, UndoInput, UndoResult } from '../api/ai-undo.ts';
 
 export type {
@@ -72,6 +73,14 @@ export interface ReviewedVersion {
   contentHash: string;
 }
 
+/**
+ * What the Worker read for a message with the cookie, in the same query: the sender's saved AI
+ * profile, its key still sealed (null: none saved). Absent: not read, the object reads it from D1.
+ */
+export interface MessagePreload {
+  senderProfile?: SealedLlmProfile | null;
+}
+
 /** How a turn the caller waits for ended, or `ended: false` when the wait ran out first. */
 export interface CreateSessionOptions {
   tokenBudget?: number | null;
@@ -94,7 +103,7 @@ export interface AiSessionRpc {
   discard(projectId: string, actor: Actor): Promise<Outcome<{ discarded: true }>>;
   apply(projectId: string, actor: Actor, request: ApplyRequest): Promise<Outcome<ApplyAnswer>>;
   cancel(projectId: string, actor: Actor): Promise<Outcome<{ status: SessionStatus }>>;
-  sendMessage(projectId: string, actor: Actor, input: MessageInput): Promise<Outcome<MessageAccepted>>;
+  sendMessage(projectId: string, actor: Actor, input: MessageInput, preload?: MessagePreload): Promise<Outcome<MessageAccepted>>;
   waitForTurn(projectId: string, turnId: string, timeoutMs: number): Promise<Outcome<TurnWait>>;
   stopTurn(projectId: string, actor: Actor): Promise<Outcome<{ turnId: string; status: 'stopped' }>>;
   resumeTurn(projectId: string, actor: Actor): Promise<Outcome<{ turnId: string; status: 'running' }>>;

@@ -18,6 +18,22 @@ export interface ProviderProfile {
   contextWindow?: number;
 }
 
+/**
+ * A user's saved LLM settings as stored, the key still sealed (AES-GCM ciphertext, nonce, key
+ * version; worker/llm/crypto.ts): what the Worker reads with the cookie for a message and hands to
+ * the session object, which alone opens the key, in memory, for the turn.
+ */
+export interface SealedLlmProfile {
+  provider: string;
+  baseUrl: string | null;
+  model: string | null;
+  timeoutSeconds: number;
+  contextWindow: number | null;
+  apiKeyCiphertext: string | null;
+  apiKeyNonce: string | null;
+  apiKeyVersion: number | null;
+}
+
 /** An assistant message with provider extras kept, e.g. DeepSeek's `reasoning_content`, so they can be sent back. */
 export type AssistantMessage = ChatCompletionAssistantMessageParam & { reasoning_content?: string; [extra: string]: unknown };
 

@@ -21,8 +21,8 @@ import { LLM_TIMEOUT_SECONDS } from '../../shared/api/llm-profile.ts';
 import { allowPrivateBaseUrls, checkBaseUrl } from './base-url.ts';
 import { loadKeyring, openApiKey, type KekEnv, type KeyProblem } from './crypto.ts';
 import { checkAiAllowed, checkOrgPolicy } from './policy.ts';
-import { findProfileRow, sealedKeyOf, type LlmProfileRow } from './profile-store.ts';
-import type { ProviderProfile } from '../../shared/llm/types.ts';
+import { findProfileRow, sealedKeyOf } from './profile-store.ts';
+import type { ProviderProfile, SealedLlmProfile } from '../../shared/llm/types.ts';
 
 /** Where a person fixes their own model: the AI settings page (app/routes/settings/ai). */
 const OPEN_SETTINGS = 'Open Settings → AI (/settings/ai)';
@@ -69,8 +69,11 @@ export async function resolveEffectiveProfile(env: LlmEnv, db: Db, userId: strin
   return resolveFromRow(env, userId, await findProfileRow(db, userId));
 }
 
-/** resolveEffectiveProfile for a row already read (GET reads it anyway). */
-export async function resolveFromRow(env: LlmEnv, userId: string, row: LlmProfileRow | undefined): Promise<EffectiveProfileResult> {
+/**
+ * resolveEffectiveProfile for a row already read: GET reads it anyway, and a message's sender's
+ * comes with the cookie's query (worker/auth/accounts.ts), so a turn asks D1 nothing for it.
+ */
+export async function resolveFromRow(env: LlmEnv, userId: string, row: SealedLlmProfile | undefined): Promise<EffectiveProfileResult> {
   const gate = checkAiAllowed(env);
   if (gate.type === 'blocked') return unavailable('LLM_PROFILE_ORG_POLICY_BLOCKED', gate.message, gate.hints);
   if (row !== undefined && row.provider !== 'disabled') return resolveUserProfile(env, userId, row);
@@ -78,7 +81,7 @@ export async function resolveFromRow(env: LlmEnv, userId: string, row: LlmProfil
 }
 
 /** The user's own saved profile only (the test of the saved profile uses this, not the default). */
-export async function resolveUserProfile(env: LlmEnv, userId: string, row: LlmProfileRow): Promise<EffectiveProfileResult> {
+export async function resolveUserProfile(env: LlmEnv, userId: string, row: SealedLlmProfile): Promise<EffectiveProfileResult> {
   if (row.provider !== 'openai-compatible') {
     return unavailable('LLM_PROFILE_INVALID_PROVIDER', `The saved provider "${row.provider}" is not supported.`, [
       `${OPEN_SETTINGS}, pick one of its providers and save again.`,
@@ -166,7 +169,7 @@ function resolveSystemDefault(env: LlmEnv): EffectiveProfileResult {
 export async function decryptStoredKey(
   env: KekEnv,
   userId: string,
-  row: LlmProfileRow | undefined,
+  row: SealedLlmProfile | undefined,
 ): Promise<{ type: 'ok'; apiKey: string | null } | { type: 'failed'; problem: KeyProblem }> {
   const sealed = sealedKeyOf(row);
   if (sealed === null) return { type: 'ok', apiKey: null };

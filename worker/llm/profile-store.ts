@@ -1,9 +1,10 @@
 /** D1 reads and writes of `user_llm_profiles` (one row per user, created lazily as `disabled`). */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { userLlmProfiles } from '../db/schema.ts';
+import { authSessions, userLlmProfiles } from '../db/schema.ts';
 import { nowIso } from '../../shared/ids.ts';
 import type { CheckedLlmProfile, LlmHealthStatus } from '../../shared/api/llm-profile.ts';
+import type { SealedLlmProfile } from '../../shared/llm/types.ts';
 import type { SealedApiKey } from './crypto.ts';
 
 export type LlmProfileRow = typeof userLlmProfiles.$inferSelect;
@@ -25,8 +26,30 @@ export async function ensureProfileRow(db: Db, userId: string): Promise<LlmProfi
   return created;
 }
 
+/**
+ * The signed-in caller's saved settings, found through their login (a route preload read with the
+ * cookie, worker/routes/ai-sessions.ts), so a message knows its sender's profile without a round trip
+ * of its own. Only what resolving the profile needs: the key stays sealed, its last four stay behind.
+ */
+export function sealedProfileQuery(db: Db, tokenHash: string, guard?: SQL) {
+  return db
+    .select({
+      provider: userLlmProfiles.provider,
+      baseUrl: userLlmProfiles.baseUrl,
+      model: userLlmProfiles.model,
+      timeoutSeconds: userLlmProfiles.timeoutSeconds,
+      contextWindow: userLlmProfiles.contextWindow,
+      apiKeyCiphertext: userLlmProfiles.apiKeyCiphertext,
+      apiKeyNonce: userLlmProfiles.apiKeyNonce,
+      apiKeyVersion: userLlmProfiles.apiKeyVersion,
+    })
+    .from(userLlmProfiles)
+    .innerJoin(authSessions, eq(authSessions.userId, userLlmProfiles.userId))
+    .where(and(eq(authSessions.tokenHash, tokenHash), guard));
+}
+
 /** The stored key's ciphertext, or null when the row has none (all three columns are needed). */
-export function sealedKeyOf(row: LlmProfileRow | undefined): SealedApiKey | null {
+export function sealedKeyOf(row: SealedLlmProfile | undefined): SealedApiKey | null {
   if (!row || row.apiKeyCiphertext === null || row.apiKeyNonce === null || row.apiKeyVersion === null) return null;
   return { ciphertext: row.apiKeyCiphertext, nonce: row.apiKeyNonce, version: row.apiKeyVersion };
 }

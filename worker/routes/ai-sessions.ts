@@ -40,6 +40,8 @@ import { aiRebaseRoutes } from './ai-rebase.ts';
 import { aiUndoRoutes } from './ai-undo.ts';
 import { definePreload } from '../auth/preload.ts';
 import { takePreloaded } from '../middleware/preloaded.ts';
+import { sealedProfileQuery } from '../llm/profile-store.ts';
+import type { SealedLlmProfile } from '../../shared/llm/types.ts';
 import { projectContextFrom, projectContextQueries, type ProjectContextRows } from '../../durable-objects/ai-session/overlay/baseline.ts';
 
 type Ctx = Context<AppEnv>;
@@ -136,6 +138,17 @@ export const createSessionPreload = definePreload({
   decode: (rows, scope) => projectContextFrom(scope.projectId, rows as unknown as ProjectContextRows),
 });
 
+/**
+ * A message's turn needs its sender's AI profile (key still sealed; the object alone opens it): read
+ * with who-is-asking, so the 202 comes after that one round trip and the turn asks D1 nothing for it.
+ */
+export const senderProfilePreload = definePreload({
+  method: 'POST',
+  route: '/api/projects/:projectId/ai/sessions/:sessionId/messages',
+  queries: (db, scope) => [sealedProfileQuery(db, scope.tokenHash, scope.member)],
+  decode: (rows): SealedLlmProfile | null => (rows[0] as SealedLlmProfile[])[0] ?? null,
+});
+
 export const aiSessionRoutes = new Hono<AppEnv>()
   .use(sessionAccess())
   .route('/', aiReviewRoutes)
@@ -187,7 +200,9 @@ export const aiSessionRoutes = new Hono<AppEnv>()
   // With ?wait (scripts, CI jobs) the answer waits for the turn's end, within a bound.
   .post('/:sessionId/messages', queryWith(MessageQuery), jsonBody(MessageInput), async (c) => {
     const stub = await sessionStub(c);
-    const accepted = unwrap(await stub.sendMessage(c.var.projectId, actorOf(c), c.req.valid('json')));
+    // Read with the cookie (senderProfilePreload); without it (no preload on this request) the object reads D1 itself.
+    const senderProfile = takePreloaded(c, senderProfilePreload);
+    const accepted = unwrap(await stub.sendMessage(c.var.projectId, actorOf(c), c.req.valid('json'), senderProfile === undefined ? {} : { senderProfile }));
     const wait = c.req.valid('query').wait;
     if (wait === 0) return ok(c, accepted, 202);
     const statePath = new URL(c.req.url).pathname.replace(/\/messages$/, '');

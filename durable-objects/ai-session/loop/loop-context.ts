@@ -7,7 +7,7 @@ import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completio
 import type { Db } from '../../../worker/db/client.ts';
 import type { EffectiveLlmProfile, EffectiveProfileResult } from '../../../worker/llm/effective-profile.ts';
 import type { ChatProvider } from '../../../worker/llm/provider.ts';
-import type { ChatMessage, ProviderProfile } from '../../../shared/llm/types.ts';
+import type { ChatMessage, ProviderProfile, SealedLlmProfile } from '../../../shared/llm/types.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
 import type { NewEvent, SessionEvent } from '../../../shared/ai/events.ts';
 import type { PriceTable } from '../../../shared/ai/pricing.ts';
@@ -22,7 +22,8 @@ export interface TurnDeps {
   /** The session's durable audit outbox (audit-outbox.ts). */
   audit: AuditOutbox;
   emit: (event: NewEvent) => SessionEvent;
-  resolveProfile: (userId: string) => Promise<EffectiveProfileResult>;
+  /** The user's effective profile: from `sealed` when the Worker sent it (null: none saved), else read from D1. */
+  resolveProfile: (userId: string, sealed?: SealedLlmProfile | null) => Promise<EffectiveProfileResult>;
   createProvider: (profile: ProviderProfile) => ChatProvider;
   /** Model prices for the cost estimate of each call (LLM_PRICES_JSON over the defaults). */
   prices: () => PriceTable;
@@ -35,7 +36,11 @@ export interface ActiveTurn {
   turnId: string;
   controller: AbortController;
   stoppedBy: Actor | null;
+  /** Settles when the run is over, its audit flush included. */
   done: Promise<void>;
+  /** Settles once the turn's ending is stored and told (before the run's audit flush). */
+  ended: Promise<void>;
+  markEnded: () => void;
 }
 
 /** One run of the loop over one turn: set up once (turn-loop.ts `prepareLoop`), read by every step. */

@@ -11,6 +11,7 @@
 import { ApiError } from '../../../shared/api-error.ts';
 import { newId } from '../../../shared/ids.ts';
 import type { EffectiveLlmProfile } from '../../../worker/llm/effective-profile.ts';
+import type { SealedLlmProfile } from '../../../shared/llm/types.ts';
 import { atLeast } from '../../../shared/api/common.ts';
 import type { MessageAccepted, MessageInput } from '../../../shared/api/ai-sessions.ts';
 import { userActor } from '../../../shared/ai/events.ts';
@@ -41,18 +42,27 @@ export class TurnRunner {
     return this.#active?.turnId ?? null;
   }
 
-  /** Settles when this instance's run of `turnId` ends; null when it is not running that turn (turn-wait.ts). */
+  /** Settles when this instance's run of `turnId` is over, its audit flush included; null when it is not running that turn. */
   runOf(turnId: string): Promise<void> | null {
     return this.#active?.turnId === turnId ? this.#active.done : null;
   }
 
+  /** Settles once this instance's run of `turnId` has stored and told its ending; null when it is not running that turn (turn-wait.ts). */
+  endOf(turnId: string): Promise<void> | null {
+    return this.#active?.turnId === turnId ? this.#active.ended : null;
+  }
+
   // ---------------------------------------------------------------- commands
 
-  /** A user message: accepted (and the turn started) or refused before anything is stored. */
-  async accept(actor: Actor, input: MessageInput): Promise<MessageAccepted> {
+  /**
+   * A user message: accepted (and the turn started) or refused before anything is stored.
+   * `senderProfile`: the sender's saved AI profile as the Worker read it with the cookie (null:
+   * none saved), so the message costs no D1 round trip here; absent, it is read from D1.
+   */
+  async accept(actor: Actor, input: MessageInput, senderProfile?: SealedLlmProfile | null): Promise<MessageAccepted> {
     const { core } = this.#deps;
     this.#checkCanSend(actor);
-    const profile = await this.#deps.resolveProfile(actor.userId);
+    const profile = await this.#deps.resolveProfile(actor.userId, senderProfile);
     if (profile.type === 'unavailable') throw new ApiError(profile.code, { message: profile.message, hints: profile.hints });
     // Checked again after the await: a second message may have been accepted meanwhile.
     this.#checkCanSend(actor);
@@ -175,9 +185,12 @@ export class TurnRunner {
 
   #start(turnId: string, profile: EffectiveLlmProfile, audit: AuditBuffer): void {
     const controller = new AbortController();
-    const active: ActiveTurn = { turnId, controller, stoppedBy: null, done: Promise.resolve() };
+    let markEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (markEnded = resolve));
+    const active: ActiveTurn = { turnId, controller, stoppedBy: null, done: Promise.resolve(), ended, markEnded };
     this.#active = active;
     active.done = this.#run(active, profile, audit).finally(() => {
+      active.markEnded();
       // A newer turn may already be running (accepted while this one flushed its audit): its watchdog stays.
       if (this.#active !== active) return;
       this.#active = null;
@@ -203,6 +216,9 @@ export class TurnRunner {
     if (active.stoppedBy && ending.kind !== 'stopped' && ending.kind !== 'finished') ending = { kind: 'stopped', by: active.stoppedBy };
     const turn = core.turns.get(active.turnId);
     if (turn && (turn.status === 'running' || turn.status === 'paused')) endTurn(this.#deps, turn, ending, audit);
+    // The ending is stored and told: a caller waiting for it (POST …/messages?wait) answers now. The
+    // audit rows are already in the outbox; copying them to D1 is not on that answer's path (issue 19).
+    active.markEnded();
     await audit.flush();
   }
 }
