@@ -120,6 +120,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       turns: this.#turns,
       members: new Members(sql),
       connections: () => this.#roster.open(),
+      subscribersChanged: () => this.#roster.changed(),
       replayPageSize: () => this.replayPageSize,
     });
     this.#core.overlay.onUpdate((update, origin) => {
@@ -136,7 +137,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     // Encoded once (the texts it stored), sent as the same string to every subscribed socket.
     const { event: stored, text } = this.core.log.appendText({ ...event, turnId });
     const frame = liveFrame(text);
-    for (const connection of this.#roster.open()) if (connection.state?.subscribed) connection.send(frame);
+    this.#roster.broadcast(frame);
     this.#hub?.noteEvent(stored);
     // The retention clock (retention.ts): checked again, against the last event, when it fires.
     if (ENDING_EVENTS.has(stored.type)) this.#schedule('release', Date.now() + this.#retentionMs());

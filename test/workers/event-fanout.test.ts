@@ -1,8 +1,9 @@
 /**
  * What one event costs on its way to many sockets (issue 19, fan-out): a comment POST asks D1 once
  * (who is asking) and nothing more, the object writes the comment's rows and one event row and
- * reads nothing, the event is encoded to JSON once however many sockets receive it, and the live
- * frame carries the same event text a resume replay sends for it.
+ * reads nothing, the event is encoded to JSON once however many sockets receive it, the object sends
+ * down a kept list of subscribed sockets without checking each one per event, and the live frame
+ * carries the same event text a resume replay sends for it.
  */
 import { exports } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
@@ -41,6 +42,7 @@ interface Spy {
 }
 
 const restore = new WeakMap<object, () => void>();
+let restoreReadyState: (() => unknown) | undefined;
 
 /** Count the object's SQL and every JSON encoding of `marker`, and keep the frames it sends, until `stop`. */
 async function spyOn(object: ReturnType<typeof sessionObject>, marker: string): Promise<{ spy: Spy; stop: () => Promise<void> }> {
@@ -105,6 +107,49 @@ describe('one event to many sockets', () => {
       await stop();
       for (const w of watchers) w.close();
     }
+  });
+
+  it('walks no socket state per event: one send per subscribed socket, the list kept until a socket joins, subscribes or leaves', async () => {
+    const s = await stagedSession();
+    const watchers = await Promise.all(Array.from({ length: SOCKETS }, () => connect(s.owner, s.base, s.sessionId).then(subscribed)));
+    // Connected, not subscribed: live events are not for it.
+    const idle = await connect(s.owner, s.base, s.sessionId, null);
+    const comment = async (body: string) => {
+      const posted = await s.owner.post(`${s.path}/comments`, { objectKey: STEP_KEY, line: 1, body });
+      expect(posted.status).toBe(201);
+      for (const w of watchers) await w.event('comment.added', (e) => e.payload.body === body);
+    };
+    await comment('The first event makes the list.');
+    const { spy, stop } = await spyOn(s.object, 'The second event');
+    let readyStates = 0;
+    await runInDurableObject(s.object, () => {
+      const proto = WebSocket.prototype;
+      const readyState = Object.getOwnPropertyDescriptor(proto, 'readyState')!;
+      Object.defineProperty(proto, 'readyState', {
+        ...readyState,
+        get(this: WebSocket) {
+          readyStates++;
+          return readyState.get!.call(this);
+        },
+      });
+      restoreReadyState = () => Object.defineProperty(proto, 'readyState', readyState);
+    });
+    try {
+      await comment('The second event goes down the kept list.');
+      expect(readyStates).toBe(0);
+      expect(spy.frames).toHaveLength(SOCKETS);
+      expect(idle.events().filter((e) => e.type === 'comment.added')).toEqual([]);
+    } finally {
+      await runInDurableObject(s.object, () => restoreReadyState?.());
+      await stop();
+    }
+    // A socket that leaves is not sent to; one that subscribes is.
+    watchers.pop()!.close();
+    idle.send({ type: 'hello', lastSeq: 0 });
+    await idle.until(() => idle.texts().find((m) => m.type === 'events' && m.replay && m.done), 'the late replay');
+    watchers.push(idle);
+    await comment('The third event after a socket left and one subscribed.');
+    for (const w of watchers) w.close();
   });
 
   it('sends a live event as the same text a resume replay sends for it', async () => {
