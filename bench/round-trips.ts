@@ -4,6 +4,9 @@
  * (worker/db/instrumented-d1.ts) through the bench-only `GET /api/__bench/d1-round-trips` that the
  * product serves only while `D1_COUNT_ROUND_TRIPS` is "true"; then the hot paths timed with
  * 20 ms slept before every D1 call (`D1_INJECT_LATENCY_MS`) beside the same product without it.
+ * The fan-out is printed twice: the comment POST → the last viewer (the POST's own who-is-asking
+ * round trip included), and the fan-out itself, from the event's `at` (the object's clock when the
+ * comment reached it) → the last viewer, which no D1 call may lengthen.
  * Three products in turn (counting, no latency, latency), each started and stopped by
  * runProductSection; every wait is bounded.
  */
@@ -12,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { runProductSection } from './product-section.ts';
 import type { ProductResources } from './product-section.ts';
 import { STEP, STEP_KEY, WORKFLOW, closeAll, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
-import type { ApiUser } from './session-clients.ts';
-import { fanoutSample, marker, post, stageStep } from './session.ts';
+import type { ApiUser, Client } from './session-clients.ts';
+import { marker, post, stageStep } from './session.ts';
 import { median } from './table.ts';
 import { startProduct } from '../test/browser/product.ts';
 import { startScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
@@ -48,7 +51,7 @@ export interface RoundTripResult {
   /** The SQL of each counted path (the start of each round trip), for the printout. */
   logs: Record<HotPath, string[]>;
   /** Median ms, without and with the injected latency. */
-  distance: Record<'message' | 'fanout' | 'turn', { plain: number; latency: number }>;
+  distance: Record<'message' | 'fanout' | 'fanoutFromObject' | 'turn', { plain: number; latency: number }>;
   seconds: number;
 }
 
@@ -70,6 +73,24 @@ async function setUp(url: string, model: ScriptedOpenAI, label: string) {
     await owner.call('PUT', '/api/users/me/llm-profile', { provider: 'openai-compatible', preset: 'custom', baseUrl: model.url, model: name, apiKey: 'sk-bench-rt', timeoutSeconds: 60, contextWindow: 128_000 }, 200);
   };
   return { owner, projectId, base, useTurnOf };
+}
+
+/**
+ * One comment to every socket: POST → the frame at the last socket (`whole`), and the event's `at`
+ * → that same arrival (`fromObject`). `at` is the object's clock when the comment reached it
+ * (workerd's clock stands still inside the object until its next I/O, and the comment is stored
+ * before any), so `fromObject` leaves out only the Worker's part of the POST (who is asking, the
+ * RPC). Both clocks count whole milliseconds: `fromObject` is good to about ±1 ms.
+ */
+async function fanoutSplit(sockets: readonly Client[], mark: string, trigger: () => Promise<void>): Promise<{ whole: number; fromObject: number }> {
+  const arrivals = Promise.all(sockets.map((c) => c.waitText((text) => text.includes(mark), `the event ${mark}`, 10_000)));
+  const start = performance.now();
+  const [received] = await Promise.all([arrivals, trigger()]);
+  const last = Math.max(...received.map((r) => r.at));
+  // The wall clock in performance.now()'s terms, read now (not at process start: the two may drift).
+  const wallOffset = Date.now() - performance.now();
+  const event = (JSON.parse(received[0]!.text) as { events: Array<{ at: string }> }).events[0]!;
+  return { whole: last - start, fromObject: last - (Date.parse(event.at) - wallOffset) };
 }
 
 /** One message, answered when the turn ends (`?wait=true`); its time from POST to the answer. */
@@ -184,10 +205,14 @@ async function timeHotPaths(log: (message: string) => void, resources: Resources
   await stageStep(owner, base, sessionId);
   const sockets = await subscribedSockets(sessionWs(sessionId), owner.headers(), FANOUT_SOCKETS, 'rt fan-out', resources.clients);
   const fanout: number[] = [];
+  const fanoutFromObject: number[] = [];
   for (let n = 0; n <= SAMPLES; n++) {
     const mark = marker('ours', 'rt-fanout', n);
-    const took = await fanoutSample(sockets, mark, () => post(`${product.url}${base}/ai/sessions/${sessionId}/comments`, owner.headers(), { objectKey: STEP_KEY, line: 1, body: mark }, 201));
-    if (n > 0) fanout.push(took);
+    const took = await fanoutSplit(sockets, mark, () => post(`${product.url}${base}/ai/sessions/${sessionId}/comments`, owner.headers(), { objectKey: STEP_KEY, line: 1, body: mark }, 201));
+    if (n > 0) {
+      fanout.push(took.whole);
+      fanoutFromObject.push(took.fromObject);
+    }
   }
   await closeAll(sockets);
   for (const socket of sockets) resources.clients.delete(socket);
@@ -199,7 +224,7 @@ async function timeHotPaths(log: (message: string) => void, resources: Resources
     const took = await turn(owner, base, await stepSession(owner, base), marker('ours', 'rt-turn', n));
     if (n > 0) turns.push(took);
   }
-  return { message: median(message), fanout: median(fanout), turn: median(turns) };
+  return { message: median(message), fanout: median(fanout), fanoutFromObject: median(fanoutFromObject), turn: median(turns) };
 }
 
 // ---- the section ----------------------------------------------------------------------------
@@ -220,6 +245,7 @@ export async function roundTripBench(log: (message: string) => void = (m) => con
   const distance = {
     message: { plain: plain.message, latency: latency.message },
     fanout: { plain: plain.fanout, latency: latency.fanout },
+    fanoutFromObject: { plain: plain.fanoutFromObject, latency: latency.fanoutFromObject },
     turn: { plain: plain.turn, latency: latency.turn },
   };
   return { ...counted, distance, seconds: (performance.now() - started) / 1000 };
@@ -243,13 +269,17 @@ export function roundTripReport(result: RoundTripResult): string {
     `| hot path | without latency, median ms | with ${INJECTED_LATENCY_MS} ms per D1 call, median ms | goal | |`,
     '|---|---:|---:|---|---|',
     `| message POST → 202 | ${ms(distance.message.plain)} | ${ms(distance.message.latency)} | ≤ 30 ms | ${mark(distance.message.latency <= 30)} |`,
-    `| fan-out of one event to ${FANOUT_SOCKETS} sockets | ${ms(distance.fanout.plain)} | ${ms(distance.fanout.latency)} | ≤ 10 ms | ${mark(distance.fanout.latency <= 10)} |`,
+    `| fan-out of one event to ${FANOUT_SOCKETS} sockets (the event stored in the object → the last viewer) | ${ms(distance.fanoutFromObject.plain)} | ${ms(distance.fanoutFromObject.latency)} | ≤ 10 ms | ${mark(distance.fanoutFromObject.latency <= 10)} |`,
+    `| the same, from the comment POST (its one who-is-asking D1 round trip included) → the last viewer | ${ms(distance.fanout.plain)} | ${ms(distance.fanout.latency)} | – | |`,
     `| a scripted ${TURN_ITERATIONS}-iteration turn (POST → answer of ?wait=true) | ${ms(distance.turn.plain)} | ${ms(distance.turn.latency)} (${turnRatio.toFixed(2)}×) | ≤ 2× | ${mark(turnRatio <= 2)} |`,
     '',
     `Round trips: counted by the Worker's D1 wrapper (the Worker and the session objects share one isolate), read through ${READ_OUT}, ` +
       'each path driven once to warm up and once counted; the session request is a PATCH of the session (who is asking, the role, the session row); ' +
       'the event is a comment POST minus its request; a tool iteration is (a 3-tool-call turn − a 1-tool-call turn) ÷ 2, each the first turn of a new session. ' +
       `Under distance: ${SAMPLES} samples per row after one warm-up, the same product started twice, with and without D1_INJECT_LATENCY_MS=${INJECTED_LATENCY_MS}. ` +
+      'The fan-out is a comment to 100 subscribed sockets, timed twice: from the event\'s `at` (the object\'s clock when the comment reached it; ' +
+      'workerd\'s clock stands still inside the object until its next I/O, whole milliseconds, so ±1 ms) to the last viewer — the fan-out itself, ' +
+      'storage commit and 100 sends, no D1 on it — and from the POST, which first asks D1 who is asking (one round trip, the injected latency once). ' +
       `Section: ${result.seconds.toFixed(0)} s, three product starts included.`,
     '',
     'What each counted path asked D1 (the start of each round trip):',

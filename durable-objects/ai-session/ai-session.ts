@@ -11,7 +11,7 @@ import { atLeast } from '../../shared/api/common.ts';
 import type { NewEvent, SessionEvent } from '../../shared/ai/events.ts';
 import type { SessionMeta } from '../../shared/ai/session.ts';
 import type { ProjectChannelMessage } from '../../shared/ai/project-channel.ts';
-import { CLOSE_CODES, type ServerMessage } from '../../shared/protocol.ts';
+import { CLOSE_CODES } from '../../shared/protocol.ts';
 import { createDb } from '../../worker/db/client.ts';
 import { instrumentD1 } from '../../worker/db/instrumented-d1.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
@@ -31,7 +31,7 @@ import { forgetKv, migrate } from './storage.ts';
 import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
 import { logError } from '../../shared/errors-report.ts';
 import { Members } from './sockets/members.ts';
-import { REPLAY_PAGE_SIZE } from './events/replay.ts';
+import { REPLAY_PAGE_SIZE, liveFrame } from './events/replay.ts';
 import { SocketHub } from './sockets/socket-hub.ts';
 import { Roster } from './sockets/roster.ts';
 import { EDIT_FLUSH_MS } from './overlay/overlay-doc.ts';
@@ -126,6 +126,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       turns: this.#turns,
       members: new Members(sql),
       connections: () => this.#roster.open(),
+      subscribersChanged: () => this.#roster.changed(),
       replayPageSize: () => this.replayPageSize,
     });
     this.#core.overlay.onUpdate((update, origin) => {
@@ -144,9 +145,10 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #emit(event: NewEvent): SessionEvent {
     // Events the session raises while the AI works (staged, validated…) belong to the running turn.
     const turnId = event.turnId ?? (event.actor.kind !== 'user' ? (this.#turns?.activeTurnId ?? null) : null);
-    const stored = this.core.log.append({ ...event, turnId });
-    const frame = JSON.stringify({ type: 'events', events: [stored], replay: false, done: true } satisfies ServerMessage);
-    for (const connection of this.#roster.open()) if (connection.state?.subscribed) connection.send(frame);
+    // Encoded once (the texts it stored), sent as the same string to every subscribed socket.
+    const { event: stored, text } = this.core.log.appendText({ ...event, turnId });
+    const frame = liveFrame(text);
+    this.#roster.broadcast(frame);
     this.#hub?.noteEvent(stored);
     // The retention clock (retention.ts): checked again, against the last event, when it fires.
     if (ENDING_EVENTS.has(stored.type)) this.#schedule('release', Date.now() + this.#retentionMs());

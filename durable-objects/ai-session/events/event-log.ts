@@ -39,6 +39,12 @@ function textOfRow(row: EventRow): string {
   return `{"seq":${row.seq},"type":${JSON.stringify(row.type)},"at":${JSON.stringify(row.at)},"actor":${row.actor},"turnId":${turnId},"payload":${row.payload}}`;
 }
 
+/** A stored event and its JSON text (the same text a replay sends for it). */
+export interface Appended {
+  event: SessionEvent;
+  text: string;
+}
+
 export class EventLog {
   readonly #sql: SqlStorage;
 
@@ -55,21 +61,27 @@ export class EventLog {
   }
 
   append(event: NewEvent): SessionEvent {
-    const seq = this.lastSeq() + 1;
-    const at = new Date().toISOString();
-    const turnId = event.turnId ?? null;
-    this.#sql.exec(
-      'INSERT INTO events (seq, type, at, actor, turn_id, payload) VALUES (?, ?, ?, ?, ?, ?)',
-      seq,
-      event.type,
-      at,
-      JSON.stringify(event.actor),
-      turnId,
-      JSON.stringify(event.payload),
-    );
+    return this.appendText(event).event;
+  }
+
+  /**
+   * `append`, with the event's JSON text put together from the actor and payload texts it stored:
+   * the live frame sends that text to every socket, so an event is encoded once, not twice.
+   */
+  appendText(event: NewEvent): Appended {
+    const row: EventRow = {
+      seq: this.lastSeq() + 1,
+      type: event.type,
+      at: new Date().toISOString(),
+      actor: JSON.stringify(event.actor),
+      turn_id: event.turnId ?? null,
+      payload: JSON.stringify(event.payload),
+    };
+    this.#sql.exec('INSERT INTO events (seq, type, at, actor, turn_id, payload) VALUES (?, ?, ?, ?, ?, ?)', row.seq, row.type, row.at, row.actor, row.turn_id, row.payload);
     // Only after the row is stored: a failed insert leaves the seq free for the next event.
-    this.#last = seq;
-    return { seq, at, turnId, type: event.type, actor: event.actor, payload: event.payload } as SessionEvent;
+    this.#last = row.seq;
+    const stored = { seq: row.seq, at: row.at, turnId: row.turn_id, type: event.type, actor: event.actor, payload: event.payload } as SessionEvent;
+    return { event: stored, text: textOfRow(row) };
   }
 
   /** At most `limit` events with seq > `seq`, oldest first: one page (replay.ts pages through them all). */

@@ -28,6 +28,11 @@ function framed(events: readonly string[], done: boolean): string {
   return `{"type":"events","events":[${events.join(',')}],"replay":true,"done":${done}}`;
 }
 
+/** The live `events` frame of one event, from its JSON text (event-log.ts `appendText`). */
+export function liveFrame(eventText: string): string {
+  return `{"type":"events","events":[${eventText}],"replay":false,"done":true}`;
+}
+
 /** The replay frames' texts after `afterSeq`, oldest first; exactly the last has `done: true`. */
 export function* replayFrames(log: EventLog, afterSeq: number, options: ReplayOptions = {}): Generator<string> {
   const pageSize = Math.max(1, options.pageSize ?? REPLAY_PAGE_SIZE);

@@ -45,6 +45,8 @@ export interface SocketHubDeps {
   turns: TurnRunner;
   members: Members;
   connections(): Iterable<SessionConnection>;
+  /** A socket subscribed or was revoked: the list live events go to must be made again (roster.ts). */
+  subscribersChanged(): void;
   replayPageSize(): number;
 }
 
@@ -169,6 +171,7 @@ export class SocketHub {
     const state = connection.state;
     if (!state || state.revoked) return;
     connection.setState({ ...state, revoked: true });
+    this.#deps.subscribersChanged();
     send(connection, { type: 'error', code, message: ERROR_CODES[code].message });
     connection.close(CLOSE_CODES[code], code);
     this.farewell(connection);
@@ -221,6 +224,7 @@ export class SocketHub {
         // Replay every event after lastSeq, page by page, then live events follow (no gap: this runs synchronously).
         for (const batch of replayFrames(this.#core.log, frame.lastSeq, { pageSize: this.#deps.replayPageSize() })) sendText(connection, batch);
         connection.setState({ ...connection.state!, subscribed: true });
+        this.#deps.subscribersChanged();
         return;
       }
       case 'presence':
