@@ -17,6 +17,10 @@ import { prepareCheckpoint } from './overlay/checkpoints.ts';
 import { readKv, writeKv } from './storage.ts';
 import { clearBaseTexts } from './overlay/base-texts.ts';
 import type { ChangeVersion, VersionSource } from './overlay/versions.ts';
+import type { ChangedFile } from '../../shared/ai/overlay.ts';
+
+/** The baseline's revisions as one string: equal exactly when every scope is at the same revision. */
+const revisionsKey = (ctx: ProjectContext): string => JSON.stringify(ctx.baseline.revisions);
 
 /** How long co-edits settle before a new version is made and validated. */
 export const REVALIDATE_DEBOUNCE_MS = 750;
@@ -25,6 +29,8 @@ export class CoEdit {
   readonly #host: SessionHost;
   /** A keystroke landed since the last `persistEdits`: its re-validation is scheduled there. */
   #editPending = false;
+  /** The last validation and what it was computed on (memory only: after a restart apply validates again). */
+  #validated: { contentHash: string; revisions: string; validation: ChangeValidation } | null = null;
 
   constructor(host: SessionHost) {
     this.#host = host;
@@ -67,7 +73,7 @@ export class CoEdit {
 
   validateVersion(ctx: ProjectContext, view: EffectiveView, version: ChangeVersion): ChangeValidation {
     const host = this.#host;
-    const validation = host.validateView(ctx, view, version.files);
+    const validation = this.#validate(ctx, view, version);
     host.versions.setValidation(version.version, validation);
     host.emit({
       type: 'change.validated',
@@ -81,6 +87,25 @@ export class CoEdit {
         summary: summarizeValidation(validation),
       },
     });
+    return validation;
+  }
+
+  /**
+   * The validation of `version` (the overlay as it is now) on the baseline `ctx`: the one last
+   * computed when it was for exactly this content hash on exactly these revisions (apply after a
+   * validate: issue 19), else a new one. Validation reads only the package, which the revisions
+   * name, and the session's target, which never changes.
+   */
+  validationOf(ctx: ProjectContext, view: EffectiveView, version: ChangeVersion, files: ChangedFile[]): ChangeValidation {
+    const kept = this.#validated;
+    if (kept && kept.contentHash === version.contentHash && kept.revisions === revisionsKey(ctx)) return kept.validation;
+    return this.#validate(ctx, view, version, files);
+  }
+
+  /** `files`: the version's changes as they read against `ctx` (a moved baseline may change an action). */
+  #validate(ctx: ProjectContext, view: EffectiveView, version: ChangeVersion, files: ChangedFile[] = version.files): ChangeValidation {
+    const validation = this.#host.validateView(ctx, view, files);
+    this.#validated = { contentHash: version.contentHash, revisions: revisionsKey(ctx), validation };
     return validation;
   }
 

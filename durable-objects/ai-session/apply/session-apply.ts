@@ -76,7 +76,8 @@ export class SessionApply {
 
   async #revalidate(meta: SessionMeta, ctx: ProjectContext, view: EffectiveView, files: ChangedFile[], latest: ChangeVersion): Promise<ChangeValidation> {
     const host = this.#host;
-    const validation = host.validateView(ctx, view, files);
+    // Kept from a validate of this very content on this very baseline, else computed now.
+    const validation = this.#edits.validationOf(ctx, view, latest, files);
     host.versions.setValidation(latest.version, validation);
     if (!validation.valid) {
       await mirrorVersion(host.db, meta, latest, validation);
