@@ -10,6 +10,8 @@ import { tellProject, tellSessions } from '../live/project-channel.ts';
 
 /** Project-scoped writes that change what a session reads under its overlay; group 1 or 2 is the project id. */
 const MOVES = /^\/api\/projects\/([^/]+)\/(?:workflows|agents|assets|history)(?:\/.*)?$|^\/api\/projects\/([^/]+)\/ai\/sessions\/[^/]+\/apply$/;
+/** An apply: the session that applied has already dropped its own baseline (apply/session-apply.ts). */
+const APPLIED_BY = /\/ai\/sessions\/([^/]+)\/apply$/;
 /** The project itself: only its update (review rule, domain profile) moves what sessions read. */
 const PROJECT = /^\/api\/projects\/([^/]+)$/;
 
@@ -35,7 +37,9 @@ export function baselineMoved(): MiddlewareHandler<AppEnv> {
     const id = decodeURIComponent(projectId);
     const message = { type: 'baselineMoved' } as const;
     const access = c.get('access') as { projectId: string | null; liveSessions: string[] } | undefined;
-    if (access?.projectId === id) await tellSessions(c.env, access.liveSessions.map((sessionId) => ({ id: sessionId, projectId: id })), message);
+    const appliedBy = APPLIED_BY.exec(c.req.path)?.[1];
+    const others = appliedBy === undefined ? access?.liveSessions : access?.liveSessions.filter((sessionId) => sessionId !== decodeURIComponent(appliedBy));
+    if (access?.projectId === id && others) await tellSessions(c.env, others.map((sessionId) => ({ id: sessionId, projectId: id })), message);
     else await tellProject(c.env, c.var.db, id, message);
   };
 }
