@@ -171,19 +171,24 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   log(`apply of ${APPLY_FILES} files vs one D1 batch …`);
   const files = Array.from({ length: APPLY_FILES }, (_, i) => ({ path: `assets/bench-apply-${String(i).padStart(3, '0')}.md`, content: `# File ${i}\n\n${filler.repeat(12)}` }));
   await post(`${url}/__floor/d1/setup`, {}, {}, 201);
+  // Its own project, each sample's session ended (untimed) after its apply: an apply tells the
+  // project's other live sessions, and the rows above leave dozens open in theirs.
+  const applyBase = `/api/projects/${await importDemo(owner)}`;
   // The floor's files as its last round left them: its history rows carry them as "before", as ours do.
   let floorFiles = new Map<string, string>();
   await add(
     {
-      name: `apply of a ${APPLY_FILES}-file change set (goal ≤ 2×)`,
+      name: `apply of a ${APPLY_FILES}-file change set, its own project (goal ≤ 2×)`,
       peer: `floor: the rows an apply writes — ${APPLY_FILES} files upserted with hash and size, ${APPLY_FILES} history rows (before, after) in a table with the product's indexes, one revision bump — one plain statement each, in one D1 batch from a Worker`,
       ours: async (n) => {
-        const sessionId = await stepSession(owner, base);
+        const sessionId = await stepSession(owner, applyBase);
         const version = files.map((f) => ({ ...f, content: `${f.content}${marker('ours', 'apply', n)}\n` }));
-        const staged = await owner.call<{ changeSetId: string; contentHash: string }>('POST', `${base}/ai/sessions/${sessionId}/stage`, { changeSet: changeSet(version.map((f) => assetUpsert(f.path, f.content))) }, 200);
+        const staged = await owner.call<{ changeSetId: string; contentHash: string }>('POST', `${applyBase}/ai/sessions/${sessionId}/stage`, { changeSet: changeSet(version.map((f) => assetUpsert(f.path, f.content))) }, 200);
         const start = performance.now();
-        await owner.call('POST', `${base}/ai/sessions/${sessionId}/apply`, { changeSetId: staged.changeSetId, contentHash: staged.contentHash, confirmSource: 'ui_manual_apply' }, 200);
-        return performance.now() - start;
+        await owner.call('POST', `${applyBase}/ai/sessions/${sessionId}/apply`, { changeSetId: staged.changeSetId, contentHash: staged.contentHash, confirmSource: 'ui_manual_apply' }, 200);
+        const elapsed = performance.now() - start;
+        await owner.call('POST', `${applyBase}/ai/sessions/${sessionId}/cancel`, {}, 200);
+        return elapsed;
       },
       reference: async (n) => {
         const rows = files.map((f) => {
