@@ -47,7 +47,7 @@ describe('the turn store keeps what a turn re-reads', () => {
         store.loopMessages('turn_a');
         store.recordResponse('turn_a', iteration, call(`call_${iteration}`), USAGE);
         store.get('turn_a');
-        store.finishToolRun('turn_a', iteration, `call_${iteration}`, 'builder.step.read', toolOk({ markdown: '# Step' }, {}), 3);
+        store.finishToolRun('turn_a', iteration, `call_${iteration}`, 'builder.step.read', toolOk({ markdown: '# Step' }, { revision: null }), 3);
       }
       const reads = statements.slice(afterFirstRead).filter((q) => /^\s*SELECT\b/i.test(q) && /\b(turns|messages)\b/.test(q));
       return { firstRead: afterFirstRead - firstReads, rereads: reads };
@@ -72,7 +72,7 @@ describe('the turn store keeps what a turn re-reads', () => {
       store.recordResponse('turn_b', 1, { ...call('call_1'), reasoning_content: 'thinking' }, USAGE);
       check('response');
       store.startToolRun('turn_b', 1, 'call_1', 'builder.step.read');
-      store.finishToolRun('turn_b', 1, 'call_1', 'builder.step.read', toolOk({ markdown: '# Step', n: undefined }, {}), 2);
+      store.finishToolRun('turn_b', 1, 'call_1', 'builder.step.read', toolOk({ markdown: '# Step', n: undefined }, { revision: null }), 2);
       check('tool');
       store.update('turn_b', { repairs: 1, stagedVersion: 3 });
       store.addMessage({ role: 'user', content: 'REPAIR_REQUEST: fix it' }, 'turn_b', 'repair');
