@@ -44,6 +44,34 @@ function userAbort(signal: AbortSignal): APIUserAbortError {
   return error;
 }
 
+/** The JSON of frozen values, kept while the value lives: a turn's prompt and tools go out on every request. */
+const frozenJson = new WeakMap<object, string>();
+
+function valueJson(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
+  let text = frozenJson.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    frozenJson.set(value, text);
+  }
+  return text;
+}
+
+/**
+ * JSON.stringify(body), byte for byte, with the frozen parts (a value, or an element of an array
+ * value, frozen all the way down by its owner) serialised once: only what is new in the
+ * conversation is serialised again for each request.
+ */
+export function requestJson(body: object): string {
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    const text = Array.isArray(value) && !Object.isFrozen(value) ? `[${value.map((item) => valueJson(item) ?? 'null').join(',')}]` : valueJson(value);
+    // As JSON.stringify: a member whose value has no JSON (undefined, a function) is left out.
+    if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${members.join(',')}}`;
+}
+
 function safeJSON(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -118,7 +146,7 @@ export class ChatClient {
       response = await this.#fetch.call(undefined, this.#url, {
         method: 'POST',
         headers: this.#headers,
-        body: JSON.stringify(body),
+        body: requestJson(body),
         signal: controller.signal,
         // A redirect could point the Worker at a private address (SSRF); a 3xx becomes an error instead.
         redirect: 'manual',

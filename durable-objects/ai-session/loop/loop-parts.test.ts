@@ -5,7 +5,7 @@ import { fromWireName } from '../tools/registry.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
 import { MAX_SUMMARY_CHARS, parseFinalAnswer, summaryOnly } from './final-answer.ts';
 import { offeredToolNames, offeredTools } from './offered-tools.ts';
-import { argumentsSummary, resultSummary } from './summaries.ts';
+import { argumentsSummary, resultSummary, resultWords } from './summaries.ts';
 import { toolError, toolOk } from '../../../shared/ai/tool-envelope.ts';
 
 describe('offered tools', () => {
@@ -119,6 +119,17 @@ describe('summaries', () => {
     expect(resultSummary('builder.change.validate', toolOk({ valid: true, errors: [], warnings: [1] }, { revision: null }))).toBe('valid, 1 warning(s)');
     expect(resultSummary('builder.step.read', toolError('STEP_NOT_FOUND', { message: 'No step n9.' }))).toBe('STEP_NOT_FOUND: No step n9.');
     expect(resultSummary('builder.step.read', toolOk({ markdown: 'abc' }, { revision: 2, staged: true }))).toBe('18 characters (staged)');
+  });
+
+  it('serialises a read result once for the summary and the words of its tool.finished', () => {
+    let serialised = 0;
+    const data = { markdown: 'abc', toJSON: () => (serialised++, { markdown: 'abc' }) };
+    const result = toolOk(data, { revision: 2 });
+    expect(resultSummary('builder.step.read', result)).toBe('18 characters');
+    expect(resultWords('builder.step.read', result)).toEqual({ code: 'characters', params: { count: 18 } });
+    expect(serialised).toBe(1);
+    // Another result (the next call's) is measured on its own.
+    expect(resultSummary('builder.step.read', toolOk({ markdown: 'abcdef' }, { revision: 2 }))).toBe('21 characters');
   });
 });
 

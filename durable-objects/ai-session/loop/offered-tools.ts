@@ -11,6 +11,7 @@ import { MODEL_TOOL_NAMES, type ModelToolName } from '../../../shared/ai/tool-na
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { READ_TOOLS } from '../tools/read-tools.ts';
 import { CHANGE_TOOLS, toWireName } from '../tools/registry.ts';
+import { deepFreeze } from '../../../shared/deep-freeze.ts';
 
 /** Tools a suggest-only turn may not use: it reads and suggests, it stages nothing. */
 const STAGING_TOOLS: ReadonlySet<ModelToolName> = new Set(['builder.change.stage', 'builder.change.discard']);
@@ -42,7 +43,10 @@ function definition(name: ModelToolName): { description: string; parameters: Jso
 
 const cache = new Map<string, ChatCompletionFunctionTool[]>();
 
-/** The function tools of a turn; computed once per kind of turn (the schemas never change at runtime). */
+/**
+ * The function tools of a turn; computed once per kind of turn (the schemas never change at
+ * runtime), frozen, so every request shares them and the provider serialises them once.
+ */
 export function offeredTools(suggestOnly: boolean): ChatCompletionFunctionTool[] {
   const key = suggestOnly ? 'suggest' : 'full';
   let tools = cache.get(key);
@@ -51,6 +55,8 @@ export function offeredTools(suggestOnly: boolean): ChatCompletionFunctionTool[]
       const { description, parameters } = definition(name);
       return { type: 'function' as const, function: { name: toWireName(name), description, parameters } };
     });
+    // A copy: the JSON Schemas may share objects with zod's own, which must stay changeable.
+    tools = deepFreeze(structuredClone(tools));
     cache.set(key, tools);
   }
   return tools;

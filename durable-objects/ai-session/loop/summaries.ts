@@ -12,6 +12,19 @@ function cut(text: string, max = MAX_SUMMARY): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** Serialised lengths of results summarised lately: the English summary and the words both tell it. */
+const lengths = new WeakMap<object, number>();
+
+function dataChars(data: unknown): number {
+  if (typeof data !== 'object' || data === null) return JSON.stringify(data)?.length ?? 0;
+  let chars = lengths.get(data);
+  if (chars === undefined) {
+    chars = JSON.stringify(data)?.length ?? 0;
+    lengths.set(data, chars);
+  }
+  return chars;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -88,7 +101,7 @@ export function resultSummary(name: string, result: ToolEnvelope): string {
       return `${inbound} inbound, ${outbound} outbound reference(s)`;
     }
     default: {
-      const chars = JSON.stringify(result.data)?.length ?? 0;
+      const chars = dataChars(result.data);
       return `${chars.toLocaleString('en-US')} characters${result.meta.staged ? ' (staged)' : ''}`;
     }
   }
@@ -164,7 +177,7 @@ export function resultWords(name: string, result: ToolEnvelope): ToolWords {
       return words('references', { inbound, outbound });
     }
     default: {
-      const chars = JSON.stringify(result.data)?.length ?? 0;
+      const chars = dataChars(result.data);
       return words(result.meta.staged ? 'charactersStaged' : 'characters', { count: chars });
     }
   }

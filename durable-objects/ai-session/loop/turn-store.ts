@@ -2,7 +2,11 @@
  * The AI turn's checkpoint in the session's SQLite (storage.ts: turns, tool_runs, messages). The
  * loop writes here after every model response and every tool run, each time in one synchronous
  * step (one implicit transaction), so an object that restarts finds either the state before or
- * the state after, and resumes from it without repeating a finished tool call.
+ * the state after, and resumes from it without repeating a finished tool call. The object is the
+ * only writer of these tables, so what a turn's loop re-reads every iteration (its record, with the
+ * composed prompt, and its loop messages) is kept in memory after the first read and updated by each
+ * write here: an iteration reads no row it has read before. The kept objects are frozen — shared
+ * by every reader, never changed in place (the provider serialises a frozen message once).
  */
 import type { Role } from '../../../shared/api/common.ts';
 import type { ContextSummary, TurnStatus, Usage } from '../../../shared/ai/turn.ts';
@@ -10,6 +14,7 @@ import { ZERO_USAGE, addUsage } from '../../../shared/ai/turn.ts';
 import type { ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
 import type { AssistantMessage, ChatMessage } from '../../../shared/llm/types.ts';
 import { readKv, writeKv } from '../storage.ts';
+import { deepFreeze } from '../../../shared/deep-freeze.ts';
 
 /**
  * What a stored message is, beside its OpenAI role: a person's `message`; the loop's `call`
@@ -69,6 +74,7 @@ type TurnRow = {
   outcome: string | null;
 };
 
+
 function toRecord(row: TurnRow): TurnRecord {
   return {
     id: row.id,
@@ -83,7 +89,7 @@ function toRecord(row: TurnRow): TurnRecord {
     formatRetries: row.format_retries,
     resumes: row.resumes,
     usage: JSON.parse(row.usage) as Usage,
-    prefix: row.prefix === null ? null : (JSON.parse(row.prefix) as ChatMessage[]),
+    prefix: row.prefix === null ? null : deepFreeze(JSON.parse(row.prefix) as ChatMessage[]),
     context: row.context === null ? null : (JSON.parse(row.context) as ContextSummary),
     stagedVersion: row.staged_version,
     acceptedSeq: row.accepted_seq,
@@ -119,16 +125,54 @@ interface MessageExtra {
   reasoning_content?: string;
 }
 
+/** A stored loop message in OpenAI form, as the model gets it back (frozen: it is kept and shared). */
+function toLoopMessage(role: string, content: string, extra: MessageExtra): ChatMessage {
+  if (role === 'tool') return deepFreeze({ role: 'tool', tool_call_id: extra.tool_call_id ?? '', content });
+  if (role === 'assistant') {
+    const message: AssistantMessage = { role: 'assistant', content: content === '' && extra.tool_calls ? null : content };
+    if (extra.tool_calls) message.tool_calls = extra.tool_calls;
+    if (extra.reasoning_content) message.reasoning_content = extra.reasoning_content;
+    return deepFreeze(message);
+  }
+  return deepFreeze({ role: 'user', content });
+}
+
+/** Turns kept in memory: the running one and a few before it (a resumed or just-ended turn's readers). */
+const KEPT_TURNS = 4;
+
+/** `map` with `key` set as its newest entry, the oldest dropped beyond KEPT_TURNS. */
+function keep<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > KEPT_TURNS) map.delete(map.keys().next().value!);
+}
+
 export class TurnStore {
   readonly #sql: SqlStorage;
+  /** Turn records read once, kept as written since (each reader gets its own shallow copy). */
+  readonly #records = new Map<string, TurnRecord>();
+  /** Each turn's loop messages read once, with every message added since appended. */
+  readonly #loop = new Map<string, ChatMessage[]>();
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
   }
 
   get(turnId: string): TurnRecord | undefined {
-    const row = this.#sql.exec<TurnRow>('SELECT * FROM turns WHERE id = ?', turnId).toArray()[0];
-    return row ? toRecord(row) : undefined;
+    let record = this.#records.get(turnId);
+    if (!record) {
+      const row = this.#sql.exec<TurnRow>('SELECT * FROM turns WHERE id = ?', turnId).toArray()[0];
+      if (!row) return undefined;
+      record = toRecord(row);
+      keep(this.#records, turnId, record);
+    }
+    return { ...record };
+  }
+
+  /** A kept record after a write: the written fields, as they read back from the row. */
+  #patch(turnId: string, fields: Partial<TurnRecord>): void {
+    const record = this.#records.get(turnId);
+    if (record) this.#records.set(turnId, { ...record, ...fields });
   }
 
   /** The running or paused turn, if any (there is at most one). */
@@ -163,6 +207,8 @@ export class TurnStore {
 
   setPrompt(turnId: string, prefix: ChatMessage[], context: ContextSummary): void {
     this.#sql.exec('UPDATE turns SET prefix = ?, context = ?, updated_at = ? WHERE id = ?', JSON.stringify(prefix), JSON.stringify(context), Date.now(), turnId);
+    // Read back once from the row, so every request sends exactly what a restarted object would.
+    this.#records.delete(turnId);
   }
 
   update(
@@ -181,12 +227,16 @@ export class TurnStore {
     };
     const set = Object.entries(columns).filter(([, v]) => v !== undefined);
     if (set.length === 0) return;
+    const now = Date.now();
     this.#sql.exec(
       `UPDATE turns SET ${set.map(([c]) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`,
       ...set.map(([, v]) => v as string | number | null),
-      Date.now(),
+      now,
       turnId,
     );
+    const written = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<TurnRecord>;
+    if (fields.outcome !== undefined) written.outcome = JSON.parse(columns['outcome'] as string);
+    this.#patch(turnId, { ...written, updatedAt: now });
   }
 
   /**
@@ -199,8 +249,11 @@ export class TurnStore {
     const turnUsage = addUsage(turn.usage, usage);
     const sessionUsage = addUsage(this.sessionUsage(), usage);
     this.addMessage(message, turnId, message.tool_calls?.length ? 'call' : 'answer');
-    this.#sql.exec('UPDATE turns SET iteration = ?, usage = ?, updated_at = ? WHERE id = ?', iteration, JSON.stringify(turnUsage), Date.now(), turnId);
+    const usageText = JSON.stringify(turnUsage);
+    const now = Date.now();
+    this.#sql.exec('UPDATE turns SET iteration = ?, usage = ?, updated_at = ? WHERE id = ?', iteration, usageText, now, turnId);
     writeKv(this.#sql, 'usage', sessionUsage);
+    this.#patch(turnId, { iteration, usage: JSON.parse(usageText) as Usage, updatedAt: now });
     return turnUsage;
   }
 
@@ -283,37 +336,37 @@ export class TurnStore {
     }
     if (message.role === 'tool') extra.tool_call_id = message.tool_call_id;
     const content = typeof message.content === 'string' ? message.content : message.content == null ? '' : JSON.stringify(message.content);
-    return this.#sql
+    const extraText = JSON.stringify(extra);
+    const id = this.#sql
       .exec<{ id: number }>(
         'INSERT INTO messages (role, content, turn_id, extra, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
         message.role,
         content,
         turnId,
-        JSON.stringify(extra),
+        extraText,
         new Date().toISOString(),
       )
       .one().id;
+    const kept = turnId === null || kind === 'message' ? undefined : this.#loop.get(turnId);
+    // As loopMessages would read the row back (the extra through JSON, like the column).
+    kept?.push(toLoopMessage(message.role, content, JSON.parse(extraText) as MessageExtra));
+    return id;
   }
 
   /** The loop's own messages of a turn (after the prefix), in OpenAI form, oldest first. */
   loopMessages(turnId: string): ChatMessage[] {
-    const rows = this.#sql
-      .exec<{ role: string; content: string; extra: string | null }>(
-        "SELECT role, content, extra FROM messages WHERE turn_id = ? AND (extra IS NULL OR json_extract(extra, '$.kind') != 'message') ORDER BY id",
-        turnId,
-      )
-      .toArray();
-    return rows.map((row) => {
-      const extra = row.extra ? (JSON.parse(row.extra) as MessageExtra) : { kind: 'message' as const };
-      if (row.role === 'tool') return { role: 'tool', tool_call_id: extra.tool_call_id ?? '', content: row.content };
-      if (row.role === 'assistant') {
-        const message: AssistantMessage = { role: 'assistant', content: row.content === '' && extra.tool_calls ? null : row.content };
-        if (extra.tool_calls) message.tool_calls = extra.tool_calls;
-        if (extra.reasoning_content) message.reasoning_content = extra.reasoning_content;
-        return message;
-      }
-      return { role: 'user', content: row.content };
-    });
+    let kept = this.#loop.get(turnId);
+    if (!kept) {
+      const rows = this.#sql
+        .exec<{ role: string; content: string; extra: string | null }>(
+          "SELECT role, content, extra FROM messages WHERE turn_id = ? AND (extra IS NULL OR json_extract(extra, '$.kind') != 'message') ORDER BY id",
+          turnId,
+        )
+        .toArray();
+      kept = rows.map((row) => toLoopMessage(row.role, row.content, row.extra ? (JSON.parse(row.extra) as MessageExtra) : { kind: 'message' }));
+      keep(this.#loop, turnId, kept);
+    }
+    return [...kept];
   }
 
   /** The conversation people see: user messages and each turn's final summary (never the loop's internals). */

@@ -9,6 +9,7 @@ import {
   budgetOf,
   contentHash,
   estimateMessagesTokens,
+  estimateMessageTokens,
   estimateTokens,
   fitToolMessages,
   trimEnvelope,
@@ -51,6 +52,45 @@ describe('estimateTokens', () => {
       },
     ];
     expect(estimateMessagesTokens(messages)).toBe(4 + 10 + 4 + 4 + estimateTokens('builder_step_read{"nodeId":"x"}'));
+  });
+
+  it('gives the figures of counting character by character, lone surrogates and astral characters included', () => {
+    // The definition: ASCII at 3.5 per token, a BMP character 1, a character beyond the BMP 2.
+    const byCharacter = (text: string) => {
+      let ascii = 0;
+      let other = 0;
+      for (const char of text) {
+        const code = char.codePointAt(0)!;
+        if (code < 0x80) ascii += 1;
+        else other += code > 0xffff ? 2 : 1;
+      }
+      return Math.ceil(ascii / 3.5) + other;
+    };
+    const samples = ['', 'plain ASCII, with "JSON": [1, 2]', '报销政策 policy', '🔎🧾 emoji', 'a\ud800b', '\udc00', 'x\ud83d', 'é\u0301 \u00a0\u2028', '𠀀𠀁 CJK extension B'];
+    for (const text of samples) expect(estimateTokens(text), JSON.stringify(text)).toBe(byCharacter(text));
+    expect(estimateTokens('a\ud800b')).toBe(1 + 1);
+  });
+
+  it('estimates a frozen message once: the turn store keeps its messages frozen, and each request re-estimates them all', () => {
+    let reads = 0;
+    const message = Object.freeze(
+      Object.defineProperty({ role: 'user' }, 'content', {
+        enumerable: true,
+        get: () => {
+          reads += 1;
+          return 'a'.repeat(35);
+        },
+      }),
+    ) as ChatMessage;
+    expect(estimateMessageTokens(message)).toBe(4 + 10);
+    expect(estimateMessageTokens(message)).toBe(4 + 10);
+    expect(estimateMessagesTokens([message, message])).toBe(2 * (4 + 10));
+    expect(reads).toBe(1);
+    // A message that is not frozen may change, so it is estimated again each time.
+    const open: ChatMessage = { role: 'user', content: 'a'.repeat(35) };
+    expect(estimateMessageTokens(open)).toBe(14);
+    open.content = 'a'.repeat(70);
+    expect(estimateMessageTokens(open)).toBe(24);
   });
 });
 

@@ -6,7 +6,6 @@
  * no industry. Never a generic "builder assistant" identity. Pure and deterministic; the prompt
  * composer's layer 0B and the context summary use it.
  */
-import { parseFrontmatter } from '../../../shared/bmad/index.ts';
 import type { BmadPackage, BmadWorkflow } from '../../../shared/bmad/index.ts';
 import type { PersonaSource, PersonaSummary } from '../../../shared/ai/turn.ts';
 import type { DomainProfile } from '../../../shared/api/projects.ts';
@@ -14,6 +13,7 @@ import { markdownSections } from '../../../shared/bmad/markdown-sections.ts';
 import { agentsOf, findWorkflow, isJsonObject, parseJsonLoose, readGraph, stepsOf } from '../overlay/package-lookups.ts';
 import { agentIdsOfStep, assetPathsOfStep } from '../tools/refs.ts';
 import { matchHints } from './domain-hints.ts';
+import { parseFrontmatterOnce } from '../tools/frontmatter-memo.ts';
 
 /** The five persona fields, named as the original product's prompt names them. */
 export interface DomainPersona {
@@ -89,7 +89,7 @@ interface Signals {
 
 function workflowTitle(workflow: BmadWorkflow): string | undefined {
   if (workflow.displayName) return clean(workflow.displayName);
-  const parsed = workflow.workflowMd === null ? undefined : parseFrontmatter(workflow.workflowMd);
+  const parsed = workflow.workflowMd === null ? undefined : parseFrontmatterOnce(workflow.workflowMd);
   const body = parsed?.ok ? parsed.value.body : (workflow.workflowMd ?? '');
   const heading = markdownSections(body).find((s) => s.level === 1)?.title;
   return heading ? clean(heading) : undefined;
@@ -105,7 +105,7 @@ function workflowGoal(workflow: BmadWorkflow): string | undefined {
 function workflowTexts(workflow: BmadWorkflow): { texts: string[]; agentIds: string[]; assetPaths: string[] } {
   const graph = readGraph(workflow.graphJson);
   const steps = stepsOf(workflow, graph);
-  const parsed = workflow.workflowMd === null ? undefined : parseFrontmatter(workflow.workflowMd);
+  const parsed = workflow.workflowMd === null ? undefined : parseFrontmatterOnce(workflow.workflowMd);
   const data = parsed?.ok ? parsed.value.data : {};
   const texts = [
     workflow.id,

@@ -10,7 +10,6 @@ import {
   MAX_ASSET_COUNT,
   MAX_ASSETS_TOTAL_BYTES,
   checkAssetPath,
-  parseFrontmatter,
   utf8ByteLength,
 } from '../../../shared/bmad/index.ts';
 import type { BmadPackage } from '../../../shared/bmad/index.ts';
@@ -25,7 +24,6 @@ import {
   assetPaths,
   findAgent,
   findWorkflow,
-  frontmatterOf,
   isJsonObject,
   readGraph,
   stepsOf,
@@ -36,6 +34,7 @@ import type { ReadToolContext } from './read-context.ts';
 import { agentIdsOfStep, assetPathsOfStep, refCoversAsset, refsOfAgent, refsOfAsset } from './refs.ts';
 import { windowText } from './window.ts';
 import type { TextWindow } from './window.ts';
+import { frontmatterDataOf, parseFrontmatterOnce } from './frontmatter-memo.ts';
 
 /** The window metadata a read result carries next to the windowed text. */
 export function windowFields(window: TextWindow) {
@@ -104,7 +103,7 @@ function agentIndex(pkg: BmadPackage, only?: ReadonlySet<string>) {
 
 function workflowFrontmatterSummary(workflowMd: string | null): JsonObject | null {
   if (workflowMd === null) return null;
-  const parsed = parseFrontmatter(workflowMd);
+  const parsed = parseFrontmatterOnce(workflowMd);
   if (!parsed.ok) return { problem: parsed.problems[0]?.message ?? 'The frontmatter does not parse.' };
   const data = parsed.value.data;
   const title = /^#[ \t]+(.+)$/mu.exec(parsed.value.body)?.[1]?.trim();
@@ -172,7 +171,7 @@ function stepTarget(pkg: BmadPackage, workflowId: string | null, nodeId: string 
     return { snapshot: { exists: false, workflowId, nodeId, problem, existingWorkflowIds: workflowIds(pkg) }, digest: {} };
   }
   const graph = readGraph(workflow.graphJson);
-  const variableKeys = variableKeysOf(frontmatterOf(workflow.workflowMd));
+  const variableKeys = variableKeysOf(frontmatterDataOf(workflow.workflowMd));
   const steps = stepsOf(workflow, graph);
   const step = nodeId === null ? undefined : steps.find((s) => s.nodeId === nodeId);
   const edges = {
@@ -196,7 +195,7 @@ function stepTarget(pkg: BmadPackage, workflowId: string | null, nodeId: string 
       path: step.file.path,
       markdown: window.content,
       ...windowFields(window),
-      frontmatter: frontmatterOf(step.file.markdown),
+      frontmatter: frontmatterDataOf(step.file.markdown),
     },
     digest: {
       node: step.node ?? null,

@@ -18,7 +18,6 @@ import {
   findAgent,
   findStep,
   findWorkflow,
-  frontmatterOf,
   isJsonObject,
   parseJsonLoose,
   readGraph,
@@ -31,6 +30,7 @@ import type { ReadToolContext } from './read-context.ts';
 import { refsOfAgent, refsOfAsset, refsOfStep, refsOfWorkflow } from './refs.ts';
 import type { Refs } from './refs.ts';
 import { DEFAULT_WINDOW_CHARS, MAX_WINDOW_CHARS, readMoreHint, windowText } from './window.ts';
+import { frontmatterDataOf } from './frontmatter-memo.ts';
 
 export type { ReadToolContext };
 
@@ -155,7 +155,7 @@ const workflowRead: ToolDefinition<typeof WorkflowReadArgs> = {
     const parsedGraph = parseJsonLoose(workflow.graphJson);
     const revision = revisionOf(view.baseline, formatObjectKey({ kind: 'workflow', workflowId: workflow.id }));
     const steps = stepsOf(workflow, graph).map((s) => {
-      const title = s.node?.title ?? frontmatterOf(s.file?.markdown ?? null)?.title;
+      const title = s.node?.title ?? frontmatterDataOf(s.file?.markdown ?? null)?.title;
       return {
         nodeId: s.nodeId,
         path: s.file?.path ?? s.node?.file ?? null,
@@ -211,7 +211,7 @@ const stepRead: ToolDefinition<typeof StepReadArgs> = {
         path: file.path,
         markdown: window.content,
         ...windowFields(window),
-        frontmatter: frontmatterOf(file.markdown),
+        frontmatter: frontmatterDataOf(file.markdown),
         revision,
       },
       metaFor(view, key, readMoreHint('builder.step.read', window)),

@@ -5,10 +5,10 @@
  * effective one. Every list is deduplicated and sorted, so equal packages give equal answers.
  */
 import { assetRefsInFrontmatter, assetRefsInText } from '../../../shared/bmad/asset-refs.ts';
-import { parseFrontmatter } from '../../../shared/bmad/index.ts';
 import type { BmadPackage, BmadWorkflow } from '../../../shared/bmad/index.ts';
-import { findWorkflow, frontmatterOf, readGraph, stepsOf } from '../overlay/package-lookups.ts';
+import { findWorkflow, readGraph, stepsOf } from '../overlay/package-lookups.ts';
 import type { GraphInfo, StepInfo } from '../overlay/package-lookups.ts';
+import { frontmatterDataOf, parseFrontmatterOnce } from './frontmatter-memo.ts';
 
 export type Ref =
   | { type: 'workflow'; workflowId: string }
@@ -57,7 +57,7 @@ export function sortRefs(refs: Iterable<Ref>): Ref[] {
  * (files the step writes), as validation reads them. Sorted, without duplicates.
  */
 export function assetPathsOfStep(markdown: string): string[] {
-  const parsed = parseFrontmatter(markdown);
+  const parsed = parseFrontmatterOnce(markdown);
   const found = parsed.ok
     ? [...assetRefsInFrontmatter(parsed.value.data), ...assetRefsInText(parsed.value.body)]
     : assetRefsInText(markdown);
@@ -71,7 +71,7 @@ export function refCoversAsset(ref: string, assetPath: string): boolean {
 
 /** The agent ids a step names: its node's and its frontmatter's. */
 export function agentIdsOfStep(step: StepInfo): string[] {
-  const fromFile = frontmatterOf(step.file?.markdown ?? null)?.agentId;
+  const fromFile = frontmatterDataOf(step.file?.markdown ?? null)?.agentId;
   const ids = [step.node?.agentId, typeof fromFile === 'string' ? fromFile : undefined];
   return [...new Set(ids.filter((id): id is string => id !== undefined && id !== ''))];
 }
@@ -79,7 +79,7 @@ export function agentIdsOfStep(step: StepInfo): string[] {
 /** Nodes the step leads to: graph edges, and frontmatter transitions (which should agree). */
 function successorsOf(step: StepInfo, graph: GraphInfo | null): string[] {
   const fromGraph = (graph?.edges ?? []).filter((e) => e.from === step.nodeId).map((e) => e.to);
-  const transitions = frontmatterOf(step.file?.markdown ?? null)?.transitions;
+  const transitions = frontmatterDataOf(step.file?.markdown ?? null)?.transitions;
   const fromFile = Array.isArray(transitions)
     ? transitions.map((t: unknown) => (t && typeof t === 'object' ? (t as { to?: unknown }).to : undefined))
     : [];
