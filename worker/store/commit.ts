@@ -15,7 +15,7 @@ import { newId, nowIso } from '../../shared/ids.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import type { HistoryAction } from '../../shared/api/store.ts';
 import { isConstraintViolation } from '../../shared/errors-report.ts';
-import { jsonColumns, packRows } from './json-rows.ts';
+import { jsonColumns, packRows, rawStatement } from './json-rows.ts';
 
 export type RevisionScope = { kind: 'workflow'; workflowId: string } | { kind: 'agents' } | { kind: 'assets' };
 
@@ -116,9 +116,9 @@ function isGuardFailure(error: unknown): boolean {
   return isConstraintViolation(error, 'NOT NULL', 'revision_history.new_revision');
 }
 
-const HISTORY_COLUMNS = sql.raw(
-  'id, project_id, object_key, action, old_revision, new_revision, content_before, content_after, meta_json, write_id, actor_id, session_id, change_set_id, created_at',
-);
+const HISTORY_COLUMN_LIST =
+  'id, project_id, object_key, action, old_revision, new_revision, content_before, content_after, meta_json, write_id, actor_id, session_id, change_set_id, created_at';
+const HISTORY_COLUMNS = sql.raw(HISTORY_COLUMN_LIST);
 
 /**
  * The history rows of one scope: a few `INSERT … SELECT … FROM json_each(?)` statements (each
@@ -129,14 +129,15 @@ function historyStatements(context: CommitContext, change: ScopeChange, guard: S
   const common = { projectId: context.projectId, actorId: context.actorId, sessionId: context.sessionId ?? null, changeSetId: context.changeSetId ?? null };
   const metaOf = (write: ObjectWrite) => (write.meta ? JSON.stringify(write.meta) : null);
   const { chunks, oversize } = packRows(change.writes, (w) => [newId('hist'), w.objectKey, w.action, w.contentBefore, w.contentAfter, metaOf(w)]);
-  const [id, key, action, before, after, meta] = jsonColumns(6).map((c) => sql.raw(c));
-  const statements: Statement[] = chunks.map(
-    (chunk) =>
-      sql`INSERT INTO revision_history (${HISTORY_COLUMNS})
-        SELECT ${id}, ${common.projectId}, ${key}, ${action}, ${change.expectedRevision}, ${guard}, ${before}, ${after}, ${meta},
-          ${writeId}, ${common.actorId}, ${common.sessionId}, ${common.changeSetId}, ${now}
-        FROM json_each(${chunk})`,
-  );
+  // The guard is the only part that differs by scope: its text joins the fixed text of the shape
+  // (no drizzle walk of the whole statement per chunk), its parameters go in their place.
+  const g = dialect.sqlToQuery(guard);
+  const [id, key, action, before, after, meta] = jsonColumns(6);
+  const text = `INSERT INTO revision_history (${HISTORY_COLUMN_LIST})
+    SELECT ${id}, ?, ${key}, ${action}, ?, ${g.sql}, ${before}, ${after}, ${meta}, ?, ?, ?, ?, ? FROM json_each(?)`;
+  const head = [common.projectId, change.expectedRevision, ...g.params];
+  const tail = [writeId, common.actorId, common.sessionId, common.changeSetId, now];
+  const statements: Statement[] = chunks.map((chunk) => rawStatement(text, [...head, ...tail, chunk]));
   for (const write of oversize) {
     statements.push(
       sql`INSERT INTO revision_history (${HISTORY_COLUMNS})

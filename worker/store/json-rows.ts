@@ -46,3 +46,11 @@ export function packRows<T>(rows: readonly T[], encode: (row: T) => unknown[], b
 export function jsonColumns(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `json_extract(value, '$[${i}]')`);
 }
+
+/**
+ * A statement whose SQL text is already final (`?` placeholders, `params` in their order): the
+ * bulk statements' text is fixed per shape, so it is built once, not walked by drizzle per apply.
+ */
+export function rawStatement(text: string, params: unknown[]): { toSQL(): { sql: string; params: unknown[] } } {
+  return { toSQL: () => ({ sql: text, params }) };
+}
