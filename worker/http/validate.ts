@@ -3,10 +3,11 @@
  * Malformed JSON, a non-JSON content type, unknown fields on strict bodies and wrong types all
  * become a 4xx ApiError with one detail per problem; handlers only ever see parsed values.
  *
- * The parsing and the `c.req.valid(…)` plumbing are @hono/zod-validator's; this file adds what the
- * product's error contract needs on top: a guard that answers 415 / 413 / INVALID_JSON before the
- * validator runs (Hono's own validator would read a non-JSON body as `{}` and answer a bare 400 on
- * malformed JSON), and a hook that turns a zod failure into VALIDATION_FAILED listing every issue.
+ * Queries go through @hono/zod-validator. A JSON body is read and parsed once here (issue 19: the
+ * validator would parse the text a second time), after a guard that answers 415 / 413 / INVALID_JSON
+ * (Hono's own validator reads a non-JSON body as `{}` and answers a bare 400 on malformed JSON); a
+ * zod failure becomes VALIDATION_FAILED listing every issue, and the value reaches the handler
+ * through Hono's `c.req.valid('json')` as before.
  */
 import { zValidator } from '@hono/zod-validator';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -62,11 +63,11 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
   return result.data;
 }
 
-/**
- * Checks the body is JSON, within MAX_JSON_BYTES and well formed. It reads the body through
- * `c.req.text()`, whose cache the validator's `c.req.json()` reads again, so the stream is read once.
- */
-async function guardJsonBody(c: Context): Promise<void> {
+/** UTF-8 takes at most 3 bytes per UTF-16 code unit: a text this short needs no encoding to be measured. */
+const SURELY_WITHIN = Math.floor(MAX_JSON_BYTES / 3);
+
+/** Checks the body is JSON, within MAX_JSON_BYTES and well formed, and answers it parsed. */
+async function readJsonBody(c: Context): Promise<unknown> {
   const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
     throw new ApiError('BAD_REQUEST', {
@@ -78,9 +79,9 @@ async function guardJsonBody(c: Context): Promise<void> {
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > MAX_JSON_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE');
   const text = await c.req.text();
-  if (new TextEncoder().encode(text).byteLength > MAX_JSON_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE');
+  if (text.length > SURELY_WITHIN && new TextEncoder().encode(text).byteLength > MAX_JSON_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE');
   try {
-    JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
     throw new ApiError('INVALID_JSON', { hints: ['Check for a missing quote, comma or bracket.'] });
   }
@@ -90,24 +91,17 @@ type JsonBodyMiddleware<S extends z.ZodType> = MiddlewareHandler<any, string, { 
 
 /** `jsonBody(CreateProjectInput)`; the handler reads `c.req.valid('json')`. */
 export function jsonBody<S extends z.ZodType>(schema: S): JsonBodyMiddleware<S> {
-  const validate: MiddlewareHandler = zValidator('json', schema, throwOnFailure);
   return async function jsonBodyValidator(c, next) {
-    await guardJsonBody(c);
-    return validate(c, next);
+    c.req.addValidatedData('json', parseWith(schema, await readJsonBody(c)) as object);
+    await next();
   };
 }
 
 /** Optional JSON body: an empty body counts as `{}`. */
 export function optionalJsonBody<S extends z.ZodType>(schema: S): JsonBodyMiddleware<S> {
-  const validate: MiddlewareHandler = zValidator('json', schema, throwOnFailure);
   return async function optionalJsonBodyValidator(c, next) {
     const hasBody = Number(c.req.header('content-length') ?? '0') > 0 || c.req.header('transfer-encoding');
-    if (hasBody) {
-      await guardJsonBody(c);
-      return validate(c, next);
-    }
-    // No body to read: Hono's validator would try to parse the empty text as JSON.
-    c.req.addValidatedData('json', parseWith(schema, {}) as object);
+    c.req.addValidatedData('json', parseWith(schema, hasBody ? await readJsonBody(c) : {}) as object);
     await next();
   };
 }
