@@ -173,7 +173,7 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   await post(`${url}/__floor/d1/setup`, {}, {}, 201);
   // Its own project, each sample's session ended (untimed) after its apply: an apply tells the
   // project's other live sessions, and the rows above leave dozens open in theirs.
-  const applyBase = `/api/projects/${await importDemo(owner)}`;
+  const applyBase = `/api/projects/${await importDemo(owner, 'Bench: apply row')}`;
   // The floor's files as its last round left them: its history rows carry them as "before", as ours do.
   let floorFiles = new Map<string, string>();
   await add(

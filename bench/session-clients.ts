@@ -80,7 +80,7 @@ export async function register(baseUrl: string, label: string): Promise<ApiUser>
 }
 
 /** The demo package (scripts/demo-package), imported as a .bmad zip the way an author would. */
-export async function importDemo(owner: ApiUser): Promise<string> {
+export async function importDemo(owner: ApiUser, name = 'Bench: vendor onboarding'): Promise<string> {
   const entries: Record<string, Uint8Array> = {};
   for (const entry of await readdir(DEMO_PACKAGE, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
@@ -89,7 +89,7 @@ export async function importDemo(owner: ApiUser): Promise<string> {
   }
   const form = new FormData();
   form.set('file', new Blob([zipSync(entries)], { type: 'application/zip' }), 'package.bmad');
-  form.set('name', 'Bench: vendor onboarding');
+  form.set('name', name);
   const data = await owner.call<{ project: { id: string } }>('POST', '/api/projects/import', form, 201);
   return data.project.id;
 }
