@@ -84,7 +84,8 @@ export function splitFrontmatter(text: string): Split {
   while (lineStart <= text.length) {
     const end = text.indexOf('\n', lineStart);
     const lineEnd = end === -1 ? text.length : end;
-    if (FENCE.test(text.slice(lineStart, lineEnd).replace(/\r$/u, ''))) {
+    // Only a line starting with --- can close the block: other lines are not copied out to test.
+    if (text.startsWith('---', lineStart) && FENCE.test(text.slice(lineStart, lineEnd).replace(/\r$/u, ''))) {
       return {
         ok: true,
         yaml: text.slice(firstEnd + 1, lineStart),

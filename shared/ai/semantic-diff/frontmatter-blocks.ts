@@ -15,32 +15,50 @@ import { diffValues } from './values.ts';
 const UNSAFE = /(?:^|[\s[{,:-])[&*!]\S|^%/mu;
 const KEY_LINE = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#:'"[\]{}>|&*!%@`-][^:#]*?)[ \t]*:(?:[ \t\r]|$)/u;
 
-/** The top-level blocks of a block mapping by key, in order; null when the text is not that simple. */
+/** Whether yaml[from, to) is blank or a comment as /^[ \t\r]*(?:#.*)?$/u reads it (`.` stops at \r, U+2028, U+2029). */
+function isBlankLine(yaml: string, from: number, to: number): boolean {
+  let i = from;
+  while (i < to && (yaml.charCodeAt(i) === 32 || yaml.charCodeAt(i) === 9 || yaml.charCodeAt(i) === 13)) i++;
+  if (i === to) return true;
+  if (yaml.charCodeAt(i) !== 35) return false;
+  for (; i < to; i++) {
+    const c = yaml.charCodeAt(i);
+    if (c === 13 || c === 0x2028 || c === 0x2029) return false;
+  }
+  return true;
+}
+
+/**
+ * The top-level blocks of a block mapping by key, in order; null when the text is not that simple.
+ * One pass by offsets: a block is the text from its key line to its last non-blank line (trailing
+ * blank and comment lines belong to no value), sliced once.
+ */
 export function topLevelBlocks(yaml: string): Map<string, string> | null {
   if (UNSAFE.test(yaml)) return null;
-  const blocks = new Map<string, string[]>();
-  let current: string[] | null = null;
-  for (const line of yaml.split('\n')) {
-    const blank = /^[ \t\r]*(?:#.*)?$/u.test(line);
-    if (blank || /^[ \t]/u.test(line)) {
-      if (!blank && current === null) return null;
-      current?.push(line);
-      continue;
-    }
-    const key = KEY_LINE.exec(line)?.[1];
-    if (key === undefined) return null;
-    const name = key.startsWith('"') || key.startsWith("'") ? key.slice(1, -1) : key;
-    if (blocks.has(name)) return null;
-    current = [line];
-    blocks.set(name, current);
-  }
-  // Trailing blank and comment lines belong to no value.
   const out = new Map<string, string>();
-  for (const [key, lines] of blocks) {
-    let end = lines.length;
-    while (end > 1 && /^[ \t\r]*(?:#.*)?$/u.test(lines[end - 1]!)) end--;
-    out.set(key, (end === lines.length ? lines : lines.slice(0, end)).join('\n'));
+  let key: string | null = null;
+  let blockStart = 0;
+  let blockEnd = 0;
+  for (let at = 0; at <= yaml.length; ) {
+    const newline = yaml.indexOf('\n', at);
+    const lineEnd = newline === -1 ? yaml.length : newline;
+    const first = yaml.charCodeAt(at);
+    if (!isBlankLine(yaml, at, lineEnd)) {
+      if (first === 32 || first === 9) {
+        if (key === null) return null;
+      } else {
+        const found = KEY_LINE.exec(yaml.slice(at, lineEnd))?.[1];
+        if (found === undefined) return null;
+        if (key !== null) out.set(key, yaml.slice(blockStart, blockEnd));
+        key = found.startsWith('"') || found.startsWith("'") ? found.slice(1, -1) : found;
+        if (out.has(key)) return null;
+        blockStart = at;
+      }
+      blockEnd = lineEnd;
+    }
+    at = lineEnd + 1;
   }
+  if (key !== null) out.set(key, yaml.slice(blockStart, blockEnd));
   return out;
 }
 
@@ -67,6 +85,8 @@ function parseBlock(block: string): Record<string, unknown> | null {
 
 /** The field changes between two frontmatter texts, or null when the whole texts must be parsed. */
 export function diffFrontmatterBlocks(beforeYaml: string, afterYaml: string): FieldChange[] | null {
+  // Equal texts have every block equal: no block would be parsed, so one cut says all there is.
+  if (beforeYaml === afterYaml) return topLevelBlocks(beforeYaml) ? [] : null;
   const before = topLevelBlocks(beforeYaml);
   const after = topLevelBlocks(afterYaml);
   if (!before || !after) return null;

@@ -26,24 +26,22 @@ const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/u;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/u;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/u;
 
-/** Whether a line may open an ATX heading: `#` after at most three spaces (the regex decides). */
-function mayBeHeading(line: string): boolean {
-  for (let i = 0; i < 4 && i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 35) return true;
-    if (c !== 32) return false;
-  }
-  return false;
-}
+const NOT_MARKUP = 0;
+const HEADING_MARK = 1;
+const FENCE_MARK = 2;
 
-/** Whether a line may open or close a fence: ``` or ~~~ after at most three spaces. */
-function mayBeFence(line: string): boolean {
-  for (let i = 0; i < 4 && i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 96 || c === 126) return true;
-    if (c !== 32) return false;
+/**
+ * What the line body[from, to) may be, read in place (no slice for prose lines): `#` after at most
+ * three spaces may open a heading, a backtick or `~` a fence (the regexes decide).
+ */
+function markOf(body: string, from: number, to: number): number {
+  for (let i = from; i < from + 4 && i < to; i++) {
+    const c = body.charCodeAt(i);
+    if (c === 35) return HEADING_MARK;
+    if (c === 96 || c === 126) return FENCE_MARK;
+    if (c !== 32) return NOT_MARKUP;
   }
-  return false;
+  return NOT_MARKUP;
 }
 
 /** Each heading's own text, keyed by heading path (a repeated path gets ` (2)`); text before the first heading is `(top)`. */
@@ -67,14 +65,19 @@ export function ownSections(body: string): Map<string, OwnSection> {
     const newline = body.indexOf('\n', at);
     const lineEnd = newline === -1 ? body.length : newline;
     const next = lineEnd + 1;
-    const raw = body.slice(at, lineEnd);
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const mark = markOf(body, at, lineEnd);
+    // Prose lines (and any line inside a fence but its closing one) need no text of their own.
+    if (mark === NOT_MARKUP || (fence !== null && mark !== FENCE_MARK)) {
+      at = next;
+      continue;
+    }
+    const line = body.slice(at, lineEnd > at && body.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd);
     if (fence !== null) {
-      const end = mayBeFence(line) ? FENCE_CLOSE.exec(line)?.[1] : undefined;
+      const end = FENCE_CLOSE.exec(line)?.[1];
       if (end && end[0] === fence[0] && end.length >= fence.length) fence = null;
-    } else if (mayBeFence(line)) {
+    } else if (mark === FENCE_MARK) {
       fence = FENCE_OPEN.exec(line)?.[1] ?? null;
-    } else if (mayBeHeading(line)) {
+    } else {
       const heading = HEADING.exec(line);
       if (heading?.[1]) {
         close(at);
@@ -93,6 +96,8 @@ export function ownSections(body: string): Map<string, OwnSection> {
 }
 
 export function diffSections(beforeBody: string, afterBody: string): SectionDiff[] {
+  // The same body has the same sections, each with the same text.
+  if (beforeBody === afterBody) return [];
   const before = ownSections(beforeBody);
   const after = ownSections(afterBody);
   const out: SectionDiff[] = [];

@@ -222,3 +222,50 @@ describe('the frontmatter table parses only the blocks that differ', () => {
     expect(topLevelBlocks('a: 1\na: 2')).toBeNull();
   });
 });
+
+describe('the cheap paths give the answer of the whole parse', () => {
+  const whole = async (before: string, after: string) => {
+    const { parseFrontmatter } = await import('../../bmad/frontmatter.ts');
+    const { diffValues } = await import('./values.ts');
+    const { diffSections } = await import('./markdown.ts');
+    const [b, a] = [parseFrontmatter(before), parseFrontmatter(after)] as any[];
+    const frontmatter = diffValues(b.value.data, a.value.data);
+    const sections = diffSections(b.value.body, a.value.body);
+    return { kind: 'markdown', frontmatter, sections, changed: frontmatter.length > 0 || sections.length > 0 };
+  };
+
+  it('equal frontmatter (not parsed) and an equal body (not scanned) give what parsing both does', async () => {
+    const bodyEdit = STEP.replace(/\n## /u, '\nA new line.\n\n## ');
+    expect(diffMarkdown(STEP, bodyEdit)).toEqual(await whole(STEP, bodyEdit));
+    const fieldEdit = STEP.replace('title: "Choose a track"', 'title: "Pick a track"');
+    expect(diffMarkdown(STEP, fieldEdit)).toEqual(await whole(STEP, fieldEdit));
+    expect(diffMarkdown(STEP, STEP)).toEqual({ kind: 'markdown', frontmatter: [], sections: [], changed: false });
+  });
+
+  it('an equal frontmatter the cut cannot vouch for is still parsed: a repeated key stays unparsable', () => {
+    const text = '---\na: 1\na: 2\n---\n# T\n\nold\n';
+    const diff = diffMarkdown(text, text.replace('old', 'new'));
+    expect(diff.kind).toBe('unparsable');
+    expect(diffMarkdown(text, text).kind).toBe('unparsable');
+  });
+
+  it('cuts blocks by offsets: comments and blanks between values stay, trailing ones go, quoted keys lose their quotes', async () => {
+    const { topLevelBlocks } = await import('./frontmatter-blocks.ts');
+    expect(topLevelBlocks('a:\n  - 1\n\n  - 2\n\n# note\n"b c": 1\n\'d\': x\n')).toEqual(
+      new Map([['a', 'a:\n  - 1\n\n  - 2'], ['b c', '"b c": 1'], ['d', "'d': x"]]),
+    );
+    // A comment line ending in \r is not a blank line to the cut (as its regex read it): whole parse.
+    expect(topLevelBlocks('# c\r\na: 1')).toBeNull();
+    expect(topLevelBlocks('  a: 1')).toBeNull();
+  });
+
+  it('reads headings and fences in place on CRLF bodies, ~~~ fences included', async () => {
+    const { ownSections } = await import('./markdown.ts');
+    const body = '# A\r\nintro\r\n~~~\r\n# not a heading\r\n~~~\r\n## B ##\r\nb\r\n   ### C\r\nc';
+    expect([...ownSections(body).values()]).toEqual([
+      { title: 'A', level: 1, text: 'intro\r\n~~~\r\n# not a heading\r\n~~~' },
+      { title: 'A › B', level: 2, text: 'b' },
+      { title: 'A › B › C', level: 3, text: 'c' },
+    ]);
+  });
+});
