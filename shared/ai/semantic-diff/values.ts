@@ -47,6 +47,12 @@ export function diffValues(before: unknown, after: unknown, path = '', skip: Rea
 }
 
 function walk(before: unknown, after: unknown, prefix: string, stack: Array<string | number>, out: FieldChange[], skip: ReadonlySet<string>): void {
+  // Most fields are equal scalars; a scalar before is never walked into (sameValue would say the same).
+  if (before === after) return;
+  if (typeof before !== 'object' || before === null) {
+    out.push({ path: pathText(prefix, stack), kind: 'changed', before, after });
+    return;
+  }
   if (isRecord(before) && isRecord(after)) {
     for (const key of Object.keys(before)) {
       if (skip.has(key)) continue;
