@@ -85,7 +85,8 @@ export function ownSections(body: string): Map<string, OwnSection> {
         trail.length = Math.min(trail.length, level - 1);
         while (trail.length < level - 1) trail.push('');
         trail.push((heading[2] ?? '').trim());
-        title = trail.filter((t) => t !== '').join(' › ');
+        title = '';
+        for (const part of trail) if (part !== '') title = title === '' ? part : `${title} › ${part}`;
         textStart = Math.min(next, body.length);
       }
     }
