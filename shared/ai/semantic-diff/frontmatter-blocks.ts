@@ -28,6 +28,26 @@ function isBlankLine(yaml: string, from: number, to: number): boolean {
   return true;
 }
 
+/** Whether c may be in a plain identifier key: A-Z, a-z, 0-9, `_`, `-`. */
+function isKeyChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
+
+/**
+ * The key of a line `name: …` whose key is an identifier (`[A-Za-z_][\w-]*`, then `:` and a space,
+ * tab, \r or the end), read without the regex; KEY_LINE gives the same key for such a line.
+ * Undefined for any other line, which KEY_LINE then reads.
+ */
+function plainKeyAt(yaml: string, from: number, to: number): string | undefined {
+  const c = yaml.charCodeAt(from);
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) return undefined;
+  let i = from + 1;
+  while (i < to && isKeyChar(yaml.charCodeAt(i))) i++;
+  if (yaml.charCodeAt(i) !== 58) return undefined;
+  const after = i + 1 < to ? yaml.charCodeAt(i + 1) : -1;
+  return after === -1 || after === 32 || after === 9 || after === 13 ? yaml.slice(from, i) : undefined;
+}
+
 /**
  * The top-level blocks of a block mapping by key, in order; null when the text is not that simple.
  * One pass by offsets: a block is the text from its key line to its last non-blank line (trailing
@@ -47,7 +67,7 @@ export function topLevelBlocks(yaml: string): Map<string, string> | null {
       if (first === 32 || first === 9) {
         if (key === null) return null;
       } else {
-        const found = KEY_LINE.exec(yaml.slice(at, lineEnd))?.[1];
+        const found = plainKeyAt(yaml, at, lineEnd) ?? KEY_LINE.exec(yaml.slice(at, lineEnd))?.[1];
         if (found === undefined) return null;
         if (key !== null) out.set(key, yaml.slice(blockStart, blockEnd));
         key = found.startsWith('"') || found.startsWith("'") ? found.slice(1, -1) : found;
@@ -69,12 +89,13 @@ export function topLevelBlocks(yaml: string): Map<string, string> | null {
  */
 const JSON_LINE = /^[^:]+:[ \t]*((?:"[^"\\\n#]*")|(?:\[[^\]\\{#\n]*\]))[ \t\r]*$/u;
 
-function parseBlock(block: string): Record<string, unknown> | null {
+/** One block's value by its key (`key`: as topLevelBlocks names it, quotes taken off). */
+function parseBlock(block: string, key: string): Record<string, unknown> | null {
   const simple = JSON_LINE.exec(block);
   if (simple?.[1]) {
     try {
-      const key = KEY_LINE.exec(block)?.[1];
-      if (key !== undefined && !key.startsWith('"') && !key.startsWith("'")) return { [key]: JSON.parse(simple[1]) as unknown };
+      // An unquoted key is the name itself; a quoted one may hold escapes, so the yaml parser reads it.
+      if (!block.startsWith('"') && !block.startsWith("'")) return { [key]: JSON.parse(simple[1]) as unknown };
     } catch {
       // Not JSON after all (e.g. a plain-scalar list): the yaml parser decides.
     }
@@ -94,13 +115,13 @@ export function diffFrontmatterBlocks(beforeYaml: string, afterYaml: string): Fi
   const next: Record<string, unknown> = {};
   for (const [key, text] of before) {
     if (after.get(key) === text) continue;
-    const value = parseBlock(text);
+    const value = parseBlock(text, key);
     if (!value || !Object.hasOwn(value, key)) return null;
     prev[key] = value[key];
   }
   for (const [key, text] of after) {
     if (before.get(key) === text) continue;
-    const value = parseBlock(text);
+    const value = parseBlock(text, key);
     if (!value || !Object.hasOwn(value, key)) return null;
     next[key] = value[key];
   }
