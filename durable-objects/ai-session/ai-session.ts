@@ -125,6 +125,10 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       armWatchdog: () => this.#schedule('turn', Date.now() + TURN_WATCHDOG_MS),
       disarmWatchdog: () => this.#unschedule('turn'),
     });
+    // A running turn in the storage of an instance that just started has no runner (the object
+    // stopped): the alarm resumes or ends it now, even if it stopped before its watchdog was set;
+    // audit rows left waiting are flushed by the same alarm.
+    if (this.#core.turns.open()?.status === 'running' || this.#audit.pending() > 0) this.#schedule('turn', Date.now());
     this.#hub = new SocketHub({
       sessionId: () => this.name,
       core: this.#core,
@@ -185,7 +189,13 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     // than that fires first, finds the task not due and sets the alarm again (onAlarm's last step),
     // so only a task due sooner than the alarm needs one now.
     if (this.#alarmAt !== null && this.#alarmAt <= dueAt) return;
-    void this.#armAlarm();
+    if (STORED_TASKS.has(name)) return void this.#armAlarm();
+    // An alarm set sooner than the one in place must reach the platform's scheduler before the
+    // write that sets it commits, and whatever answer waits for that commit (the 202 of a message)
+    // would wait for that too: the watchdog and the audit flush set theirs a moment later, after
+    // that answer. An object that stops in between finds its running turn when it starts (onStart).
+    this.#alarmAt = dueAt;
+    setTimeout(() => void this.#armAlarm(), 0);
   }
 
   #unschedule(name: string): void {

@@ -126,6 +126,8 @@ describe('the audit outbox', () => {
     await runInDurableObject(sessionObject(b.sessionId), (instance: AiSessionDurableObject) => {
       instance.audit.write(row);
     });
+    // The flush's alarm is set a moment after the write (ai-session.ts #schedule): wait for it.
+    await waitFor(async () => (await runInDurableObject(sessionObject(b.sessionId), (_i: AiSessionDurableObject, state) => state.storage.getAlarm())) !== null, 'the flush alarm');
     await runDurableObjectAlarm(sessionObject(b.sessionId));
     expect(typesOf(await sessionAudit(b.sessionId), 'turn_replayed')).toEqual(['ai.message.sent']);
     expect(await objectRows(b.sessionId, 'SELECT COUNT(*) AS n FROM audit_outbox')).toEqual([{ n: 0 }]);

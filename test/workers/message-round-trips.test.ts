@@ -145,6 +145,12 @@ describe('what the object stores before the 202', () => {
         current?.push(query.replace(/\s+/g, ' ').trim());
         return exec.call(this, query, ...bindings);
       } as SqlStorage['exec'];
+      const storage = state.storage;
+      const setAlarm = storage.setAlarm;
+      storage.setAlarm = function (this: DurableObjectStorage, ...args: Parameters<DurableObjectStorage['setAlarm']>) {
+        current?.push('setAlarm');
+        return setAlarm.apply(this, args);
+      };
       const proto = Object.getPrototypeOf(instance) as AiSessionDurableObject;
       const sendMessage = proto.sendMessage;
       proto.sendMessage = async function (this: AiSessionDurableObject, ...args: Parameters<AiSessionDurableObject['sendMessage']>) {
@@ -158,6 +164,7 @@ describe('what the object stores before the 202', () => {
       };
       return () => {
         sql.exec = exec;
+        storage.setAlarm = setAlarm;
         proto.sendMessage = sendMessage;
       };
     });
@@ -180,8 +187,31 @@ describe('what the object stores before the 202', () => {
     // Before: the open turn read twice, the task rows written twice and their earliest read back (10 statements).
     expect(second.filter((s) => s.startsWith('SELECT')), second.join('\n')).toEqual([]);
     expect(second.filter((s) => /\btasks\b/.test(s)), second.join('\n')).toEqual([]);
+    // Before: setAlarm too, so the 202 waited for the platform's alarm scheduler (an alarm set sooner is scheduled before its commit).
     expect(second.map((s) => s.split(' (')[0])).toEqual(['INSERT INTO events', 'INSERT INTO turns', 'INSERT INTO messages', 'INSERT INTO audit_outbox']);
+    // The first message of a session just created reads nothing either (its object knew it had no turn).
+    expect(spy.perMessage[0]!.filter((s) => s.startsWith('SELECT') && !s.includes('FROM kv')), spy.perMessage[0]!.join('\n')).toEqual([]);
     watcher.socket.close();
+  });
+
+  it('a running turn whose object stopped after the 202, before its watchdog alarm was set, is resumed when the object starts again', async () => {
+    const b = await bench();
+    const watcher = await connect(b.owner, b.base, b.sessionId);
+    const scripted = await useScriptedModel(b.owner, [{ content: 'unused: the queue answers the first request' }, finalAnswer('After the restart.', 'chat')]);
+    await scripted.queue({ reply: { content: 'never sent' }, delayMs: 60_000 }, 1);
+    const accepted = await send(b.owner, b.path, 'First.');
+    expect(accepted.status).toBe(202);
+    await waitFor(async () => (await scripted.pending()) === 1, 'the hanging request');
+    const seen = watcher.events().at(-1)!.seq;
+    // As if the object stopped in the moment between its answer and its alarm: no alarm left.
+    await runInDurableObject(b.object, (_i: AiSessionDurableObject, state) => state.storage.deleteAlarm());
+    await abortAllDurableObjects();
+    await watcher.until(() => watcher.closed, 'the socket to close with the restart');
+    // Before: nothing woke the turn (no alarm), it stayed running for good.
+    const resumed = await connect(b.owner, b.base, b.sessionId, seen);
+    expect((await turnEnd(resumed, accepted.data.turnId)).type).toBe('turn.finished');
+    expect(resumed.events().some((e) => e.type === 'turn.resumed' && e.turnId === accepted.data.turnId)).toBe(true);
+    resumed.socket.close();
   });
 
   it('a second message’s turn, its object restarted right after the 202, is resumed by the alarm and finishes', async () => {
