@@ -332,7 +332,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
         if (fresh) await this.#forget();
         throw error;
       }
-      if (fresh && options.tokenBudget != null) this.core.turns.setTokenBudget(options.tokenBudget);
+      // Stored even when there is none (null), so the first message knows it without a read.
+      if (fresh) this.core.turns.setTokenBudget(options.tokenBudget ?? null);
       return { lastSeq: this.core.log.lastSeq() };
     });
   }
