@@ -195,7 +195,10 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     // would wait for that too: the watchdog and the audit flush set theirs a moment later, after
     // that answer. An object that stops in between finds its running turn when it starts (onStart).
     this.#alarmAt = dueAt;
-    setTimeout(() => void this.#armAlarm(), 0);
+    // (Not once the storage is gone: a release set its own, a refused creation has none.)
+    setTimeout(() => {
+      if (this.#core) void this.#armAlarm();
+    }, 0);
   }
 
   #unschedule(name: string): void {
