@@ -48,6 +48,9 @@ import type { KeepInput, UndoInput } from '../../shared/api/ai-undo.ts';
  */
 export const TURN_WATCHDOG_MS = 15_000;
 
+/** Tasks the alarm runs by name, kept as `tasks` rows (the others live in memory: #tasks). */
+const STORED_TASKS = new Set(['revalidate', 'release']);
+
 export class AiSessionDurableObject extends Server<Cloudflare.Env> implements AiSessionRpc {
   static override options = { hibernate: true };
 
@@ -94,6 +97,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     if (this.#core || this.#releasedNow) return;
     const sql = this.ctx.storage.sql;
     migrate(sql);
+    // Read here, with the schema, so a message (the first request of a woken object too) reads no task.
+    this.#taskTimes();
     const db = createDb(instrumentD1(this.env.DB, this.env));
     this.#db = db;
     this.#core = new SessionCore({
@@ -120,6 +125,10 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       armWatchdog: () => this.#schedule('turn', Date.now() + TURN_WATCHDOG_MS),
       disarmWatchdog: () => this.#unschedule('turn'),
     });
+    // A running turn in the storage of an instance that just started has no runner (the object
+    // stopped): the alarm resumes or ends it now, even if it stopped before its watchdog was set;
+    // audit rows left waiting are flushed by the same alarm.
+    if (this.#core.turns.open()?.status === 'running' || this.#audit.pending() > 0) this.#schedule('turn', Date.now());
     this.#hub = new SocketHub({
       sessionId: () => this.name,
       core: this.#core,
@@ -157,23 +166,52 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   // ---------------------------------------------------------------- alarm (deferred tasks)
 
+  /**
+   * Every task's due time, the alarm's source: the `tasks` rows read once when the instance starts,
+   * kept since. Only tasks the alarm acts on by name (the debounced re-validation, the release) are
+   * rows, so a restarted object still runs them; the watchdog and the audit flush only need the
+   * alarm to fire (every alarm flushes the audit outbox and checks the turn), and the platform keeps
+   * the alarm across a restart, so they live here alone: accepting a message writes no task row.
+   */
+  #tasks: Map<string, number> | undefined;
+
+  #taskTimes(): Map<string, number> {
+    this.#tasks ??= new Map(this.ctx.storage.sql.exec<{ name: string; due_at: number }>('SELECT name, due_at FROM tasks').toArray().map((t) => [t.name, t.due_at]));
+    return this.#tasks;
+  }
+
   #schedule(name: string, dueAt: number): void {
-    const sql = this.ctx.storage.sql;
-    sql.exec('INSERT INTO tasks (name, due_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET due_at = excluded.due_at', name, dueAt);
+    if (STORED_TASKS.has(name)) {
+      this.ctx.storage.sql.exec('INSERT INTO tasks (name, due_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET due_at = excluded.due_at', name, dueAt);
+    }
+    this.#taskTimes().set(name, dueAt);
     // The co-edit debounce moves its task later at every keystroke: an alarm already set no later
     // than that fires first, finds the task not due and sets the alarm again (onAlarm's last step),
     // so only a task due sooner than the alarm needs one now.
     if (this.#alarmAt !== null && this.#alarmAt <= dueAt) return;
-    void this.#armAlarm();
+    if (STORED_TASKS.has(name)) return void this.#armAlarm();
+    // An alarm set sooner than the one in place must reach the platform's scheduler before the
+    // write that sets it commits, and whatever answer waits for that commit (the 202 of a message)
+    // would wait for that too: the watchdog and the audit flush set theirs a moment later, after
+    // that answer. An object that stops in between finds its running turn when it starts (onStart).
+    this.#alarmAt = dueAt;
+    // (Not once the storage is gone: a release set its own, a refused creation has none.)
+    setTimeout(() => {
+      if (this.#core) void this.#armAlarm();
+    }, 0);
   }
 
   #unschedule(name: string): void {
-    this.ctx.storage.sql.exec('DELETE FROM tasks WHERE name = ?', name);
+    if (STORED_TASKS.has(name)) this.ctx.storage.sql.exec('DELETE FROM tasks WHERE name = ?', name);
+    this.#taskTimes().delete(name);
     void this.#armAlarm();
   }
 
   async #armAlarm(): Promise<void> {
-    const next = this.ctx.storage.sql.exec<{ due: number | null }>('SELECT MIN(due_at) AS due FROM tasks').one().due;
+    // A stored task deleted by its own code (co-edit.ts drops a pending re-validation) may still be
+    // here: its alarm then fires early, finds no row due and sets the next one.
+    const times = [...this.#taskTimes().values()];
+    const next = times.length === 0 ? null : Math.min(...times);
     this.#alarmAt = next;
     if (next === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(next);
@@ -183,7 +221,11 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     // The alarm that fired is spent; the last step below sets the next one.
     this.#alarmAt = null;
     const sql = this.ctx.storage.sql;
-    const due = sql.exec<{ name: string }>('SELECT name FROM tasks WHERE due_at <= ?', this.now()).toArray();
+    const now = this.now();
+    const times = this.#taskTimes();
+    for (const [name, dueAt] of [...times]) if (dueAt <= now) times.delete(name);
+    // The stored tasks as their rows say (the rows are the truth for them).
+    const due = sql.exec<{ name: string }>('SELECT name FROM tasks WHERE due_at <= ?', now).toArray();
     for (const { name } of due) {
       sql.exec('DELETE FROM tasks WHERE name = ?', name);
       if (name === 'revalidate') await this.core.revalidate();
@@ -228,6 +270,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     await this.ctx.storage.deleteAll();
     forgetKv(this.ctx.storage.sql);
     this.#core = this.#turns = this.#hub = this.#audit = undefined;
+    this.#tasks = new Map();
     return true;
   }
 
@@ -292,7 +335,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
         if (fresh) await this.#forget();
         throw error;
       }
-      if (fresh && options.tokenBudget != null) this.core.turns.setTokenBudget(options.tokenBudget);
+      // Stored even when there is none (null), so the first message knows it without a read.
+      if (fresh) this.core.turns.setTokenBudget(options.tokenBudget ?? null);
       return { lastSeq: this.core.log.lastSeq() };
     });
   }
@@ -300,6 +344,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   async #forget(): Promise<void> {
     await this.ctx.storage.deleteAll();
     this.#core = this.#turns = this.#hub = this.#audit = undefined;
+    this.#tasks = undefined;
   }
 
   #session(projectId: string): Outcome<never> | null {

@@ -65,7 +65,8 @@ const SCHEMA = [
   // What the Worker told the session about each person's role on the project (null: removed), and
   // when (ms): socket frames are checked against it, not against the role read at connect.
   `CREATE TABLE IF NOT EXISTS members (user_id TEXT PRIMARY KEY, role TEXT, at INTEGER NOT NULL)`,
-  // Deferred work run by the alarm: the debounced re-validation, the turn watchdog, the audit flush.
+  // Deferred work the alarm runs by name: the debounced re-validation, the release after retention.
+  // (The turn watchdog and the audit flush need only the alarm itself: ai-session.ts keeps them in memory.)
   `CREATE TABLE IF NOT EXISTS tasks (name TEXT PRIMARY KEY, due_at INTEGER NOT NULL)`,
   // Audit rows waiting for D1 (loop/audit-outbox.ts): written here first, deleted once D1 has them.
   // `id` is the D1 row's primary key, so a retried flush cannot write a row twice.

@@ -7,7 +7,7 @@
  * wrapping the object's SQL inside its isolate. Real Worker, session object, D1 and scripted model.
  */
 import { env } from 'cloudflare:workers';
-import { runInDurableObject } from 'cloudflare:test';
+import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { d1RoundTripLog, d1RoundTrips, resetD1RoundTrips } from '../../worker/db/instrumented-d1.ts';
@@ -130,6 +130,113 @@ describe('round trips of a message', () => {
     // Released in the object's own context (its storage is its I/O).
     await runInDurableObject(b.object, () => releases.forEach((release) => release()));
     await waitFor(async () => (await auditRows(b.projectId)).some((r) => r.event_type === 'ai.turn.finished'), 'the audit rows in D1');
+  });
+});
+
+describe('what the object stores before the 202', () => {
+  /** The statements the object runs inside sendMessage (what its answer waits for), per message. */
+  async function acceptSpy(object: ReturnType<typeof sessionObject>) {
+    const perMessage: string[][] = [];
+    const restore = await runInDurableObject(object, (instance: AiSessionDurableObject, state) => {
+      const sql = state.storage.sql;
+      const exec = sql.exec;
+      let current: string[] | null = null;
+      sql.exec = function (this: SqlStorage, query: string, ...bindings: SqlStorageValue[]) {
+        current?.push(query.replace(/\s+/g, ' ').trim());
+        return exec.call(this, query, ...bindings);
+      } as SqlStorage['exec'];
+      const storage = state.storage;
+      const setAlarm = storage.setAlarm;
+      storage.setAlarm = function (this: DurableObjectStorage, ...args: Parameters<DurableObjectStorage['setAlarm']>) {
+        current?.push('setAlarm');
+        return setAlarm.apply(this, args);
+      };
+      const proto = Object.getPrototypeOf(instance) as AiSessionDurableObject;
+      const sendMessage = proto.sendMessage;
+      proto.sendMessage = async function (this: AiSessionDurableObject, ...args: Parameters<AiSessionDurableObject['sendMessage']>) {
+        current = [];
+        perMessage.push(current);
+        try {
+          return await sendMessage.apply(this, args);
+        } finally {
+          current = null;
+        }
+      };
+      return () => {
+        sql.exec = exec;
+        storage.setAlarm = setAlarm;
+        proto.sendMessage = sendMessage;
+      };
+    });
+    return { perMessage, stop: () => runInDurableObject(object, () => restore()) };
+  }
+
+  it('a message to a session that already ran a turn reads nothing and writes only the event, the turn, its message and its audit row', async () => {
+    const b = await bench();
+    const watcher = await connect(b.owner, b.base, b.sessionId);
+    const spy = await acceptSpy(b.object);
+    for (const content of ['First.', 'Second.']) {
+      await useScriptedModel(b.owner, [finalAnswer(`Answer to ${content}`, 'chat')]);
+      const accepted = await send(b.owner, b.path, content);
+      expect(accepted.status).toBe(202);
+      expect((await turnEnd(watcher, accepted.data.turnId)).type).toBe('turn.finished');
+      await runOver(b.object, accepted.data.turnId);
+    }
+    await spy.stop();
+    const second = spy.perMessage[1]!;
+    // Before: the open turn read twice, the task rows written twice and their earliest read back (10 statements).
+    expect(second.filter((s) => s.startsWith('SELECT')), second.join('\n')).toEqual([]);
+    expect(second.filter((s) => /\btasks\b/.test(s)), second.join('\n')).toEqual([]);
+    // Before: setAlarm too, so the 202 waited for the platform's alarm scheduler (an alarm set sooner is scheduled before its commit).
+    expect(second.map((s) => s.split(' (')[0])).toEqual(['INSERT INTO events', 'INSERT INTO turns', 'INSERT INTO messages', 'INSERT INTO audit_outbox']);
+    // The first message of a session just created reads nothing either (its object knew it had no turn).
+    // Before: the open turn and the token budget read (kv).
+    expect(spy.perMessage[0]!.filter((s) => s.startsWith('SELECT')), spy.perMessage[0]!.join('\n')).toEqual([]);
+    watcher.socket.close();
+  });
+
+  it('a running turn whose object stopped after the 202, before its watchdog alarm was set, is resumed when the object starts again', async () => {
+    const b = await bench();
+    const watcher = await connect(b.owner, b.base, b.sessionId);
+    const scripted = await useScriptedModel(b.owner, [{ content: 'unused: the queue answers the first request' }, finalAnswer('After the restart.', 'chat')]);
+    await scripted.queue({ reply: { content: 'never sent' }, delayMs: 60_000 }, 1);
+    const accepted = await send(b.owner, b.path, 'First.');
+    expect(accepted.status).toBe(202);
+    await waitFor(async () => (await scripted.pending()) === 1, 'the hanging request');
+    const seen = watcher.events().at(-1)!.seq;
+    // As if the object stopped in the moment between its answer and its alarm: no alarm left.
+    await runInDurableObject(b.object, (_i: AiSessionDurableObject, state) => state.storage.deleteAlarm());
+    await abortAllDurableObjects();
+    await watcher.until(() => watcher.closed, 'the socket to close with the restart');
+    // Before: nothing woke the turn (no alarm), it stayed running for good.
+    const resumed = await connect(b.owner, b.base, b.sessionId, seen);
+    expect((await turnEnd(resumed, accepted.data.turnId)).type).toBe('turn.finished');
+    expect(resumed.events().some((e) => e.type === 'turn.resumed' && e.turnId === accepted.data.turnId)).toBe(true);
+    resumed.socket.close();
+  });
+
+  it('a second message’s turn, its object restarted right after the 202, is resumed by the alarm and finishes', async () => {
+    const b = await bench();
+    const watcher = await connect(b.owner, b.base, b.sessionId);
+    await useScriptedModel(b.owner, [finalAnswer('First.', 'chat')]);
+    const first = await send(b.owner, b.path, 'First.');
+    expect((await turnEnd(watcher, first.data.turnId)).type).toBe('turn.finished');
+    await runOver(b.object, first.data.turnId);
+    // The second turn's first model request hangs: the object is evicted while it waits.
+    const scripted = await useScriptedModel(b.owner, [{ content: 'unused: the queue answers the first request' }, finalAnswer('After the restart.', 'chat')]);
+    await scripted.queue({ reply: { content: 'never sent' }, delayMs: 60_000 }, 1);
+    const second = await send(b.owner, b.path, 'Second.');
+    expect(second.status).toBe(202);
+    await waitFor(async () => (await scripted.pending()) === 1, 'the hanging request');
+    const seen = watcher.events().at(-1)!.seq;
+    await abortAllDurableObjects();
+    // The alarm the 202 waited for is still set after the restart, and it resumes the turn.
+    expect(await runDurableObjectAlarm(sessionObject(b.sessionId))).toBe(true);
+    await watcher.until(() => watcher.closed, 'the socket to close with the restart');
+    const resumed = await connect(b.owner, b.base, b.sessionId, seen);
+    expect((await turnEnd(resumed, second.data.turnId)).type).toBe('turn.finished');
+    expect(resumed.events().some((e) => e.type === 'turn.resumed' && e.turnId === second.data.turnId)).toBe(true);
+    resumed.socket.close();
   });
 });
 

@@ -74,7 +74,6 @@ type TurnRow = {
   outcome: string | null;
 };
 
-
 function toRecord(row: TurnRow): TurnRecord {
   return {
     id: row.id,
@@ -153,20 +152,22 @@ export class TurnStore {
   readonly #records = new Map<string, TurnRecord>();
   /** Each turn's loop messages read once, with every message added since appended. */
   readonly #loop = new Map<string, ChatMessage[]>();
+  /** The running or paused turn's id (null: none): read once with its record, then kept by create and update (every accept asks). */
+  #openId: string | null | undefined;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
   }
 
   get(turnId: string): TurnRecord | undefined {
-    let record = this.#records.get(turnId);
-    if (!record) {
-      const row = this.#sql.exec<TurnRow>('SELECT * FROM turns WHERE id = ?', turnId).toArray()[0];
-      if (!row) return undefined;
-      record = toRecord(row);
-      keep(this.#records, turnId, record);
-    }
-    return { ...record };
+    if (!this.#records.has(turnId) && this.#keepRow(this.#sql.exec<TurnRow>('SELECT * FROM turns WHERE id = ?', turnId).toArray()[0]) === null) return undefined;
+    return { ...this.#records.get(turnId)! };
+  }
+
+  /** Keep a row read as its record; its id, or null for no row. */
+  #keepRow(row: TurnRow | undefined): string | null {
+    if (row) keep(this.#records, row.id, toRecord(row));
+    return row?.id ?? null;
   }
 
   /** A kept record after a write: the written fields, as they read back from the row. */
@@ -177,8 +178,8 @@ export class TurnStore {
 
   /** The running or paused turn, if any (there is at most one). */
   open(): TurnRecord | undefined {
-    const row = this.#sql.exec<TurnRow>("SELECT * FROM turns WHERE status IN ('running', 'paused') ORDER BY started_at DESC LIMIT 1").toArray()[0];
-    return row ? toRecord(row) : undefined;
+    if (this.#openId === undefined) this.#openId = this.#keepRow(this.#sql.exec<TurnRow>("SELECT * FROM turns WHERE status IN ('running', 'paused') ORDER BY started_at DESC LIMIT 1").toArray()[0]);
+    return this.#openId === null ? undefined : this.get(this.#openId);
   }
 
   latest(): TurnRecord | undefined {
@@ -202,6 +203,7 @@ export class TurnStore {
       turn.now,
       turn.now,
     );
+    this.#openId = turn.id;
     this.addMessage({ role: 'user', content: turn.content }, turn.id, 'message');
   }
 
@@ -237,6 +239,7 @@ export class TurnStore {
     const written = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<TurnRecord>;
     if (fields.outcome !== undefined) written.outcome = JSON.parse(columns['outcome'] as string);
     this.#patch(turnId, { ...written, updatedAt: now });
+    if (fields.status !== undefined) this.#openId = fields.status === 'running' || fields.status === 'paused' ? turnId : this.#openId === turnId ? null : this.#openId;
   }
 
   /**
