@@ -6,7 +6,7 @@
  * `npm exec -- node scripts/bundle-sizes.ts`.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,9 +74,23 @@ async function routeNodes(): Promise<Map<string, number[]>> {
   return routes;
 }
 
-/** Each page's first load from the client build (built with `vite build` first if it is missing). */
+/** What the client build is made from: a file here newer than the build means the build is stale. */
+const APP_SOURCES = ['app', 'shared', 'svelte.config.js', 'vite.config.ts', 'package-lock.json'];
+
+async function newestSourceMs(): Promise<number> {
+  let newest = 0;
+  for (const source of APP_SOURCES) {
+    const at = path.join(ROOT, source);
+    if (!existsSync(at)) continue;
+    const files = statSync(at).isDirectory() ? (await readdir(at, { recursive: true })).map((f) => path.join(at, f)) : [at];
+    for (const file of files) newest = Math.max(newest, statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+/** Each page's first load from the client build (built with `vite build` first if it is missing or older than its sources). */
 export async function pageFirstLoads(): Promise<Size[]> {
-  if (!existsSync(MANIFEST)) await run('npx', ['vite', 'build'], { NODE_ENV: 'production' });
+  if (!existsSync(MANIFEST) || statSync(MANIFEST).mtimeMs < (await newestSourceMs())) await run('npx', ['vite', 'build'], { NODE_ENV: 'production' });
   const manifest = JSON.parse(await readFile(MANIFEST, 'utf8')) as Record<string, ManifestChunk>;
   const routes = await routeNodes();
   const entryKeys = Object.keys(manifest).filter((key) => key.endsWith('/client/entry.js') || key === `${GENERATED}/app.js`);
