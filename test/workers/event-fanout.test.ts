@@ -14,6 +14,7 @@ import { d1RoundTripLog, d1RoundTrips, resetD1RoundTrips } from '../../worker/db
 import { ORIGIN } from './client.ts';
 import { STEP, WF, connect, currentStep, stepChangeSet, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
 import { sessionObject } from './turns.ts';
+import { recordSql } from './object-sql.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 const SOCKETS = 6;
@@ -48,12 +49,7 @@ let restoreReadyState: (() => unknown) | undefined;
 async function spyOn(object: ReturnType<typeof sessionObject>, marker: string): Promise<{ spy: Spy; stop: () => Promise<void> }> {
   const spy: Spy = { statements: [], encodings: 0, frames: [] };
   await runInDurableObject(object, (_instance: AiSessionDurableObject, state) => {
-    const sql = state.storage.sql;
-    const exec = sql.exec;
-    sql.exec = function (this: SqlStorage, query: string, ...bindings: SqlStorageValue[]) {
-      spy.statements.push(query.replace(/\s+/g, ' ').trim());
-      return exec.call(this, query, ...bindings);
-    } as SqlStorage['exec'];
+    const restoreSql = recordSql(state.storage.sql, (statement) => spy.statements.push(statement));
     const stringify = JSON.stringify;
     JSON.stringify = function (...args: Parameters<typeof JSON.stringify>) {
       const text = stringify.apply(JSON, args);
@@ -66,7 +62,7 @@ async function spyOn(object: ReturnType<typeof sessionObject>, marker: string): 
       return send.call(this, data);
     };
     restore.set(object, () => {
-      sql.exec = exec;
+      restoreSql();
       JSON.stringify = stringify;
       WebSocket.prototype.send = send;
     });

@@ -16,6 +16,7 @@ import { findProfileRow } from '../../worker/llm/profile-store.ts';
 import { ProfileMemo } from '../../worker/llm/profile-memo.ts';
 import { STEP, WF, connect, stepSession, supportDeskProject } from './sessions.ts';
 import { CANARY_KEY, auditRows, finalAnswer, send, sessionObject, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
+import { recordSql } from './object-sql.ts';
 
 interface Mark {
   trips: number;
@@ -31,12 +32,7 @@ async function spyOn(object: ReturnType<typeof sessionObject>) {
   const statements: string[] = [];
   const marks: { accepted: Mark | null } = { accepted: null };
   const restore = await runInDurableObject(object, (instance: AiSessionDurableObject, state) => {
-    const sql = state.storage.sql;
-    const exec = sql.exec;
-    sql.exec = function (this: SqlStorage, query: string, ...bindings: SqlStorageValue[]) {
-      statements.push(query.replace(/\s+/g, ' ').trim());
-      return exec.call(this, query, ...bindings);
-    } as SqlStorage['exec'];
+    const restoreSql = recordSql(state.storage.sql, (statement) => statements.push(statement));
     const proto = Object.getPrototypeOf(instance) as AiSessionDurableObject;
     const sendMessage = proto.sendMessage;
     proto.sendMessage = async function (this: AiSessionDurableObject, ...args: Parameters<AiSessionDurableObject['sendMessage']>) {
@@ -45,7 +41,7 @@ async function spyOn(object: ReturnType<typeof sessionObject>) {
       return outcome;
     };
     return () => {
-      sql.exec = exec;
+      restoreSql();
       proto.sendMessage = sendMessage;
     };
   });
@@ -138,13 +134,8 @@ describe('what the object stores before the 202', () => {
   async function acceptSpy(object: ReturnType<typeof sessionObject>) {
     const perMessage: string[][] = [];
     const restore = await runInDurableObject(object, (instance: AiSessionDurableObject, state) => {
-      const sql = state.storage.sql;
-      const exec = sql.exec;
       let current: string[] | null = null;
-      sql.exec = function (this: SqlStorage, query: string, ...bindings: SqlStorageValue[]) {
-        current?.push(query.replace(/\s+/g, ' ').trim());
-        return exec.call(this, query, ...bindings);
-      } as SqlStorage['exec'];
+      const restoreSql = recordSql(state.storage.sql, (statement) => current?.push(statement));
       const storage = state.storage;
       const setAlarm = storage.setAlarm;
       storage.setAlarm = function (this: DurableObjectStorage, ...args: Parameters<DurableObjectStorage['setAlarm']>) {
@@ -163,7 +154,7 @@ describe('what the object stores before the 202', () => {
         }
       };
       return () => {
-        sql.exec = exec;
+        restoreSql();
         storage.setAlarm = setAlarm;
         proto.sendMessage = sendMessage;
       };

@@ -14,6 +14,7 @@ import { MAX_ENTRY_CHARS } from '../../durable-objects/ai-session/overlay/overla
 import { REVALIDATE_DEBOUNCE_MS } from '../../durable-objects/ai-session/session.ts';
 import { STEP, WF, YClient, connect, currentStep, stepChangeSet, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
 import { sessionObject } from './turns.ts';
+import { recordSql } from './object-sql.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
@@ -39,12 +40,7 @@ interface Spy {
 async function spyOn(object: ReturnType<typeof sessionObject>): Promise<{ spy: Spy; stop: () => Promise<void> }> {
   const spy: Spy = { statements: [], attachmentReads: 0 };
   await runInDurableObject(object, (_instance: AiSessionDurableObject, state) => {
-    const sql = state.storage.sql;
-    const exec = sql.exec;
-    sql.exec = function (this: SqlStorage, query: string, ...bindings: SqlStorageValue[]) {
-      spy.statements.push(query.replace(/\s+/g, ' ').trim());
-      return exec.call(this, query, ...bindings);
-    } as SqlStorage['exec'];
+    const restoreSql = recordSql(state.storage.sql, (statement) => spy.statements.push(statement));
     const proto = WebSocket.prototype as WebSocket & { deserializeAttachment(): unknown };
     const read = proto.deserializeAttachment;
     proto.deserializeAttachment = function (this: WebSocket) {
@@ -52,7 +48,7 @@ async function spyOn(object: ReturnType<typeof sessionObject>): Promise<{ spy: S
       return read.call(this);
     };
     restore.set(object, () => {
-      sql.exec = exec;
+      restoreSql();
       proto.deserializeAttachment = read;
     });
   });

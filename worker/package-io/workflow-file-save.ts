@@ -6,13 +6,11 @@
  */
 import type { Db } from '../db/client.ts';
 import type { CommitContext } from '../store/commit.ts';
-import { putWorkflowFile } from '../store/workflows.ts';
+import { putWorkflowFile, type WorkflowFile } from '../store/workflows.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { validatePackage } from '../../shared/bmad/index.ts';
 import { storedPackageFrom, type StoredPackageRows } from './stored-package.ts';
 import { packageFilePath, saveResult, saveResultOf, type SaveResult } from './validate-stored.ts';
-
-export type WorkflowFile = 'workflow' | 'graph';
 
 export async function saveWorkflowFile(
   db: Db,
