@@ -5,6 +5,8 @@
  * they have checked the user's role, including the project channel's `projectMessage`.
  * Over 400 lines: the RPC surface is one three-line pass-through per command of
  * shared/ai/session-rpc.ts, and workerd instantiates this one class; the logic lives in SessionCore.
+ * The alarm's task schedule stays here because it shares the platform callbacks (onStart, onAlarm)
+ * and the release of the storage with this class.
  */
 import { Server, type ConnectionContext, type WSMessage } from 'partyserver';
 import { atLeast } from '../../shared/api/common.ts';
