@@ -5,8 +5,6 @@
  * they have checked the user's role, including the project channel's `projectMessage`.
  * Over 400 lines: the RPC surface is one three-line pass-through per command of
  * shared/ai/session-rpc.ts, and workerd instantiates this one class; the logic lives in SessionCore.
- * The alarm's task schedule stays here because it shares the platform callbacks (onStart, onAlarm)
- * and the release of the storage with this class.
  */
 import { Server, type ConnectionContext, type WSMessage } from 'partyserver';
 import { atLeast } from '../../shared/api/common.ts';
@@ -28,6 +26,7 @@ import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
+import { AlarmTasks } from './alarm-tasks.ts';
 import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions, MessagePreload } from '../../shared/ai/session-rpc.ts';
 import { forgetKv, migrate } from './storage.ts';
 import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
@@ -50,9 +49,6 @@ import type { KeepInput, UndoInput } from '../../shared/api/ai-undo.ts';
  */
 export const TURN_WATCHDOG_MS = 15_000;
 
-/** Tasks the alarm runs by name, kept as `tasks` rows (the others live in memory: #tasks). */
-const STORED_TASKS = new Set(['revalidate', 'release']);
-
 export class AiSessionDurableObject extends Server<Cloudflare.Env> implements AiSessionRpc {
   static override options = { hibernate: true };
 
@@ -63,8 +59,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #db: ReturnType<typeof createDb> | undefined;
   /** The open sockets in memory (sockets/roster.ts): a broadcast walks this, not the platform's list. */
   #roster = new Roster(() => this.getConnections<SocketState>());
-  /** When the alarm this instance set will fire (null: none set since this instance woke, or spent). */
-  #alarmAt: number | null = null;
+  /** The deferred tasks and the platform alarm that runs them (alarm-tasks.ts). */
+  #tasks = new AlarmTasks(this.ctx.storage, () => this.#core !== undefined);
   /** Set once this instance released the storage: the closes of its sockets must not re-create it. */
   #releasedNow = false;
   /** Events read per replay page (tests lower it to replay across pages with few events). */
@@ -100,19 +96,19 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     const sql = this.ctx.storage.sql;
     migrate(sql);
     // Read here, with the schema, so a message (the first request of a woken object too) reads no task.
-    this.#taskTimes();
+    this.#tasks.times();
     const db = createDb(instrumentD1(this.env.DB, this.env));
     this.#db = db;
     this.#core = new SessionCore({
       sql,
       db,
       emit: (event) => this.#emit(event),
-      schedule: (name, dueAt) => this.#schedule(name, dueAt),
+      schedule: (name, dueAt) => this.#tasks.schedule(name, dueAt),
     });
     this.#audit = new AuditOutbox({
       sql,
       db,
-      scheduleFlush: (dueAt) => (dueAt === null ? this.#unschedule('audit') : this.#schedule('audit', dueAt)),
+      scheduleFlush: (dueAt) => (dueAt === null ? this.#tasks.unschedule('audit') : this.#tasks.schedule('audit', dueAt)),
     });
     const profiles = profileMemoFor(this.env);
     this.#turns = new TurnRunner({
@@ -124,13 +120,13 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       resolveProfile: (userId, sealed) => (sealed === undefined ? resolveEffectiveProfile(this.env, db, userId) : profiles.resolve(userId, sealed)),
       createProvider: (profile) => createChatProvider(profile),
       prices: () => pricesFromEnv(this.env),
-      armWatchdog: () => this.#schedule('turn', Date.now() + TURN_WATCHDOG_MS),
-      disarmWatchdog: () => this.#unschedule('turn'),
+      armWatchdog: () => this.#tasks.schedule('turn', Date.now() + TURN_WATCHDOG_MS),
+      disarmWatchdog: () => this.#tasks.unschedule('turn'),
     });
     // A running turn in the storage of an instance that just started has no runner (the object
     // stopped): the alarm resumes or ends it now, even if it stopped before its watchdog was set;
     // audit rows left waiting are flushed by the same alarm.
-    if (this.#core.turns.open()?.status === 'running' || this.#audit.pending() > 0) this.#schedule('turn', Date.now());
+    if (this.#core.turns.open()?.status === 'running' || this.#audit.pending() > 0) this.#tasks.schedule('turn', Date.now());
     this.#hub = new SocketHub({
       sessionId: () => this.name,
       core: this.#core,
@@ -162,74 +158,16 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     this.#roster.broadcast(frame);
     this.#hub?.noteEvent(stored);
     // The retention clock (retention.ts): checked again, against the last event, when it fires.
-    if (ENDING_EVENTS.has(stored.type)) this.#schedule('release', Date.now() + this.#retentionMs());
+    if (ENDING_EVENTS.has(stored.type)) this.#tasks.schedule('release', Date.now() + this.#retentionMs());
     return stored;
   }
 
-  // ---------------------------------------------------------------- alarm (deferred tasks)
-
-  /**
-   * Every task's due time, the alarm's source: the `tasks` rows read once when the instance starts,
-   * kept since. Only tasks the alarm acts on by name (the debounced re-validation, the release) are
-   * rows, so a restarted object still runs them; the watchdog and the audit flush only need the
-   * alarm to fire (every alarm flushes the audit outbox and checks the turn), and the platform keeps
-   * the alarm across a restart, so they live here alone: accepting a message writes no task row.
-   */
-  #tasks: Map<string, number> | undefined;
-
-  #taskTimes(): Map<string, number> {
-    this.#tasks ??= new Map(this.ctx.storage.sql.exec<{ name: string; due_at: number }>('SELECT name, due_at FROM tasks').toArray().map((t) => [t.name, t.due_at]));
-    return this.#tasks;
-  }
-
-  #schedule(name: string, dueAt: number): void {
-    if (STORED_TASKS.has(name)) {
-      this.ctx.storage.sql.exec('INSERT INTO tasks (name, due_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET due_at = excluded.due_at', name, dueAt);
-    }
-    this.#taskTimes().set(name, dueAt);
-    // The co-edit debounce moves its task later at every keystroke: an alarm already set no later
-    // than that fires first, finds the task not due and sets the alarm again (onAlarm's last step),
-    // so only a task due sooner than the alarm needs one now.
-    if (this.#alarmAt !== null && this.#alarmAt <= dueAt) return;
-    if (STORED_TASKS.has(name)) return void this.#armAlarm();
-    // An alarm set sooner than the one in place must reach the platform's scheduler before the
-    // write that sets it commits, and whatever answer waits for that commit (the 202 of a message)
-    // would wait for that too: the watchdog and the audit flush set theirs a moment later, after
-    // that answer. An object that stops in between finds its running turn when it starts (onStart).
-    this.#alarmAt = dueAt;
-    // (Not once the storage is gone: a release set its own, a refused creation has none.)
-    setTimeout(() => {
-      if (this.#core) void this.#armAlarm();
-    }, 0);
-  }
-
-  #unschedule(name: string): void {
-    if (STORED_TASKS.has(name)) this.ctx.storage.sql.exec('DELETE FROM tasks WHERE name = ?', name);
-    this.#taskTimes().delete(name);
-    void this.#armAlarm();
-  }
-
-  async #armAlarm(): Promise<void> {
-    // A stored task deleted by its own code (co-edit.ts drops a pending re-validation) may still be
-    // here: its alarm then fires early, finds no row due and sets the next one.
-    const times = [...this.#taskTimes().values()];
-    const next = times.length === 0 ? null : Math.min(...times);
-    this.#alarmAt = next;
-    if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(next);
-  }
+  // ---------------------------------------------------------------- alarm (deferred tasks: alarm-tasks.ts)
 
   override async onAlarm(): Promise<void> {
     // The alarm that fired is spent; the last step below sets the next one.
-    this.#alarmAt = null;
-    const sql = this.ctx.storage.sql;
-    const now = this.now();
-    const times = this.#taskTimes();
-    for (const [name, dueAt] of [...times]) if (dueAt <= now) times.delete(name);
-    // The stored tasks as their rows say (the rows are the truth for them).
-    const due = sql.exec<{ name: string }>('SELECT name FROM tasks WHERE due_at <= ?', now).toArray();
-    for (const { name } of due) {
-      sql.exec('DELETE FROM tasks WHERE name = ?', name);
+    for (const name of this.#tasks.fired(this.now())) {
+      this.#tasks.done(name);
       if (name === 'revalidate') await this.core.revalidate();
       // Released: the storage is gone, nothing else is left to do (or to re-create).
       if (name === 'release' && (await this.#release())) return;
@@ -239,7 +177,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     // Any alarm checks for a turn left without a runner (not only when the watchdog is due): an
     // object that restarted resumes its turn at the first alarm.
     await this.turns.watchdog();
-    await this.#armAlarm();
+    await this.#tasks.arm();
   }
 
   #retentionMs(): number {
@@ -253,7 +191,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     if (!hasEnded(core)) return false;
     const due = lastActivity(core) + this.#retentionMs();
     if (due > this.now()) {
-      this.#schedule('release', due);
+      this.#tasks.schedule('release', due);
       return false;
     }
     // Nothing may be lost: the audit rows reach D1 first, then the archive; only then the storage goes.
@@ -263,7 +201,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       await archiveSession(core, this.#db!, this.ctx.storage.sql);
     } catch (error) {
       logError('ai session: could not archive an ended session; its storage stays', error, { retryInMs: RELEASE_RETRY_MS });
-      this.#schedule('release', this.now() + RELEASE_RETRY_MS);
+      this.#tasks.schedule('release', this.now() + RELEASE_RETRY_MS);
       return false;
     }
     this.#releasedNow = true;
@@ -272,7 +210,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     await this.ctx.storage.deleteAll();
     forgetKv(this.ctx.storage.sql);
     this.#core = this.#turns = this.#hub = this.#audit = undefined;
-    this.#tasks = new Map();
+    this.#tasks.cleared();
     return true;
   }
 
@@ -346,7 +284,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   async #forget(): Promise<void> {
     await this.ctx.storage.deleteAll();
     this.#core = this.#turns = this.#hub = this.#audit = undefined;
-    this.#tasks = undefined;
+    this.#tasks.forgotten();
   }
 
   #session(projectId: string): Outcome<never> | null {
