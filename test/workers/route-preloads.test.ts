@@ -135,6 +135,24 @@ describe('the preload mechanism', () => {
   });
 });
 
+type Answer = Awaited<ReturnType<TestClient['post']>>;
+
+/** A refused caller's answer: a viewer gets the role refusal, anyone else what a project that does not exist gets. */
+function expectRefused(caller: Caller, answer: Answer, elsewhere: Answer): void {
+  expect(answer.data, caller).toBeNull();
+  if (caller === 'viewer') {
+    expect(answer.status).toBe(403);
+    expect(answer.error).toEqual({
+      code: 'FORBIDDEN',
+      message: 'This needs the editor role on the project; you are a viewer.',
+      hints: ['Ask a project owner to change your role.'],
+    });
+  } else {
+    expect(answer.status, caller).toBe(caller === 'non-member' ? 404 : 401);
+    expect({ status: answer.status, error: answer.error }, caller).toEqual({ status: elsewhere.status, error: elsewhere.error });
+  }
+}
+
 describe('the preloaded routes to a caller they refuse', () => {
   it('a step save: the same answers as for a project that does not exist (or the role refusal), nothing written', async () => {
     const { owner, base, member } = await supportDeskProject();
@@ -145,18 +163,7 @@ describe('the preloaded routes to a caller they refuse', () => {
     for (const caller of CALLERS) {
       const answer = await clientWith(await who[caller]()).put(stepPath(base), body);
       const elsewhere = await clientWith(await who[caller]()).put(stepPath('/api/projects/prj_doesnotexist'), body);
-      expect(answer.data, caller).toBeNull();
-      if (caller === 'viewer') {
-        expect(answer.status).toBe(403);
-        expect(answer.error).toEqual({
-          code: 'FORBIDDEN',
-          message: 'This needs the editor role on the project; you are a viewer.',
-          hints: ['Ask a project owner to change your role.'],
-        });
-      } else {
-        expect(answer.status, caller).toBe(caller === 'non-member' ? 404 : 401);
-        expect({ status: answer.status, error: answer.error }, caller).toEqual({ status: elsewhere.status, error: elsewhere.error });
-      }
+      expectRefused(caller, answer, elsewhere);
     }
     const after = await currentStep(owner, base);
     expect(after).toEqual(step);
@@ -170,18 +177,7 @@ describe('the preloaded routes to a caller they refuse', () => {
     for (const caller of CALLERS) {
       const answer = await clientWith(await who[caller]()).post(`${base}/ai/sessions`, body);
       const elsewhere = await clientWith(await who[caller]()).post('/api/projects/prj_doesnotexist/ai/sessions', body);
-      expect(answer.data, caller).toBeNull();
-      if (caller === 'viewer') {
-        expect(answer.status).toBe(403);
-        expect(answer.error).toEqual({
-          code: 'FORBIDDEN',
-          message: 'This needs the editor role on the project; you are a viewer.',
-          hints: ['Ask a project owner to change your role.'],
-        });
-      } else {
-        expect(answer.status, caller).toBe(caller === 'non-member' ? 404 : 401);
-        expect({ status: answer.status, error: answer.error }, caller).toEqual({ status: elsewhere.status, error: elsewhere.error });
-      }
+      expectRefused(caller, answer, elsewhere);
     }
     expect(await rows()).toBe(0);
     // The owner still creates one.
