@@ -7,6 +7,13 @@ import type { ProjectView, UpdateProjectInput } from '../../shared/api/index.ts'
 import type { ErrorBody } from '../../shared/errors.ts';
 import { api } from './api.ts';
 
+/** What each settings form is given: the project, whether this person may change it, and what to do once saved. */
+export interface ProjectFormProps {
+  project: ProjectView;
+  editable: boolean;
+  onSaved: (project: ProjectView) => void | Promise<void>;
+}
+
 export class ProjectUpdate {
   pending = $state(false);
   saved = $state(false);
