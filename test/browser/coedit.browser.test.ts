@@ -31,14 +31,18 @@ async function api<T>(context: BrowserContext, baseUrl: string, method: 'GET' | 
 const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 /**
  * Scroll the editor to its end until the line is drawn: CodeMirror draws only the lines near the
- * scroll position, and a scroll made before its first measure (the editor is loaded lazily) is
- * measured against the old height, so the scroll is repeated until the line is there.
+ * scroll position, and only while the editor is inside the window (an editor below the fold keeps
+ * its first lines however far its own scroller moves), so the editor is brought into the window
+ * first, as a reader would scroll the page to it. A scroll made before its first measure (the
+ * editor is loaded lazily) is measured against the old height, so both are repeated until the
+ * line is there.
  */
 async function scrollToLine(editor: Locator, text: string): Promise<Locator> {
   const line = editor.locator('.cm-line', { hasText: text });
   await expect
     .poll(
       async () => {
+        await editor.scrollIntoViewIfNeeded();
         await editor.locator('.cm-scroller').evaluate((el) => el.scrollTo(0, el.scrollHeight));
         return line.count();
       },
