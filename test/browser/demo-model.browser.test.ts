@@ -240,9 +240,11 @@ describeBrowser('the demo model in the workbench (browser)', () => {
       // ---- The changes pane: each file with its A/M badge (a letter and words, not colour only), counts and diff.
       await page.locator('[data-testid="changes-version"][data-version="1"]').waitFor();
       // The added lines are counted in the unified text: one click picks that view for the whole
-      // page (past three files the pane folds them, so the first file is unfolded for its toggle).
+      // page (past three files the pane folds them, so the first file is unfolded for its toggle,
+      // as a reader would: by its summary).
       const firstFile = page.locator(`[data-testid="changed-file"][data-key="${combo.files[0]![0]}"]`);
-      await firstFile.locator('details').evaluate((details) => ((details as HTMLDetailsElement).open = true));
+      const firstOpen = () => firstFile.locator('details').evaluate((details) => (details as HTMLDetailsElement).open);
+      if (!(await firstOpen())) await firstFile.locator('summary').click();
       await firstFile.getByTestId('diff-mode-text').click();
       for (const [key, action] of combo.files) {
         const file = page.locator(`[data-testid="changed-file"][data-key="${key}"]`);
@@ -271,6 +273,8 @@ describeBrowser('the demo model in the workbench (browser)', () => {
       await page.locator('[data-testid="changes-version"][data-version="2"]').waitFor();
       await page.locator('[data-testid="validation-status"][data-valid="true"]').waitFor();
       await expect.poll(draftText).not.toBe(firstPatch);
+      // The file the reader opened stayed open through the new version and its validation.
+      expect(await firstOpen()).toBe(true);
       expect((await stagedText(sessionId!, combo.draft)).length).toBeLessThan(firstDraft.length);
       if (combo.name === 'step optimize') {
         await page.evaluate(() => window.scrollTo(0, 0));
