@@ -3,16 +3,16 @@
  * alone: `npm exec -- node bench/turn.ts`): what the product's tool loop costs per iteration once
  * the model's own time is taken out, and how soon a viewer hears of a message. Ours is the real
  * product under `wrangler dev` (the Worker, the session Durable Object's turn runner, local D1)
- * with a profile pointing at the scripted OpenAI-compatible server in this process; the peer is a
- * bare `openai` SDK loop behind a Node `http` + `ws` relay (turn-peer.ts) against the same server
- * and script. Both are driven and timed the same way, in rounds, from this process's sockets.
+ * with a profile pointing at the scripted OpenAI-compatible server in this process. Two references
+ * run the same bare `openai` SDK loop (bare-loop.ts) against the same server and script: the peer,
+ * in Node behind a Node `http` + `ws` relay (turn-peer.ts), and the floor, a Durable Object in the
+ * same workerd as the product (floor/worker.ts, started by the same `wrangler dev`), which pays the
+ * same hop to the model server and the same sockets. All three are driven and timed the same way,
+ * in rounds, from this process's sockets.
  * Every wait is bounded; a failure throws after everything this file started is closed.
  */
-import diagnostics from 'node:diagnostics_channel';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Socket } from 'node:net';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { runProductSection } from './product-section.ts';
 import type { ProductResources } from './product-section.ts';
@@ -21,19 +21,21 @@ import type { Client } from './session-clients.ts';
 import type { EventTemplate } from './session-peer.ts';
 import { markdownTable, median, pairedRow } from './table.ts';
 import type { ResultRow } from './table.ts';
+import { ModelClock } from './model-clock.ts';
 import { startTurnPeer } from './turn-peer.ts';
 import { startScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
 import type { ScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
-import { startProduct } from '../test/browser/product.ts';
+import { ROOT, startProduct } from '../test/browser/product.ts';
 
 /** The script: this many iterations of one cheap read tool call, then the final JSON answer. */
 const TOOL_ITERATIONS = 6;
 const REQUESTS = TOOL_ITERATIONS + 1;
 const FINAL_ANSWER = JSON.stringify({ responseType: 'chat', assistantSummary: 'done' });
 const API_KEY = 'sk-bench-turn';
+const FLOOR_CONFIG = path.join(ROOT, 'bench/floor/wrangler.jsonc');
 /**
  * WARMUP turns per side, then ROUNDS rounds of PER_ROUND turns per side, the sides back to back
- * (alternating which goes first) like session.ts; the ratio is the median of the round ratios.
+ * (the order rotating each round) like session.ts; the ratio is the median of the round ratios.
  * Ours opens a new step session per turn (so each turn is a session's first, as when an author
  * opens the AI panel), which with the product's start keeps the section near a minute.
  */
@@ -43,50 +45,9 @@ const PER_ROUND = 6;
 /** One turn, POST to turn.finished; far above any plausible figure. */
 const SAMPLE_TIMEOUT_MS = 20_000;
 /** The whole section, product start included: a stuck wait can never hang `npm run bench`. */
-const SECTION_TIMEOUT_MS = 180_000;
+const SECTION_TIMEOUT_MS = 240_000;
 
-// ---- the model's own time, seen from the scripted server ------------------------------------
-
-/**
- * Every chat completion request the scripted server answers, from the request's last byte to the
- * response's end, through node:http's diagnostics channels (the server is in this process, so no
- * wrapper changes what it does). A turn's model time is the sum over the requests inside it.
- */
-class ModelClock {
-  readonly #port: number;
-  readonly #open = new WeakMap<ServerResponse, number>();
-  readonly #spans: Array<{ start: number; end: number }> = [];
-  readonly #onStart = (message: unknown) => {
-    const { request, response, socket } = message as { request: IncomingMessage; response: ServerResponse; socket: Socket };
-    if (socket.localPort !== this.#port || request.method !== 'POST' || !request.url?.startsWith('/v1/chat/completions')) return;
-    // From the request's last byte: sending the request is the client's work, not the model's.
-    request.once('end', () => this.#open.set(response, performance.now()));
-  };
-  readonly #onFinish = (message: unknown) => {
-    const { response } = message as { response: ServerResponse };
-    const start = this.#open.get(response);
-    if (start !== undefined) this.#spans.push({ start, end: performance.now() });
-  };
-
-  constructor(port: number) {
-    this.#port = port;
-    diagnostics.subscribe('http.server.request.start', this.#onStart);
-    diagnostics.subscribe('http.server.response.finish', this.#onFinish);
-  }
-
-  /** The requests that started at or after `from` and ended by `to`: how many, and their summed time. */
-  between(from: number, to: number): { count: number; ms: number } {
-    const inside = this.#spans.filter((s) => s.start >= from && s.end <= to);
-    return { count: inside.length, ms: inside.reduce((sum, s) => sum + (s.end - s.start), 0) };
-  }
-
-  close(): void {
-    diagnostics.unsubscribe('http.server.request.start', this.#onStart);
-    diagnostics.unsubscribe('http.server.response.finish', this.#onFinish);
-  }
-}
-
-// ---- one turn, either side ------------------------------------------------------------------
+// ---- one turn, any side ------------------------------------------------------------------
 
 interface TurnSample {
   /** POST sent → its 202 (headers). */
@@ -117,7 +78,7 @@ interface Sockets {
 const END_EVENT = /"type":"turn\.(finished|failed|stopped|paused)"/;
 const isLiveEvents = (text: string) => text.startsWith('{"type":"events"') && text.includes('"replay":false');
 /** Same length on both sides, unique per turn, so turn.accepted is recognised by a substring search. */
-const marker = (side: 'ours' | 'peer', n: number) => `bench-turn-${side}-${String(n).padStart(5, '0')}`;
+const marker = (side: SideName, n: number) => `bench-turn-${side}-${String(n).padStart(5, '0')}`;
 /** A session event as a frame carries it. */
 type FrameEvent = EventTemplate & { type: string };
 const eventsOf = (frames: readonly string[]) => frames.flatMap((f) => (JSON.parse(f) as { events: FrameEvent[] }).events);
@@ -193,7 +154,10 @@ async function postMessage(url: string, headers: Record<string, string>, content
 
 // ---- measurement ----------------------------------------------------------------------------
 
+type SideName = 'ours' | 'peer' | 'floor';
+const SIDES: readonly SideName[] = ['ours', 'peer', 'floor'];
 type Side = (n: number) => Promise<TurnSample>;
+type BySide<T> = Record<SideName, T>;
 
 const METRICS = [
   {
@@ -211,31 +175,42 @@ const METRICS = [
   { key: 'firstRequest', name: 'message POST → first llm.requested at a viewer socket', peer: 'the same relay, then the loop emits llm.requested before its SDK call' },
 ] as const satisfies ReadonlyArray<{ key: keyof TurnSample; name: string; peer: string }>;
 
+/** The same turns of ours beside the floor in the same workerd: the goal rows. */
+const FLOOR_METRICS = [
+  {
+    key: 'perIteration',
+    name: `turn orchestration per iteration, vs the floor in the same workerd (goal ≤ 1.5×)`,
+    peer: `floor (d): the same bare \`openai\` loop in a Durable Object beside the product (bench/floor/worker.ts), no storage; same script, same frames, same hop to the model server`,
+  },
+  {
+    key: 'loopPerIteration',
+    name: `loop orchestration per iteration, vs the floor in the same workerd (goal ≤ 1.5×)`,
+    peer: 'the same turns of the same floor',
+  },
+] as const satisfies ReadonlyArray<{ key: keyof TurnSample; name: string; peer: string }>;
+
 export interface TurnBenchResult {
   rows: ResultRow[];
   /** Medians of the pooled samples that are not ratio rows. */
-  medians: Record<'ours' | 'peer', { total: number; model: number; reportedModel: number; answeredToAccepted: number }>;
+  medians: BySide<{ total: number; model: number; reportedModel: number; answeredToAccepted: number }>;
   /** The product's tool result and prompt, for the printout. */
   sizes: { toolResultChars: number; promptChars: number; toolsChars: number };
   seconds: number;
 }
 
-async function measure(ours: Side, peer: Side): Promise<{ ours: TurnSample[]; peer: TurnSample[]; rounds: Array<{ ours: TurnSample[]; peer: TurnSample[] }> }> {
+async function measure(sides: BySide<Side>): Promise<{ samples: BySide<TurnSample[]>; rounds: Array<BySide<TurnSample[]>> }> {
   let n = 0;
-  for (let i = 0; i < WARMUP; i++) {
-    await ours(n++);
-    await peer(n++);
-  }
-  const rounds: Array<{ ours: TurnSample[]; peer: TurnSample[] }> = [];
+  for (let i = 0; i < WARMUP; i++) for (const side of SIDES) await sides[side](n++);
+  const rounds: Array<BySide<TurnSample[]>> = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const inRound = { ours: [] as TurnSample[], peer: [] as TurnSample[] };
-    for (const side of round % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const)) {
-      const sample = side === 'ours' ? ours : peer;
-      for (let i = 0; i < PER_ROUND; i++) inRound[side].push(await sample(n++));
-    }
+    const inRound: BySide<TurnSample[]> = { ours: [], peer: [], floor: [] };
+    const order = [...SIDES.slice(round % SIDES.length), ...SIDES.slice(0, round % SIDES.length)];
+    for (const side of order) for (let i = 0; i < PER_ROUND; i++) inRound[side].push(await sides[side](n++));
     rounds.push(inRound);
   }
-  return { ours: rounds.flatMap((r) => r.ours), peer: rounds.flatMap((r) => r.peer), rounds };
+  const samples: BySide<TurnSample[]> = { ours: [], peer: [], floor: [] };
+  for (const side of SIDES) samples[side] = rounds.flatMap((r) => r[side]);
+  return { samples, rounds };
 }
 
 // ---- the section ----------------------------------------------------------------------------
@@ -265,7 +240,7 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   const clock = new ModelClock(scripted.port);
   resources.clock = clock;
   log('starting the product (wrangler dev, local D1) …');
-  const product = await startProduct();
+  const product = await startProduct({ floorConfig: FLOOR_CONFIG });
   resources.product = product;
 
   const owner = await register(product.url, 'turn-owner');
@@ -323,19 +298,36 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   };
   const peerTurn = (n: number) => turnSample(peerSockets, marker('peer', n), (content) => postMessage(`${peer.url}/messages`, owner.headers(), content), clock);
 
-  log(`${WARMUP} warm-up turns per side, then ${ROUNDS} rounds of ${PER_ROUND} …`);
-  const result = await measure(
-    async (n) => (await oursTurn(n)).sample,
-    async (n) => (await peerTurn(n)).sample,
-  );
-  const rows = METRICS.map((metric) =>
+  // The floor in the same workerd, given the same script.
+  const floorUrl = `${product.url}/__floor/loop/turns`;
+  const setup = await fetch(`${floorUrl}/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ baseUrl: scripted.url, apiKey: API_KEY, model, prompt: first.messages, tools: first.tools, toolResult: JSON.parse(toolMessage.content), templates }),
+    signal: AbortSignal.timeout(SAMPLE_TIMEOUT_MS),
+  });
+  if (setup.status !== 201) throw new Error(`the loop floor refused its script: ${setup.status} ${(await setup.text()).slice(0, 300)}`);
+  const floorWs = `${floorUrl.replace(/^http/, 'ws')}/ws`;
+  const floorSockets: Sockets = {
+    sender: (await subscribedSockets(floorWs, owner.headers(), 1, 'floor sender', clients))[0]!,
+    viewer: (await subscribedSockets(floorWs, viewer.headers(), 1, 'floor viewer', clients))[0]!,
+  };
+  const floorTurn = (n: number) => turnSample(floorSockets, marker('floor', n), (content) => postMessage(`${floorUrl}/messages`, owner.headers(), content), clock);
+
+  log(`${WARMUP} warm-up turns per side (ours, the Node peer, the floor), then ${ROUNDS} rounds of ${PER_ROUND} …`);
+  const result = await measure({
+    ours: async (n) => (await oursTurn(n)).sample,
+    peer: async (n) => (await peerTurn(n)).sample,
+    floor: async (n) => (await floorTurn(n)).sample,
+  });
+  const row = (metric: { key: keyof TurnSample; name: string; peer: string }, against: 'peer' | 'floor') =>
     pairedRow(
       metric.name,
       metric.peer,
-      { ours: result.ours.map((s) => s[metric.key]), peer: result.peer.map((s) => s[metric.key]) },
-      result.rounds.map((r) => median(r.ours.map((s) => s[metric.key])) / median(r.peer.map((s) => s[metric.key]))),
-    ),
-  );
+      { ours: result.samples.ours.map((s) => s[metric.key]), peer: result.samples[against].map((s) => s[metric.key]) },
+      result.rounds.map((r) => median(r.ours.map((s) => s[metric.key])) / median(r[against].map((s) => s[metric.key]))),
+    );
+  const rows = [...FLOOR_METRICS.map((metric) => row(metric, 'floor')), ...METRICS.map((metric) => row(metric, 'peer'))];
   const medians = (samples: TurnSample[]) => ({
     total: median(samples.map((s) => s.total)),
     model: median(samples.map((s) => s.model)),
@@ -344,7 +336,7 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   });
   return {
     rows,
-    medians: { ours: medians(result.ours), peer: medians(result.peer) },
+    medians: { ours: medians(result.samples.ours), peer: medians(result.samples.peer), floor: medians(result.samples.floor) },
     sizes: { toolResultChars: toolMessage.content.length, promptChars: JSON.stringify(first.messages).length, toolsChars: JSON.stringify(first.tools).length },
     seconds: (performance.now() - started) / 1000,
   };
@@ -366,25 +358,27 @@ const ms = (value: number) => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.
 
 /** The section's printout: the rows as run.ts prints its own, the turn's parts, and what the two sides are. */
 export function turnReport(result: TurnBenchResult): string {
-  const { ours, peer } = result.medians;
+  const { ours, peer, floor } = result.medians;
+  const line = (name: string, key: keyof typeof ours) => `| ${name} | ${ms(ours[key])} | ${ms(floor[key])} | ${ms(peer[key])} |`;
   return [
     markdownTable(result.rows),
     '',
-    '| median of the same turns | ours, ms | peer, ms |',
-    '|---|---:|---:|',
-    `| whole turn, POST → turn.finished at the sender | ${ms(ours.total)} | ${ms(peer.total)} |`,
-    `| model time inside it (scripted server, request received → response end, ${REQUESTS} requests) | ${ms(ours.model)} | ${ms(peer.model)} |`,
-    `| the same calls as the loop timed them (sum of llm.completed durationMs) | ${ms(ours.reportedModel)} | ${ms(peer.reportedModel)} |`,
-    `| 202 → turn.accepted at the viewer (negative: the event came before the answer) | ${ms(ours.answeredToAccepted)} | ${ms(peer.answeredToAccepted)} |`,
+    '| median of the same turns | ours, ms | floor (same workerd), ms | Node peer, ms |',
+    '|---|---:|---:|---:|',
+    line('whole turn, POST → turn.finished at the sender', 'total'),
+    line(`model time inside it (scripted server, request received → response end, ${REQUESTS} requests)`, 'model'),
+    line('the same calls as the loop timed them (sum of llm.completed durationMs)', 'reportedModel'),
+    line('202 → turn.accepted at the viewer (negative: the event came before the answer)', 'answeredToAccepted'),
     '',
     `The AI turn: ours is the product under \`wrangler dev\`, its LLM profile pointed at the scripted OpenAI-compatible server in this process ` +
       `(test/support/scripted-openai, chunk delay 0); each turn is the first of a new step session, sent by the owner while a viewer's socket is subscribed. ` +
       `The script: ${TOOL_ITERATIONS} responses with one builder_step_read call each, then the final answer ${FINAL_ANSWER}. ` +
-      `The peer sends the product's own first request (${result.sizes.promptChars} chars of messages, ${result.sizes.toolsChars} chars of tools) to the same script, ` +
-      `and its tool answers the product's tool result (${result.sizes.toolResultChars} chars of JSON), re-serialised per call. ` +
-      `Model time is measured on the scripted server (node:http diagnostics channels: from the request's last byte to the response's end) and taken out of both sides; ` +
+      `The floor and the peer send the product's own first request (${result.sizes.promptChars} chars of messages, ${result.sizes.toolsChars} chars of tools) to the same script, ` +
+      `and their tool answers the product's tool result (${result.sizes.toolResultChars} chars of JSON), re-serialised per call. ` +
+      `The floor runs in the same \`wrangler dev\` as the product and is reached through the same service-binding hop (floor/worker.ts); the Node peer pays neither that hop nor workerd's to the model server. ` +
+      `Model time is measured on the scripted server (node:http diagnostics channels: from the request's last byte to the response's end) and taken out of every side; ` +
       `what is left is the orchestration (HTTP, the SDK and its parsing, storage, events, sockets), over ${REQUESTS} requests per turn. ` +
-      `${WARMUP} warm-up turns per side, then ${ROUNDS} rounds of ${PER_ROUND} per side; the ratio is the median of the round ratios.`,
+      `${WARMUP} warm-up turns per side, then ${ROUNDS} rounds of ${PER_ROUND} per side, the order rotating; the ratio is the median of the round ratios.`,
     `Turn section: ${result.seconds.toFixed(0)} s, product start included.`,
   ].join('\n');
 }

@@ -3,15 +3,20 @@
  * live row of `npm run bench`, run in the same workerd as the product so a ratio against it is the
  * product's own cost. Three objects: an event relay (POST → one frame to every socket), a
  * POST-then-emit log (POST → one SQLite row, 202, one frame; a hello replays rows after a seq) and a
- * y-protocols relay (sync step 1/2, updates applied to one Y.Doc and sent to the other sockets);
- * and one D1 batch writing the rows an apply writes (the apply row's floor). Sockets speak the product's opening (a
+ * y-protocols relay (sync step 1/2, updates applied to one Y.Doc and sent to the other sockets),
+ * a bare `openai` tool loop (../bare-loop.ts: the turn rows' floor, paying the same hop from this
+ * workerd to the model server as the product's loop); and one D1 batch writing the rows an apply
+ * writes (the apply row's floor). Sockets speak the product's opening (a
  * `hello` text frame, `{type: 'hello', lastSeq}` answered by a replay) so the same clients drive both.
  */
 import { DurableObject, WorkerEntrypoint } from 'cloudflare:workers';
+import OpenAI from 'openai';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { bareLoop, eventOf } from '../bare-loop.ts';
+import type { BareLoopScript, LoopEvent } from '../bare-loop.ts';
 
 interface Env {
   PRODUCT: Fetcher;
@@ -20,6 +25,7 @@ interface Env {
   RELAY: DurableObjectNamespace;
   POST_EMIT: DurableObjectNamespace;
   YJS: DurableObjectNamespace;
+  LOOP: DurableObjectNamespace;
 }
 
 /** y-protocols' message type for sync frames (shared/protocol.ts's YJS_MESSAGE.SYNC). */
@@ -152,9 +158,57 @@ export class YjsFloor extends DurableObject {
   }
 }
 
-const OBJECTS = { relay: 'RELAY', post: 'POST_EMIT', yjs: 'YJS' } as const;
+/**
+ * (d) The loop floor: `POST …/setup` gives it the script (the model server's URL and key, the
+ * product's first request, tool result and event shapes); `POST …/messages` sends `turn.accepted`
+ * to the subscribed sockets, answers 202 and runs bare-loop.ts's loop, each of its events one frame.
+ * No storage, no checks, no retries: what a turn costs in this runtime with nothing of ours.
+ */
+export class LoopFloor extends DurableObject {
+  #seq = 0;
+  #turns = 0;
+  #running = false;
+  #script: { client: OpenAI; script: BareLoopScript } | null = null;
 
-/** The floor's own routes, reached through the FLOOR service binding: /__floor/{relay|post|yjs}/:name/… and /__floor/d1/rows. */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get('upgrade') === 'websocket') return upgrade(this.ctx, this.#seq);
+    if (new URL(request.url).pathname.endsWith('/setup')) {
+      const { baseUrl, apiKey, ...script } = (await request.json()) as BareLoopScript & { baseUrl: string; apiKey: string };
+      this.#script = { client: new OpenAI({ baseURL: baseUrl, apiKey, maxRetries: 0, logLevel: 'off' }), script };
+      return json(201, { data: null, error: null });
+    }
+    const input = (await request.json()) as { content?: unknown };
+    const setup = this.#script;
+    if (!setup) return json(409, { data: null, error: { code: 'NOT_SET_UP', message: 'POST …/setup first.' } });
+    if (this.#running) return json(409, { data: null, error: { code: 'AI_TURN_IN_PROGRESS', message: 'A turn is running.' } });
+    this.#running = true;
+    const turnId = `turn_floor_${String(++this.#turns).padStart(19, '0')}`;
+    this.#publish(eventOf(setup.script.templates, 'turn.accepted', turnId, { content: input.content, suggestOnly: false }));
+    const response = json(202, { data: { turnId, seq: this.#seq, status: 'running' }, error: null });
+    void bareLoop(setup.client, setup.script, turnId, this.#publish)
+      .catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        this.#publish(eventOf(setup.script.templates, 'turn.failed', turnId, { code: 'FLOOR_FAILED', message, hints: [] }));
+      })
+      .finally(() => (this.#running = false));
+    return response;
+  }
+
+  readonly #publish = (event: LoopEvent): void => {
+    const frame = liveFrame(JSON.stringify({ ...event, seq: ++this.#seq }), false);
+    for (const socket of subscribed(this.ctx)) socket.send(frame);
+  };
+
+  override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
+    if (helloOf(message) === null) return;
+    socket.serializeAttachment('subscribed');
+    socket.send(liveFrame('', true));
+  }
+}
+
+const OBJECTS = { relay: 'RELAY', post: 'POST_EMIT', yjs: 'YJS', loop: 'LOOP' } as const;
+
+/** The floor's own routes, reached through the FLOOR service binding: /__floor/{relay|post|yjs|loop}/:name/… and /__floor/d1/rows. */
 export class Floor extends WorkerEntrypoint<Env> {
   override async fetch(request: Request): Promise<Response> {
     const [, , kind, name] = new URL(request.url).pathname.split('/');
