@@ -150,6 +150,9 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   }
 
   #emit(event: NewEvent): SessionEvent {
+    // Keystrokes still waiting in memory are written first: storage keeps what was seen in the
+    // order it was seen (a comment on a line someone just typed never outlives that line).
+    if (this.core.overlay.pending > 0) this.core.persistEdits();
     // Events the session raises while the AI works (staged, validated…) belong to the running turn.
     const turnId = event.turnId ?? (event.actor.kind !== 'user' ? (this.#turns?.activeTurnId ?? null) : null);
     // Encoded once (the texts it stored), sent as the same string to every subscribed socket.

@@ -3,7 +3,8 @@
  * through the real upgrade and the real object: a live event reaches every subscribed socket
  * without re-reading any socket's attachment; a co-editor's keystroke costs its two storage writes
  * (the update, the debounce task) and no read; edits typed across more than the debounce still end
- * in one validated version; a replay sends the stored JSON of its events without parsing them.
+ * in one validated version; waiting keystrokes are written before any event is stored; a replay
+ * sends the stored JSON of its events without parsing them.
  */
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import * as Y from 'yjs';
@@ -193,6 +194,33 @@ describe('the live channel per event and per frame', () => {
     }));
     expect(woken.step.startsWith('again typed ')).toBe(true);
     expect(woken.other).toBe('other');
+  });
+
+  it('appends waiting keystrokes before an event is stored: a comment never outlives the line just typed', async () => {
+    const s = await stagedSession();
+    const c = await coEditing(s);
+    try {
+      // Long enough that the keystroke still waits in memory when the comment comes.
+      await runInDurableObject(s.object, (instance: AiSessionDurableObject) => {
+        instance.editFlushMs = 60_000;
+      });
+      await c.type('typed just before the comment ');
+      const { spy, stop } = await spyOn(s.object);
+      try {
+        const comment = await s.owner.post(`${s.path}/comments`, { objectKey: STEP_KEY, line: 1, body: 'On the line just typed.' });
+        expect(comment.status).toBe(201);
+      } finally {
+        await stop();
+      }
+      const keystroke = spy.statements.indexOf('INSERT INTO y_updates (data) VALUES (?)');
+      const event = spy.statements.findIndex((statement) => statement.startsWith('INSERT INTO events'));
+      expect(keystroke).toBeGreaterThanOrEqual(0);
+      expect(event).toBeGreaterThan(keystroke);
+      // Nothing waits in memory any more although the keystroke's own timer has not run.
+      expect(await runInDurableObject(s.object, (instance: AiSessionDurableObject) => instance.core.overlay.pending)).toBe(0);
+    } finally {
+      c.close();
+    }
   });
 
   it('still makes one validated version of edits typed across more than the debounce', async () => {

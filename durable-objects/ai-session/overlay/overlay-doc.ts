@@ -5,8 +5,8 @@
  * (the broadcast) see them. A person's keystroke from a socket is relayed first and appended
  * behind it (write-behind): a storage write before the relay would make the relayed frame wait for
  * the write to commit (the output gate), so keystrokes wait in memory until `flush()` — which the
- * session object calls a moment later (EDIT_FLUSH_MS), and which every server update and snapshot
- * runs first — and a burst of keystrokes is one commit. The log is compacted into one snapshot
+ * session object calls a moment later (EDIT_FLUSH_MS), and which every server update, snapshot
+ * and stored event runs first — and a burst of keystrokes is one commit. The log is compacted into one snapshot
  * once it grows.
  *
  * People co-edit through Yjs, but only the *text* of entries that already exist: an update from a
