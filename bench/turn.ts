@@ -17,19 +17,17 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import { runProductSection } from './product-section.ts';
 import type { ProductResources } from './product-section.ts';
 import { STEP, WORKFLOW, closeAll, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
-import type { Client } from './session-clients.ts';
 import type { EventTemplate } from './session-peer.ts';
 import { markdownTable, median, pairedRow } from './table.ts';
 import type { ResultRow } from './table.ts';
 import { ModelClock } from './model-clock.ts';
+import { REQUESTS, SAMPLE_TIMEOUT_MS, TOOL_ITERATIONS, eventsOf, postMessage, turnSample } from './turn-sample.ts';
+import type { Sockets, TurnSample } from './turn-sample.ts';
 import { startTurnPeer } from './turn-peer.ts';
 import { startScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
 import type { ScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
 import { ROOT, startProduct } from '../test/browser/product.ts';
 
-/** The script: this many iterations of one cheap read tool call, then the final JSON answer. */
-const TOOL_ITERATIONS = 6;
-const REQUESTS = TOOL_ITERATIONS + 1;
 const FINAL_ANSWER = JSON.stringify({ responseType: 'chat', assistantSummary: 'done' });
 const API_KEY = 'sk-bench-turn';
 const FLOOR_CONFIG = path.join(ROOT, 'bench/floor/wrangler.jsonc');
@@ -42,122 +40,17 @@ const FLOOR_CONFIG = path.join(ROOT, 'bench/floor/wrangler.jsonc');
 const WARMUP = 2;
 const ROUNDS = 5;
 const PER_ROUND = 6;
-/** One turn, POST to turn.finished; far above any plausible figure. */
-const SAMPLE_TIMEOUT_MS = 20_000;
 /** The whole section, product start included: a stuck wait can never hang `npm run bench`. */
 const SECTION_TIMEOUT_MS = 240_000;
 
-// ---- one turn, any side ------------------------------------------------------------------
-
-interface TurnSample {
-  /** POST sent → its 202 (headers). */
-  answered: number;
-  /** POST sent → turn.accepted at the viewer's socket. */
-  accepted: number;
-  /** POST sent → the first llm.requested at the viewer's socket. */
-  firstRequest: number;
-  /** The 202 → turn.accepted at the viewer (negative when the event came first). */
-  answeredToAccepted: number;
-  /** POST sent → turn.finished at the sender's socket. */
-  total: number;
-  /** The model's time inside the turn (the scripted server's side). */
-  model: number;
-  /** The sum of the turn's llm.completed durationMs: the model calls as the loop saw them (whole ms). */
-  reportedModel: number;
-  /** (total − model) / REQUESTS. */
-  perIteration: number;
-  /** (the sender's first llm.requested → turn.finished − model) / REQUESTS: the loop without accepting and the prompt. */
-  loopPerIteration: number;
-}
-
-interface Sockets {
-  sender: Client;
-  viewer: Client;
-}
-
-const END_EVENT = /"type":"turn\.(finished|failed|stopped|paused)"/;
-const isLiveEvents = (text: string) => text.startsWith('{"type":"events"') && text.includes('"replay":false');
-/** Same length on both sides, unique per turn, so turn.accepted is recognised by a substring search. */
-const marker = (side: SideName, n: number) => `bench-turn-${side}-${String(n).padStart(5, '0')}`;
-/** A session event as a frame carries it. */
-type FrameEvent = EventTemplate & { type: string };
-const eventsOf = (frames: readonly string[]) => frames.flatMap((f) => (JSON.parse(f) as { events: FrameEvent[] }).events);
-
-/** Sends one message and times the turn at both sockets; checks that it ran the script, after the timing. */
-async function turnSample(sockets: Sockets, mark: string, send: (content: string) => Promise<number>, clock: ModelClock): Promise<{ sample: TurnSample; frames: string[] }> {
-  const { sender, viewer } = sockets;
-  let acceptedAt: number | undefined;
-  const atViewer = viewer.waitText(
-    (text) => {
-      if (acceptedAt !== undefined) return text.includes('"type":"llm.requested"');
-      if (text.includes('"type":"turn.accepted"') && text.includes(mark)) acceptedAt = performance.now();
-      return false;
-    },
-    `turn.accepted, then llm.requested for ${mark}`,
-    SAMPLE_TIMEOUT_MS,
-  );
-  const frames: string[] = [];
-  let firstRequestAt: number | undefined;
-  let mine = false;
-  const atSender = sender.waitText(
-    (text) => {
-      if (!isLiveEvents(text)) return false;
-      mine ||= text.includes('"type":"turn.accepted"') && text.includes(mark);
-      if (!mine) return false;
-      frames.push(text);
-      if (firstRequestAt === undefined && text.includes('"type":"llm.requested"')) firstRequestAt = performance.now();
-      return END_EVENT.test(text);
-    },
-    `the end of the turn ${mark}`,
-    SAMPLE_TIMEOUT_MS,
-  );
-  const start = performance.now();
-  const [answeredAt, viewerLlm, end] = await Promise.all([send(`Read the step again (${mark}).`), atViewer, atSender]);
-  const model = clock.between(start, end.at);
-  const events = eventsOf(frames);
-  const sample: TurnSample = {
-    answered: answeredAt - start,
-    accepted: acceptedAt! - start,
-    firstRequest: viewerLlm.at - start,
-    answeredToAccepted: acceptedAt! - answeredAt,
-    total: end.at - start,
-    model: model.ms,
-    reportedModel: events.filter((e) => e.type === 'llm.completed').reduce((sum, e) => sum + Number(e.payload['durationMs']), 0),
-    perIteration: (end.at - start - model.ms) / REQUESTS,
-    loopPerIteration: (end.at - firstRequestAt! - model.ms) / REQUESTS,
-  };
-  const count = (type: string, ok?: boolean) => events.filter((e) => e.type === type && (ok === undefined || e.payload['ok'] === ok)).length;
-  if (!end.text.includes('"type":"turn.finished"')) throw new Error(`the turn ${mark} did not finish: ${end.text.slice(0, 600)}`);
-  if (count('llm.requested') !== REQUESTS || count('tool.finished', true) !== TOOL_ITERATIONS || model.count !== REQUESTS) {
-    throw new Error(
-      `the turn ${mark} did not play the script (${REQUESTS} requests, ${TOOL_ITERATIONS} successful tools): ` +
-        `${count('llm.requested')} llm.requested, ${count('tool.finished', true)} tool.finished ok, ${model.count} requests at the model server; ` +
-        `events: ${events.map((e) => e.type).join(', ')}; first failed tool: ${JSON.stringify(events.find((e) => e.type === 'tool.finished' && e.payload['ok'] !== true)?.payload ?? null)}`,
-    );
-  }
-  return { sample, frames };
-}
-
-/** POSTs and resolves with the time its answer's headers came; anything but 202 is a failure. */
-async function postMessage(url: string, headers: Record<string, string>, content: string): Promise<number> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ content }),
-    signal: AbortSignal.timeout(SAMPLE_TIMEOUT_MS),
-  });
-  const at = performance.now();
-  const text = await res.text();
-  if (res.status !== 202) throw new Error(`POST ${url} answered ${res.status}, expected 202: ${text.slice(0, 500)}`);
-  return at;
-}
-
 // ---- measurement ----------------------------------------------------------------------------
 
-type SideName = 'ours' | 'peer' | 'floor';
-const SIDES: readonly SideName[] = ['ours', 'peer', 'floor'];
+type SideName = 'ours' | 'peer' | 'floor' | 'stored';
+const SIDES: readonly SideName[] = ['ours', 'peer', 'floor', 'stored'];
 type Side = (n: number) => Promise<TurnSample>;
 type BySide<T> = Record<SideName, T>;
+/** Same length on both sides, unique per turn, so turn.accepted is recognised by a substring search. */
+const marker = (side: SideName, n: number) => `bench-turn-${side}-${String(n).padStart(5, '0')}`;
 
 const METRICS = [
   {
@@ -175,19 +68,33 @@ const METRICS = [
   { key: 'firstRequest', name: 'message POST → first llm.requested at a viewer socket', peer: 'the same relay, then the loop emits llm.requested before its SDK call' },
 ] as const satisfies ReadonlyArray<{ key: keyof TurnSample; name: string; peer: string }>;
 
-/** The same turns of ours beside the floor in the same workerd: the goal rows. */
+/** The same turns of ours beside the floors in the same workerd: the goal rows. */
 const FLOOR_METRICS = [
   {
+    against: 'floor',
     key: 'perIteration',
     name: `turn orchestration per iteration, vs the floor in the same workerd (goal ≤ 1.5×)`,
     peer: `floor (d): the same bare \`openai\` loop in a Durable Object beside the product (bench/floor/worker.ts), no storage; same script, same frames, same hop to the model server`,
   },
   {
+    against: 'floor',
     key: 'loopPerIteration',
     name: `loop orchestration per iteration, vs the floor in the same workerd (goal ≤ 1.5×)`,
     peer: 'the same turns of the same floor',
   },
-] as const satisfies ReadonlyArray<{ key: keyof TurnSample; name: string; peer: string }>;
+  {
+    against: 'stored',
+    key: 'perIteration',
+    name: `turn orchestration per iteration, vs the floor storing its events`,
+    peer: `floor (d) storing each event as one SQLite row before its frame, as floor (b) does: the least a resumable event log does (ours also checkpoints the turn)`,
+  },
+  {
+    against: 'stored',
+    key: 'loopPerIteration',
+    name: `loop orchestration per iteration, vs the floor storing its events`,
+    peer: 'the same turns of the same floor',
+  },
+] as const satisfies ReadonlyArray<{ against: SideName; key: keyof TurnSample; name: string; peer: string }>;
 
 export interface TurnBenchResult {
   rows: ResultRow[];
@@ -203,12 +110,12 @@ async function measure(sides: BySide<Side>): Promise<{ samples: BySide<TurnSampl
   for (let i = 0; i < WARMUP; i++) for (const side of SIDES) await sides[side](n++);
   const rounds: Array<BySide<TurnSample[]>> = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const inRound: BySide<TurnSample[]> = { ours: [], peer: [], floor: [] };
+    const inRound: BySide<TurnSample[]> = { ours: [], peer: [], floor: [], stored: [] };
     const order = [...SIDES.slice(round % SIDES.length), ...SIDES.slice(0, round % SIDES.length)];
     for (const side of order) for (let i = 0; i < PER_ROUND; i++) inRound[side].push(await sides[side](n++));
     rounds.push(inRound);
   }
-  const samples: BySide<TurnSample[]> = { ours: [], peer: [], floor: [] };
+  const samples: BySide<TurnSample[]> = { ours: [], peer: [], floor: [], stored: [] };
   for (const side of SIDES) samples[side] = rounds.flatMap((r) => r[side]);
   return { samples, rounds };
 }
@@ -288,9 +195,10 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   const last = chats.at(-1)!.body as { messages: ChatCompletionMessageParam[] };
   const toolMessage = last.messages.find((m) => m.role === 'tool');
   if (!toolMessage || typeof toolMessage.content !== 'string') throw new Error('the product sent no role=tool message to the model');
+  const toolResult: unknown = JSON.parse(toolMessage.content);
   const templates: Record<string, EventTemplate> = {};
   for (const event of eventsOf(frames)) templates[event.type] ??= event;
-  const peer = await startTurnPeer({ baseUrl: scripted.url, model, apiKey: API_KEY, prompt: first.messages, tools: first.tools, toolResult: JSON.parse(toolMessage.content), templates });
+  const peer = await startTurnPeer({ baseUrl: scripted.url, model, apiKey: API_KEY, prompt: first.messages, tools: first.tools, toolResult, templates });
   resources.peers.push(peer);
   const peerSockets: Sockets = {
     sender: (await subscribedSockets(peer.url.replace(/^http/, 'ws'), owner.headers(), 1, 'peer sender', clients))[0]!,
@@ -298,36 +206,39 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   };
   const peerTurn = (n: number) => turnSample(peerSockets, marker('peer', n), (content) => postMessage(`${peer.url}/messages`, owner.headers(), content), clock);
 
-  // The floor in the same workerd, given the same script.
-  const floorUrl = `${product.url}/__floor/loop/turns`;
-  const setup = await fetch(`${floorUrl}/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ baseUrl: scripted.url, apiKey: API_KEY, model, prompt: first.messages, tools: first.tools, toolResult: JSON.parse(toolMessage.content), templates }),
-    signal: AbortSignal.timeout(SAMPLE_TIMEOUT_MS),
-  });
-  if (setup.status !== 201) throw new Error(`the loop floor refused its script: ${setup.status} ${(await setup.text()).slice(0, 300)}`);
-  const floorWs = `${floorUrl.replace(/^http/, 'ws')}/ws`;
-  const floorSockets: Sockets = {
-    sender: (await subscribedSockets(floorWs, owner.headers(), 1, 'floor sender', clients))[0]!,
-    viewer: (await subscribedSockets(floorWs, viewer.headers(), 1, 'floor viewer', clients))[0]!,
+  // The floors in the same workerd, given the same script: one without storage, one storing its events.
+  const floorSide = async (side: 'floor' | 'stored'): Promise<Side> => {
+    const floorUrl = `${product.url}/__floor/loop/${side}`;
+    const setup = await fetch(`${floorUrl}/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ baseUrl: scripted.url, apiKey: API_KEY, model, prompt: first.messages, tools: first.tools, toolResult, templates, store: side === 'stored' }),
+      signal: AbortSignal.timeout(SAMPLE_TIMEOUT_MS),
+    });
+    if (setup.status !== 201) throw new Error(`the loop floor refused its script: ${setup.status} ${(await setup.text()).slice(0, 300)}`);
+    const floorWs = `${floorUrl.replace(/^http/, 'ws')}/ws`;
+    const sockets: Sockets = {
+      sender: (await subscribedSockets(floorWs, owner.headers(), 1, `${side} sender`, clients))[0]!,
+      viewer: (await subscribedSockets(floorWs, viewer.headers(), 1, `${side} viewer`, clients))[0]!,
+    };
+    return async (n) => (await turnSample(sockets, marker(side, n), (content) => postMessage(`${floorUrl}/messages`, owner.headers(), content), clock)).sample;
   };
-  const floorTurn = (n: number) => turnSample(floorSockets, marker('floor', n), (content) => postMessage(`${floorUrl}/messages`, owner.headers(), content), clock);
 
-  log(`${WARMUP} warm-up turns per side (ours, the Node peer, the floor), then ${ROUNDS} rounds of ${PER_ROUND} …`);
+  log(`${WARMUP} warm-up turns per side (ours, the Node peer, the two floors), then ${ROUNDS} rounds of ${PER_ROUND} …`);
   const result = await measure({
     ours: async (n) => (await oursTurn(n)).sample,
     peer: async (n) => (await peerTurn(n)).sample,
-    floor: async (n) => (await floorTurn(n)).sample,
+    floor: await floorSide('floor'),
+    stored: await floorSide('stored'),
   });
-  const row = (metric: { key: keyof TurnSample; name: string; peer: string }, against: 'peer' | 'floor') =>
+  const row = (metric: { key: keyof TurnSample; name: string; peer: string }, against: SideName) =>
     pairedRow(
       metric.name,
       metric.peer,
       { ours: result.samples.ours.map((s) => s[metric.key]), peer: result.samples[against].map((s) => s[metric.key]) },
       result.rounds.map((r) => median(r.ours.map((s) => s[metric.key])) / median(r[against].map((s) => s[metric.key]))),
     );
-  const rows = [...FLOOR_METRICS.map((metric) => row(metric, 'floor')), ...METRICS.map((metric) => row(metric, 'peer'))];
+  const rows = [...FLOOR_METRICS.map((metric) => row(metric, metric.against)), ...METRICS.map((metric) => row(metric, 'peer'))];
   const medians = (samples: TurnSample[]) => ({
     total: median(samples.map((s) => s.total)),
     model: median(samples.map((s) => s.model)),
@@ -336,7 +247,7 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   });
   return {
     rows,
-    medians: { ours: medians(result.samples.ours), peer: medians(result.samples.peer), floor: medians(result.samples.floor) },
+    medians: { ours: medians(result.samples.ours), peer: medians(result.samples.peer), floor: medians(result.samples.floor), stored: medians(result.samples.stored) },
     sizes: { toolResultChars: toolMessage.content.length, promptChars: JSON.stringify(first.messages).length, toolsChars: JSON.stringify(first.tools).length },
     seconds: (performance.now() - started) / 1000,
   };
@@ -358,13 +269,13 @@ const ms = (value: number) => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.
 
 /** The section's printout: the rows as run.ts prints its own, the turn's parts, and what the two sides are. */
 export function turnReport(result: TurnBenchResult): string {
-  const { ours, peer, floor } = result.medians;
-  const line = (name: string, key: keyof typeof ours) => `| ${name} | ${ms(ours[key])} | ${ms(floor[key])} | ${ms(peer[key])} |`;
+  const { ours, peer, floor, stored } = result.medians;
+  const line = (name: string, key: keyof typeof ours) => `| ${name} | ${ms(ours[key])} | ${ms(floor[key])} | ${ms(stored[key])} | ${ms(peer[key])} |`;
   return [
     markdownTable(result.rows),
     '',
-    '| median of the same turns | ours, ms | floor (same workerd), ms | Node peer, ms |',
-    '|---|---:|---:|---:|',
+    '| median of the same turns | ours, ms | floor (same workerd), ms | floor storing its events, ms | Node peer, ms |',
+    '|---|---:|---:|---:|---:|',
     line('whole turn, POST → turn.finished at the sender', 'total'),
     line(`model time inside it (scripted server, request received → response end, ${REQUESTS} requests)`, 'model'),
     line('the same calls as the loop timed them (sum of llm.completed durationMs)', 'reportedModel'),

@@ -160,21 +160,26 @@ export class YjsFloor extends DurableObject {
 
 /**
  * (d) The loop floor: `POST …/setup` gives it the script (the model server's URL and key, the
- * product's first request, tool result and event shapes); `POST …/messages` sends `turn.accepted`
- * to the subscribed sockets, answers 202 and runs bare-loop.ts's loop, each of its events one frame.
- * No storage, no checks, no retries: what a turn costs in this runtime with nothing of ours.
+ * product's first request, tool result and event shapes) and whether it stores its events;
+ * `POST …/messages` sends `turn.accepted` to the subscribed sockets, answers 202 and runs
+ * bare-loop.ts's loop, each of its events one frame. No checks, no retries, no checkpoints: without
+ * storage, what a turn costs in this runtime with nothing of ours; storing, each event is first one
+ * SQLite row, as (b) stores it — the least a resumable event log does.
  */
 export class LoopFloor extends DurableObject {
   #seq = 0;
   #turns = 0;
   #running = false;
+  #store = false;
   #script: { client: OpenAI; script: BareLoopScript } | null = null;
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade') === 'websocket') return upgrade(this.ctx, this.#seq);
     if (new URL(request.url).pathname.endsWith('/setup')) {
-      const { baseUrl, apiKey, ...script } = (await request.json()) as BareLoopScript & { baseUrl: string; apiKey: string };
+      const { baseUrl, apiKey, store, ...script } = (await request.json()) as BareLoopScript & { baseUrl: string; apiKey: string; store: boolean };
       this.#script = { client: new OpenAI({ baseURL: baseUrl, apiKey, maxRetries: 0, logLevel: 'off' }), script };
+      this.#store = store;
+      if (store) this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)');
       return json(201, { data: null, error: null });
     }
     const input = (await request.json()) as { content?: unknown };
@@ -195,7 +200,9 @@ export class LoopFloor extends DurableObject {
   }
 
   readonly #publish = (event: LoopEvent): void => {
-    const frame = liveFrame(JSON.stringify({ ...event, seq: ++this.#seq }), false);
+    const body = JSON.stringify({ ...event, seq: ++this.#seq });
+    if (this.#store) this.ctx.storage.sql.exec('INSERT INTO events (seq, body) VALUES (?, ?)', this.#seq, body);
+    const frame = liveFrame(body, false);
     for (const socket of subscribed(this.ctx)) socket.send(frame);
   };
 
