@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { Role } from './api/common.ts';
 import { SessionEvent } from './ai/events.ts';
 import { SessionStatus } from './ai/session.ts';
+import { CommentInput } from './api/ai-sessions.ts';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -101,10 +102,20 @@ export const ErrorMessage = z.object({
   code: z.string(),
   message: z.string(),
   hints: z.array(z.string()).optional(),
+  /** The refused request's id, when the error answers one (`comment`). */
+  requestId: z.string().optional(),
 });
 export type ErrorMessage = z.infer<typeof ErrorMessage>;
 
-export const ServerMessage = z.discriminatedUnion('type', [HelloMessage, RoleMessage, EventsMessage, PresenceMessage, ErrorMessage]);
+/** A request done: its `requestId` and what the same HTTP route answers in `data`. */
+export const AckMessage = z.object({
+  type: z.literal('ack'),
+  requestId: z.string(),
+  data: z.object({ threadId: z.string(), commentId: z.string() }),
+});
+export type AckMessage = z.infer<typeof AckMessage>;
+
+export const ServerMessage = z.discriminatedUnion('type', [HelloMessage, RoleMessage, EventsMessage, PresenceMessage, ErrorMessage, AckMessage]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
 export const ClientHello = z.strictObject({ type: z.literal('hello'), lastSeq: z.number().int().min(0) });
@@ -112,7 +123,15 @@ export const ClientHello = z.strictObject({ type: z.literal('hello'), lastSeq: z
 export const ClientPresence = z.strictObject({ type: z.literal('presence'), file: z.string().max(1024).nullable() });
 /** Stop the AI's running turn (editors, or the session's creator); refused with an `error` frame otherwise. */
 export const ClientStop = z.strictObject({ type: z.literal('stop') });
-export const ClientMessage = z.discriminatedUnion('type', [ClientHello, ClientPresence, ClientStop]);
+/**
+ * A line comment or a reply, as `POST …/comments` takes it (members, viewers included), sent on the
+ * socket the person already opened: no round trip to find out who is asking. Answered with `ack`
+ * or an `error`, each carrying the `requestId`. A comment whose frame would pass
+ * MAX_CLIENT_TEXT_FRAME_BYTES goes over HTTP instead.
+ */
+export const ClientComment = z.strictObject({ type: z.literal('comment'), requestId: z.string().min(1).max(64), comment: CommentInput });
+export type ClientComment = z.infer<typeof ClientComment>;
+export const ClientMessage = z.discriminatedUnion('type', [ClientHello, ClientPresence, ClientStop, ClientComment]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
 /** Text frames from a client above this close the socket with FRAME_TOO_LARGE. */

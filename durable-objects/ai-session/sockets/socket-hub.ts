@@ -38,6 +38,7 @@ import type { Members } from './members.ts';
 import { replayFrames } from '../events/replay.ts';
 import type { SessionCore } from '../session.ts';
 import { send, sendBinary, sendText, type SessionConnection, type SocketState } from './socket-state.ts';
+import { commentFromSocket } from './socket-requests.ts';
 
 export interface SocketHubDeps {
   sessionId(): string;
@@ -243,6 +244,9 @@ export class SocketHub {
         });
         return;
       }
+      case 'comment':
+        commentFromSocket(this.#core, connection, role, frame);
+        return;
       default: {
         const never: never = frame;
         throw new Error(`unhandled frame ${String(never)}`);
