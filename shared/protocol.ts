@@ -134,8 +134,8 @@ export type ClientComment = z.infer<typeof ClientComment>;
 export const ClientMessage = z.discriminatedUnion('type', [ClientHello, ClientPresence, ClientStop, ClientComment]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
-/** Text frames from a client above this close the socket with FRAME_TOO_LARGE. */
-export const MAX_CLIENT_TEXT_FRAME_BYTES = 16 * 1024;
+/** Text frames from a client above this close the socket with FRAME_TOO_LARGE (zod-free: protocol-limits.ts). */
+export { MAX_CLIENT_TEXT_FRAME_BYTES } from './protocol-limits.ts';
 /** Binary (Yjs) frames from a client above this close the socket with FRAME_TOO_LARGE. */
 export const MAX_CLIENT_BINARY_FRAME_BYTES = 512 * 1024;
 /** Server frames stay below this (UTF-8 bytes); a larger replay is split. */

@@ -5,10 +5,20 @@
  */
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import { isErrorCode, type ErrorBody } from '../../../shared/errors.ts';
-import type { AiPresence, HelloMessage, PresenceEntry, ServerMessage } from '../../../shared/protocol.ts';
+import type { AiPresence, ClientComment, HelloMessage, PresenceEntry, ServerMessage } from '../../../shared/protocol.ts';
+import { MAX_CLIENT_TEXT_FRAME_BYTES } from '../../../shared/protocol-limits.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 import type { LiveConnection, LiveHandlers, LiveStatus } from './live-socket.ts';
 import { lazyConnect } from './lazy-connect.ts';
 import { EMPTY_LOG, foldEvents, type SessionLog } from './turn-log.ts';
+
+/** What a request on the socket came to: the server's `ack` data, or its error. */
+export type SocketAnswer<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+
+/** How long a request on the socket may wait for its answer before it is reported as not answered. */
+export const SOCKET_REQUEST_TIMEOUT_MS = 15_000;
+
+const utf8 = new TextEncoder();
 
 export type Connect = (projectId: string, sessionId: string, handlers: LiveHandlers) => LiveConnection;
 
@@ -59,6 +69,9 @@ export class LiveFeed {
   #roleNotice = $state<string | null>(null);
   #connection: LiveConnection | null = null;
   #lookingAt: string | null = null;
+  /** Requests sent on the socket, waiting for the `ack` or `error` with their id. */
+  readonly #requests = new Map<string, { settle: (answer: SocketAnswer<{ threadId: string; commentId: string }>) => void; timer: ReturnType<typeof setTimeout> }>();
+  #nextRequest = 0;
 
   constructor(connect?: Connect) {
     this.#connect = connect ?? defaultConnect;
@@ -126,6 +139,8 @@ export class LiveFeed {
       lastSeq: () => this.#log.lastSeq,
       onStatus: (status, detail) => {
         this.#status = status;
+        // A request's answer comes on the socket it was sent on, or not at all.
+        if (status !== 'open') for (const requestId of [...this.#requests.keys()]) this.#settle(requestId, unanswered());
         this.#closeDetail = detail ?? null;
         // A new connection starts with no file: say again which one we look at.
         if (status === 'open' && this.#lookingAt !== null) this.#connection?.send({ type: 'presence', file: this.#lookingAt });
@@ -143,6 +158,34 @@ export class LiveFeed {
     return this.#connection?.send({ type: 'stop' }) ?? false;
   }
 
+  /**
+   * A comment sent on the open socket (PROTOCOL.md "Requests on the socket"): no round trip to
+   * find out who is asking. Null when the socket cannot carry it — not open, or the frame would
+   * pass the text-frame cap — and the caller sends it over HTTP instead. An answer that never
+   * comes (the socket closed, or the time ran out) is an error, never a second send: the comment
+   * may have been stored, and the events will say so.
+   */
+  comment(comment: ClientComment['comment']): Promise<SocketAnswer<{ threadId: string; commentId: string }>> | null {
+    const connection = this.#connection;
+    if (!connection || this.#status !== 'open') return null;
+    const requestId = `c${++this.#nextRequest}`;
+    const request: ClientComment = { type: 'comment', requestId, comment };
+    if (utf8.encode(JSON.stringify(request)).byteLength > MAX_CLIENT_TEXT_FRAME_BYTES) return null;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.#settle(requestId, unanswered()), SOCKET_REQUEST_TIMEOUT_MS);
+      this.#requests.set(requestId, { settle: resolve, timer });
+      if (!connection.send(request)) this.#settle(requestId, unanswered());
+    });
+  }
+
+  #settle(requestId: string, answer: SocketAnswer<{ threadId: string; commentId: string }>): void {
+    const request = this.#requests.get(requestId);
+    if (!request) return;
+    this.#requests.delete(requestId);
+    clearTimeout(request.timer);
+    request.settle(answer);
+  }
+
   /** Tell the others which staged file you are looking at (null: none). */
   lookAt(key: string | null): void {
     if (this.#lookingAt === key) return;
@@ -152,6 +195,7 @@ export class LiveFeed {
 
   /** Disconnect and forget the session's events. */
   close(): void {
+    for (const requestId of [...this.#requests.keys()]) this.#settle(requestId, unanswered());
     this.#connection?.close();
     this.#connection = null;
     this.#log = EMPTY_LOG;
@@ -198,7 +242,15 @@ export class LiveFeed {
         this.#presence = message.present;
         this.#ai = message.ai ?? null;
         break;
+      case 'ack':
+        this.#settle(message.requestId, { ok: true, data: message.data });
+        break;
       case 'error':
+        if (message.requestId !== undefined) {
+          const error: ErrorBody = { code: isErrorCode(message.code) ? message.code : 'INTERNAL_ERROR', message: message.message, ...(message.hints ? { hints: message.hints } : {}) };
+          this.#settle(message.requestId, { ok: false, error });
+          break;
+        }
         this.#error = {
           code: isErrorCode(message.code) ? message.code : 'INTERNAL_ERROR',
           message: message.message,
@@ -211,4 +263,9 @@ export class LiveFeed {
       }
     }
   }
+}
+
+/** A request whose answer did not come: the socket closed, or the time ran out. */
+function unanswered(): SocketAnswer<never> {
+  return { ok: false, error: { code: 'INTERNAL_ERROR', message: t('network.unreachable'), hints: [t('network.checkConnection')] } };
 }

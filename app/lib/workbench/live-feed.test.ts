@@ -164,4 +164,48 @@ describe('LiveFeed and the co-edited draft', () => {
     expect(seen).toEqual(['open', 'frame 3', 'open']);
     expect(feed.sendBinary(new Uint8Array([0]))).toBe(true);
   });
+
+  describe('comments on the socket', () => {
+    const comment = { objectKey: 'step:wf/s', line: 3, body: 'Why this order?' };
+
+    it('sends a comment on the open socket and settles it with the ack of its id', async () => {
+      const { socket, feed } = setup();
+      socket.status('open');
+      const answer = feed.comment(comment)!;
+      expect(socket.sent).toEqual([{ type: 'comment', requestId: 'c1', comment }]);
+      socket.receive({ type: 'ack', requestId: 'c1', data: { threadId: 'th1', commentId: 'cm1' } });
+      expect(await answer).toEqual({ ok: true, data: { threadId: 'th1', commentId: 'cm1' } });
+    });
+
+    it("settles a refused comment with the server's code, and leaves the feed's own error alone", async () => {
+      const { socket, feed } = setup();
+      socket.status('open');
+      const answer = feed.comment(comment)!;
+      socket.receive({ type: 'error', code: 'AI_COMMENT_LINE_GONE', message: 'Line 3 is gone.', hints: ['Reload.'], requestId: 'c1' });
+      expect(await answer).toEqual({ ok: false, error: { code: 'AI_COMMENT_LINE_GONE', message: 'Line 3 is gone.', hints: ['Reload.'] } });
+      expect(feed.error).toBeNull();
+    });
+
+    it('returns null (send it over HTTP) when the socket is not open or the frame would pass the cap', () => {
+      const { socket, feed } = setup();
+      expect(feed.comment(comment)).toBeNull();
+      socket.status('open');
+      // 6,000 "€" are 18,000 bytes: past the 16 KiB of a text frame.
+      expect(feed.comment({ ...comment, body: '€'.repeat(6_000) })).toBeNull();
+      expect(socket.sent).toEqual([]);
+    });
+
+    it('settles a comment whose socket closes before the answer as an error, without sending it again', async () => {
+      const { socket, feed } = setup();
+      socket.status('open');
+      const answer = feed.comment(comment)!;
+      socket.status('connecting');
+      const result = await answer;
+      expect(result.ok).toBe(false);
+      socket.status('open');
+      // A late ack for it changes nothing; nothing was sent twice.
+      socket.receive({ type: 'ack', requestId: 'c1', data: { threadId: 'th1', commentId: 'cm1' } });
+      expect(socket.sent.filter((m) => m.type === 'comment')).toHaveLength(1);
+    });
+  });
 });

@@ -10,7 +10,7 @@ import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { ErrorBody } from '../../../shared/errors.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import '../i18n/workbench-words.ts';
-import { reviewApi, type ReviewApi, type ReviewedVersion } from './review-api.ts';
+import { reviewApi, type NewComment, type ReviewApi, type ReviewedVersion } from './review-api.ts';
 import type { WorkbenchSession } from './session.svelte.ts';
 
 export interface MentionNotice {
@@ -99,11 +99,16 @@ export class WorkbenchReview {
   }
 
   comment(objectKey: string, line: number | null, body: string): Promise<boolean> {
-    return this.#run((projectId, sessionId) => this.#api.comment(projectId, sessionId, { objectKey, line, body }));
+    return this.#run((projectId, sessionId) => this.#sendComment(projectId, sessionId, { objectKey, line, body }));
   }
 
   reply(thread: ReviewThread, body: string): Promise<boolean> {
-    return this.#run((p, s) => this.#api.comment(p, s, { objectKey: thread.objectKey, line: thread.line, body, threadId: thread.id }));
+    return this.#run((p, s) => this.#sendComment(p, s, { objectKey: thread.objectKey, line: thread.line, body, threadId: thread.id }));
+  }
+
+  /** On the live socket when it is open and the comment fits a frame (no who-is-asking round trip), else over HTTP. */
+  #sendComment(projectId: string, sessionId: string, comment: NewComment): Promise<Result> {
+    return this.#session.feed.comment(comment) ?? this.#api.comment(projectId, sessionId, comment);
   }
 
   setThread(thread: ReviewThread, status: 'resolved' | 'open'): Promise<boolean> {
