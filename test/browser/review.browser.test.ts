@@ -106,6 +106,9 @@ describeBrowser('reviewing a session together (browser, three people)', () => {
     const split = file(viewer).locator('[data-testid="code-diff"][data-mode="split"][data-phase="ready"]');
     await split.waitFor();
     await split.locator('.cm-mergeViewEditor').nth(1).locator(`[data-testid="diff-comment-line"][data-line="${line}"]`).click();
+    // Comments and replies go on the live socket (no who-is-asking round trip): no page POSTs one.
+    const commentPosts: string[] = [];
+    for (const page of [owner, editor, viewer]) page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/comments') && commentPosts.push(r.url()));
     await file(viewer).getByTestId('line-comment-input').fill('Does this cite the **policy section**? <img src=x onerror="window.pwned=1">');
     await file(viewer).getByTestId('line-comment-submit').click();
     for (const page of [owner, editor, viewer]) {
@@ -121,6 +124,7 @@ describeBrowser('reviewing a session together (browser, three people)', () => {
     await threadOf(editor).getByTestId('thread-reply-input').fill('Yes: section 4.2.');
     await threadOf(editor).getByTestId('thread-reply').click();
     for (const page of [owner, viewer]) await expect.poll(() => threadOf(page).getByTestId('thread-comment').count()).toBe(2);
+    expect(commentPosts).toEqual([]);
     await threadOf(owner).getByTestId('thread-resolve').click();
     for (const page of [editor, viewer]) await expect.poll(() => threadOf(page).getAttribute('data-status')).toBe('resolved');
 
