@@ -3,7 +3,7 @@
  * `npm exec -- node bench/floor-rows.ts`): the product and the minimal Durable Objects of
  * bench/floor/worker.ts in ONE wrangler dev (one workerd), each reached through one service-binding
  * hop, driven by the same clients in alternating rounds. Rows: fan-out to 1 / 10 / 100 sockets vs
- * the event relay; message → 202 vs POST-then-emit; Yjs round trip and a keystroke on a 2 MB draft
+ * the event relay (a comment sent on a socket vs a frame relayed; the same comment POSTed vs a POST); message → 202 vs POST-then-emit; Yjs round trip and a keystroke on a 2 MB draft
  * vs the y-protocols relay; apply of a 100-file change set vs one D1 batch of the rows it writes; a viewer
  * resuming after 1,000 missed events vs a plain read of 1,000 rows. Every wait is bounded.
  */
@@ -82,10 +82,36 @@ async function run(log: (message: string) => void, resources: Resources): Promis
       template = (JSON.parse((await first).text) as { events: EventTemplate[] }).events[0]!;
     }
     const event = template;
+    const plural = count === 1 ? '' : 's';
+    // The comment sent on a socket of its own (as the Workbench sends it), the event timed to the last viewer.
+    const [ourSender] = await subscribedSockets(sessionWs(sessionId), owner.headers(), 1, 'ours sender', clients);
+    const [floorSender] = await subscribedSockets(`${ws}/__floor/relay/fanout-${count}/ws`, owner.headers(), 1, 'floor sender', clients);
     await add(
       {
-        name: `fan-out of one event to ${count} socket${count === 1 ? '' : 's'} (goal ≤ 1.5×)`,
-        peer: `floor (a): a relay Durable Object, POST → the same event frame to its ${count} socket${count === 1 ? '' : 's'}, no storage`,
+        name: `fan-out of one event to ${count} socket${plural}, a comment sent on a socket (goal ≤ 1.5×)`,
+        peer: `floor (a): a relay Durable Object, a frame on one socket → the same event frame to its ${count} socket${plural}, no storage`,
+        ours: (n) => {
+          const mark = marker('ours', 'socket-fanout', n);
+          const requestId = `r${n}`;
+          return fanoutSample(ours, mark, async () => {
+            const ack = ourSender!.waitText((text) => text.includes(`"requestId":"${requestId}"`), `the answer to ${requestId}`, SAMPLE_TIMEOUT_MS);
+            ourSender!.socket.send(JSON.stringify({ type: 'comment', requestId, comment: { objectKey: STEP_KEY, line: 1, body: mark } }));
+            const answer = await ack;
+            if (!answer.text.startsWith('{"type":"ack"')) throw new Error(`the comment on the socket was refused: ${answer.text.slice(0, 300)}`);
+          });
+        },
+        reference: (n) => {
+          const mark = marker('peer', 'socket-fanout', n);
+          return fanoutSample(floor, mark, async () => floorSender!.socket.send(JSON.stringify({ type: 'publish', event: { ...event, payload: { ...event.payload, body: mark } } })));
+        },
+      },
+      FAST,
+    );
+    await forget([ourSender!, floorSender!]);
+    await add(
+      {
+        name: `fan-out of one event to ${count} socket${plural}, a comment POSTed (its who-is-asking D1 round trip included)`,
+        peer: `floor (a): a relay Durable Object, POST → the same event frame to its ${count} socket${plural}, no storage`,
         ours: (n) => {
           const mark = marker('ours', 'fanout', n);
           return fanoutSample(ours, mark, () => post(commentsUrl, owner.headers(), { objectKey: STEP_KEY, line: 1, body: mark }, 201));

@@ -57,20 +57,30 @@ function subscribed(ctx: DurableObjectState): WebSocket[] {
   return ctx.getWebSockets().filter((s) => s.deserializeAttachment() === 'subscribed');
 }
 
-/** (a) The event relay: a socket hub and nothing else (no storage; the seq lives in memory). */
+/**
+ * (a) The event relay: a socket hub and nothing else (no storage; the seq lives in memory). An event
+ * comes as a POST, or as `{type: 'publish', event}` on one of its sockets.
+ */
 export class RelayFloor extends DurableObject {
   #seq = 0;
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade') === 'websocket') return upgrade(this.ctx, this.#seq);
-    const event = (await request.json()) as Record<string, unknown>;
-    event['seq'] = ++this.#seq;
-    const frame = liveFrame(JSON.stringify(event), false);
-    for (const socket of subscribed(this.ctx)) socket.send(frame);
+    this.#publish((await request.json()) as Record<string, unknown>);
     return json(201, { data: { seq: this.#seq }, error: null });
   }
 
+  #publish(event: Record<string, unknown>): void {
+    event['seq'] = ++this.#seq;
+    const frame = liveFrame(JSON.stringify(event), false);
+    for (const socket of subscribed(this.ctx)) socket.send(frame);
+  }
+
   override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
+    if (typeof message === 'string' && message.startsWith('{"type":"publish"')) {
+      this.#publish((JSON.parse(message) as { event: Record<string, unknown> }).event);
+      return;
+    }
     if (helloOf(message) === null) return;
     socket.serializeAttachment('subscribed');
     socket.send(liveFrame('', true));
