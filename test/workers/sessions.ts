@@ -49,6 +49,17 @@ export async function stepSession(client: TestClient, base: string, extra: Recor
   return res.data.sessionId as string;
 }
 
+/** A project with one step session whose step is staged as `rewrite(its current markdown)`. */
+export async function stagedStepSession(rewrite: (markdown: string) => string) {
+  const project = await supportDeskProject();
+  const sessionId = await stepSession(project.owner, project.base);
+  const path = `${project.base}/ai/sessions/${sessionId}`;
+  const markdown = rewrite((await currentStep(project.owner, project.base)).markdown);
+  const staged = await project.owner.post(`${path}/stage`, { changeSet: stepChangeSet(markdown) });
+  if (staged.status !== 200) throw new Error(`stage failed: ${JSON.stringify(staged.error)}`);
+  return { ...project, sessionId, path, markdown };
+}
+
 /** A changeSet that rewrites one step's markdown. */
 export function stepChangeSet(markdown: string, extra: Record<string, unknown> = {}) {
   return {

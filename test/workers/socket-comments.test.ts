@@ -8,19 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { d1RoundTripLog, d1RoundTrips, resetD1RoundTrips } from '../../worker/db/instrumented-d1.ts';
-import { STEP, WF, connect, currentStep, stepChangeSet, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
+import { STEP, WF, connect, stagedStepSession, type Watcher } from './sessions.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
-async function stagedSession() {
-  const project = await supportDeskProject();
-  const sessionId = await stepSession(project.owner, project.base);
-  const path = `${project.base}/ai/sessions/${sessionId}`;
-  const step = await currentStep(project.owner, project.base);
-  const staged = await project.owner.post(`${path}/stage`, { changeSet: stepChangeSet(`${step.markdown}\nA line to comment on.\n`) });
-  if (staged.status !== 200) throw new Error(`stage failed: ${JSON.stringify(staged.error)}`);
-  return { ...project, sessionId, path };
-}
+const stagedSession = () => stagedStepSession((markdown) => `${markdown}\nA line to comment on.\n`);
 
 /** Sends one `comment` request and waits for the frame that answers it (`ack` or `error`). */
 async function commentOn(socket: Watcher, requestId: string, comment: Record<string, unknown>) {

@@ -13,20 +13,15 @@ import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai
 import { replayFrames } from '../../durable-objects/ai-session/events/replay.ts';
 import { MAX_ENTRY_CHARS } from '../../durable-objects/ai-session/overlay/overlay-doc.ts';
 import { REVALIDATE_DEBOUNCE_MS } from '../../durable-objects/ai-session/session.ts';
-import { STEP, WF, YClient, connect, currentStep, stepChangeSet, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
+import { STEP, WF, YClient, connect, stagedStepSession, type Watcher } from './sessions.ts';
 import { sessionObject } from './turns.ts';
 import { recordSql } from './object-sql.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
 async function stagedSession() {
-  const project = await supportDeskProject();
-  const sessionId = await stepSession(project.owner, project.base);
-  const path = `${project.base}/ai/sessions/${sessionId}`;
-  const step = await currentStep(project.owner, project.base);
-  const staged = await project.owner.post(`${path}/stage`, { changeSet: stepChangeSet(`${step.markdown}\nStaged for co-editing.\n`) });
-  if (staged.status !== 200) throw new Error(`stage failed: ${JSON.stringify(staged.error)}`);
-  return { ...project, sessionId, path, object: sessionObject(sessionId) };
+  const staged = await stagedStepSession((markdown) => `${markdown}\nStaged for co-editing.\n`);
+  return { ...staged, object: sessionObject(staged.sessionId) };
 }
 
 interface Spy {

@@ -6,22 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TestClient } from './client.ts';
-import { STEP, WF, YClient, connect, currentStep, supportDeskProject, stepChangeSet, stepSession, type Watcher } from './sessions.ts';
+import { STEP, WF, YClient, connect, stagedStepSession, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
 import { finalAnswer, useScriptedModel, waitFor } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
 /** A project with a staged step rewrite in one session, ready for co-editing. */
-async function stagedSession() {
-  const project = await supportDeskProject();
-  const sessionId = await stepSession(project.owner, project.base);
-  const path = `${project.base}/ai/sessions/${sessionId}`;
-  const step = await currentStep(project.owner, project.base);
-  const markdown = step.markdown.replace('3. Set `variables.missingDetails`', '3. Cite the policy section.\n4. Set `variables.missingDetails`');
-  const staged = await project.owner.post(`${path}/stage`, { changeSet: stepChangeSet(markdown) });
-  if (staged.status !== 200) throw new Error(`stage failed: ${JSON.stringify(staged.error)}`);
-  return { ...project, sessionId, path, markdown };
-}
+const stagedSession = () =>
+  stagedStepSession((markdown) => markdown.replace('3. Set `variables.missingDetails`', '3. Cite the policy section.\n4. Set `variables.missingDetails`'));
 
 /** The staged text of the step as the server holds it. */
 async function stagedText(client: TestClient, path: string): Promise<string> {
