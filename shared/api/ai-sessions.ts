@@ -102,6 +102,17 @@ export const CommentInput = z.strictObject({
   threadId: Id.optional(),
 });
 
+/** A checked comment as the session object takes it (shared/ai/session-rpc.ts CommentRequest), from HTTP or a socket frame alike: absent lines are null. */
+export function commentRequestOf(input: z.infer<typeof CommentInput>) {
+  return {
+    objectKey: input.objectKey,
+    line: input.line ?? null,
+    lineEnd: input.lineEnd ?? null,
+    body: input.body,
+    ...(input.threadId ? { threadId: input.threadId } : {}),
+  };
+}
+
 export const ApproveInput = z.strictObject({ changeSetId: Id, contentHash: z.string().min(1).max(128) });
 
 /** "Request changes" on the version the reviewer saw (body checked like a comment's). */

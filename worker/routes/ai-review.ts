@@ -9,22 +9,13 @@ import type { AppEnv } from '../app-env.ts';
 import { param } from '../http/context.ts';
 import { ok } from '../http/respond.ts';
 import { jsonBody } from '../http/validate.ts';
-import { ApproveInput, ChangeRequestInput, CommentInput, DismissInput, GraphUndoInput, OverrideInput } from '../../shared/api/ai-sessions.ts';
+import { ApproveInput, ChangeRequestInput, CommentInput, commentRequestOf, DismissInput, GraphUndoInput, OverrideInput } from '../../shared/api/ai-sessions.ts';
 import { actorOf, sessionStub, unwrap } from './session-rpc.ts';
 
 export const aiReviewRoutes = new Hono<AppEnv>()
   .post('/:sessionId/comments', jsonBody(CommentInput), async (c) => {
     const stub = await sessionStub(c);
-    const input = c.req.valid('json');
-    const result = unwrap(
-      await stub.comment(c.var.projectId, actorOf(c), {
-        objectKey: input.objectKey,
-        line: input.line ?? null,
-        lineEnd: input.lineEnd ?? null,
-        body: input.body,
-        ...(input.threadId ? { threadId: input.threadId } : {}),
-      }),
-    );
+    const result = unwrap(await stub.comment(c.var.projectId, actorOf(c), commentRequestOf(c.req.valid('json'))));
     return ok(c, result, 201);
   })
   // "Address the open comments": the open threads become the AI's next turn (202, like a message).

@@ -12,8 +12,8 @@ import type { LiveConnection, LiveHandlers, LiveStatus } from './live-socket.ts'
 import { lazyConnect } from './lazy-connect.ts';
 import { EMPTY_LOG, foldEvents, type SessionLog } from './turn-log.ts';
 
-/** What a request on the socket came to: the server's `ack` data, or its error. */
-export type SocketAnswer<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+/** What a comment sent on the socket came to: the server's `ack` data, or its error. */
+export type CommentAnswer = { ok: true; data: { threadId: string; commentId: string } } | { ok: false; error: ErrorBody };
 
 /** How long a request on the socket may wait for its answer before it is reported as not answered. */
 export const SOCKET_REQUEST_TIMEOUT_MS = 15_000;
@@ -70,7 +70,7 @@ export class LiveFeed {
   #connection: LiveConnection | null = null;
   #lookingAt: string | null = null;
   /** Requests sent on the socket, waiting for the `ack` or `error` with their id. */
-  readonly #requests = new Map<string, { settle: (answer: SocketAnswer<{ threadId: string; commentId: string }>) => void; timer: ReturnType<typeof setTimeout> }>();
+  readonly #requests = new Map<string, { settle: (answer: CommentAnswer) => void; timer: ReturnType<typeof setTimeout> }>();
   #nextRequest = 0;
 
   constructor(connect?: Connect) {
@@ -140,7 +140,7 @@ export class LiveFeed {
       onStatus: (status, detail) => {
         this.#status = status;
         // A request's answer comes on the socket it was sent on, or not at all.
-        if (status !== 'open') for (const requestId of [...this.#requests.keys()]) this.#settle(requestId, unanswered());
+        if (status !== 'open') this.#settleUnanswered();
         this.#closeDetail = detail ?? null;
         // A new connection starts with no file: say again which one we look at.
         if (status === 'open' && this.#lookingAt !== null) this.#connection?.send({ type: 'presence', file: this.#lookingAt });
@@ -165,7 +165,7 @@ export class LiveFeed {
    * comes (the socket closed, or the time ran out) is an error, never a second send: the comment
    * may have been stored, and the events will say so.
    */
-  comment(comment: ClientComment['comment']): Promise<SocketAnswer<{ threadId: string; commentId: string }>> | null {
+  comment(comment: ClientComment['comment']): Promise<CommentAnswer> | null {
     const connection = this.#connection;
     if (!connection || this.#status !== 'open') return null;
     const requestId = `c${++this.#nextRequest}`;
@@ -178,12 +178,17 @@ export class LiveFeed {
     });
   }
 
-  #settle(requestId: string, answer: SocketAnswer<{ threadId: string; commentId: string }>): void {
+  #settle(requestId: string, answer: CommentAnswer): void {
     const request = this.#requests.get(requestId);
     if (!request) return;
     this.#requests.delete(requestId);
     clearTimeout(request.timer);
     request.settle(answer);
+  }
+
+  /** Every request still waiting: its socket went, and its answer with it. */
+  #settleUnanswered(): void {
+    for (const requestId of [...this.#requests.keys()]) this.#settle(requestId, unanswered());
   }
 
   /** Tell the others which staged file you are looking at (null: none). */
@@ -195,7 +200,7 @@ export class LiveFeed {
 
   /** Disconnect and forget the session's events. */
   close(): void {
-    for (const requestId of [...this.#requests.keys()]) this.#settle(requestId, unanswered());
+    this.#settleUnanswered();
     this.#connection?.close();
     this.#connection = null;
     this.#log = EMPTY_LOG;
@@ -245,18 +250,17 @@ export class LiveFeed {
       case 'ack':
         this.#settle(message.requestId, { ok: true, data: message.data });
         break;
-      case 'error':
-        if (message.requestId !== undefined) {
-          const error: ErrorBody = { code: isErrorCode(message.code) ? message.code : 'INTERNAL_ERROR', message: message.message, ...(message.hints ? { hints: message.hints } : {}) };
-          this.#settle(message.requestId, { ok: false, error });
-          break;
-        }
-        this.#error = {
+      case 'error': {
+        const error: ErrorBody = {
           code: isErrorCode(message.code) ? message.code : 'INTERNAL_ERROR',
           message: message.message,
           ...(message.hints ? { hints: message.hints } : {}),
         };
+        // The answer to one request is that request's; any other refused frame is the feed's.
+        if (message.requestId !== undefined) this.#settle(message.requestId, { ok: false, error });
+        else this.#error = error;
         break;
+      }
       default: {
         const never: never = message;
         throw new Error(`unknown frame ${JSON.stringify(never)}`);
@@ -266,6 +270,6 @@ export class LiveFeed {
 }
 
 /** A request whose answer did not come: the socket closed, or the time ran out. */
-function unanswered(): SocketAnswer<never> {
+function unanswered(): CommentAnswer {
   return { ok: false, error: { code: 'INTERNAL_ERROR', message: t('network.unreachable'), hints: [t('network.checkConnection')] } };
 }

@@ -6,6 +6,7 @@
  * comment costs no database round trip before its event reaches every viewer.
  */
 import type { Role } from '../../../shared/api/common.ts';
+import { commentRequestOf } from '../../../shared/api/ai-sessions.ts';
 import { ApiError } from '../../../shared/api-error.ts';
 import { ERROR_CODES } from '../../../shared/errors.ts';
 import { logError } from '../../../shared/errors-report.ts';
@@ -17,10 +18,7 @@ export function commentFromSocket(core: SessionCore, connection: SessionConnecti
   const { userId, name } = connection.state!;
   const { requestId, comment } = frame;
   core
-    .comment(
-      { userId, name, role },
-      { objectKey: comment.objectKey, line: comment.line ?? null, lineEnd: comment.lineEnd ?? null, body: comment.body, ...(comment.threadId ? { threadId: comment.threadId } : {}) },
-    )
+    .comment({ userId, name, role }, commentRequestOf(comment))
     .then(
       (data) => send(connection, { type: 'ack', requestId, data }),
       (error: unknown) => {
