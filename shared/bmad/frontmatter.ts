@@ -6,6 +6,7 @@
  */
 import { parseDocument, stringify } from 'yaml';
 import { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH, MAX_YAML_ALIAS_COUNT, utf8ByteLength } from './limits.ts';
+import { readSimpleYaml } from './simple-yaml.ts';
 
 export type FrontmatterProblemKind =
   | 'missing'
@@ -149,32 +150,17 @@ function keyOnLine(yaml: string, line: number): string | undefined {
   return match?.[1]?.replace(/^["']|["']$/gu, '');
 }
 
-export function parseFrontmatter(text: string, options: FrontmatterOptions = {}): FrontmatterResult {
-  const split = splitFrontmatter(text);
-  if (!split.ok) return { ok: false, problems: [split.problem] };
-  const { yaml } = split;
-  const maxBytes = options.maxBytes ?? MAX_FRONTMATTER_BYTES;
-  const bytes = utf8ByteLength(yaml);
-  if (bytes > maxBytes) {
-    return {
-      ok: false,
-      problems: [{ kind: 'too-large', message: `The frontmatter is ${bytes} bytes; the limit is ${maxBytes}.`, line: 2 }],
-    };
-  }
-  const maxDepth = options.maxDepth ?? MAX_FRONTMATTER_DEPTH;
-  const tooDeep: FrontmatterProblem = { kind: 'too-deep', message: `The frontmatter is nested more than ${maxDepth} levels deep.` };
-  if (flowDepthExceeds(yaml, maxDepth)) return { ok: false, problems: [tooDeep] };
-  let data: unknown;
+/** The `yaml` library's reading of a frontmatter: its data, or the problems it found (with file lines). */
+function readWithLibrary(yaml: string, maxAliasCount: number, tooDeep: FrontmatterProblem): { data: unknown } | { problems: FrontmatterProblem[] } {
   try {
     // Without prettyErrors on the way that succeeds (it counts every line for positions an error
     // would cite); a text with errors is parsed again with it, for the line numbers of its messages.
     let doc = parseDocument(yaml, { prettyErrors: false, uniqueKeys: true, schema: 'core', strict: true });
     if (doc.errors.length > 0) doc = parseDocument(yaml, { prettyErrors: true, uniqueKeys: true, schema: 'core', strict: true });
     // yaml turns a stack overflow while composing into errors instead of throwing.
-    if (doc.errors.some((e) => /call stack|too much recursion/iu.test(e.message))) return { ok: false, problems: [tooDeep] };
+    if (doc.errors.some((e) => /call stack|too much recursion/iu.test(e.message))) return { problems: [tooDeep] };
     if (doc.errors.length > 0) {
       return {
-        ok: false,
         problems: doc.errors.map((error): FrontmatterProblem => {
           const yamlLine = error.linePos?.[0].line;
           const line = yamlLine === undefined ? undefined : yamlLine + 1;
@@ -198,11 +184,10 @@ export function parseFrontmatter(text: string, options: FrontmatterOptions = {})
         }),
       };
     }
-    data = doc.toJS({ maxAliasCount: options.maxAliasCount ?? MAX_YAML_ALIAS_COUNT });
+    return { data: doc.toJS({ maxAliasCount }) as unknown };
   } catch (error) {
     if (error instanceof ReferenceError && /alias/iu.test(error.message)) {
       return {
-        ok: false,
         problems: [
           {
             kind: 'alias-limit',
@@ -212,10 +197,32 @@ export function parseFrontmatter(text: string, options: FrontmatterOptions = {})
         ],
       };
     }
-    if (error instanceof RangeError) return { ok: false, problems: [tooDeep] };
+    if (error instanceof RangeError) return { problems: [tooDeep] };
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { ok: false, problems: [{ kind: 'yaml', message: `The frontmatter is not valid YAML: ${reason}` }] };
+    return { problems: [{ kind: 'yaml', message: `The frontmatter is not valid YAML: ${reason}` }] };
   }
+}
+
+export function parseFrontmatter(text: string, options: FrontmatterOptions = {}): FrontmatterResult {
+  const split = splitFrontmatter(text);
+  if (!split.ok) return { ok: false, problems: [split.problem] };
+  const { yaml } = split;
+  const maxBytes = options.maxBytes ?? MAX_FRONTMATTER_BYTES;
+  const bytes = utf8ByteLength(yaml);
+  if (bytes > maxBytes) {
+    return {
+      ok: false,
+      problems: [{ kind: 'too-large', message: `The frontmatter is ${bytes} bytes; the limit is ${maxBytes}.`, line: 2 }],
+    };
+  }
+  const maxDepth = options.maxDepth ?? MAX_FRONTMATTER_DEPTH;
+  const tooDeep: FrontmatterProblem = { kind: 'too-deep', message: `The frontmatter is nested more than ${maxDepth} levels deep.` };
+  if (flowDepthExceeds(yaml, maxDepth)) return { ok: false, problems: [tooDeep] };
+  // Plain key: value frontmatter is read directly (exactly as the library reads it); the rest by the library.
+  const simple = readSimpleYaml(yaml);
+  const read = simple === undefined ? readWithLibrary(yaml, options.maxAliasCount ?? MAX_YAML_ALIAS_COUNT, tooDeep) : { data: simple };
+  if ('problems' in read) return { ok: false, problems: read.problems };
+  const { data } = read;
   if (depthExceeds(data, maxDepth)) return { ok: false, problems: [tooDeep] };
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return {

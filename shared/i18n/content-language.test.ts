@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadFixture, loadPackageDir, PACKAGES_DIR } from '../../test/fixtures/packages.ts';
 import { packageFromFiles, packageToFiles, validatePackage } from '../bmad/index.ts';
-import { detectContentLanguage, hanShare, languageSettings, localeOfLanguageName, parseContentLanguage } from './content-language.ts';
+import { detectContentLanguage, hanShare, languageSettings, localeOfLanguageName, mostlyHan, parseContentLanguage } from './content-language.ts';
 
 const zhReview = () => loadPackageDir(new URL('zh-review/', PACKAGES_DIR));
 
@@ -73,7 +73,12 @@ describe('the Chinese example package (test/fixtures/packages/zh-review)', () =>
     for (let round = 0; round < 300; round++) {
       const texts = Array.from({ length: 1 + (next() % 4) }, () => Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join(''));
       expect(hanShare(texts), JSON.stringify(texts)).toBe(joined(texts));
+      // The import's early-stopping question gives the same answer as the share.
+      expect(mostlyHan(texts), JSON.stringify(texts)).toBe(joined(texts) >= 0.5);
     }
+    expect(mostlyHan(['ab 中文', '中'])).toBe(true);
+    expect(mostlyHan(['ab cd 中'])).toBe(false);
+    expect(mostlyHan(['ab cd 中', '中'])).toBe(true);
     // Words that end one text and start the next stay two words.
     expect(hanShare(['ab cd', 'ef 中'])).toBe(1 / 4);
   });

@@ -106,6 +106,25 @@ function jsonStrings(text: string | null): string[] {
   }
 }
 
+/**
+ * Whether Han characters are at least half the words of `texts`, i.e. `hanShare(texts) >= 0.5`,
+ * without counting every Latin word: Han characters first (only texts with a non-ASCII character
+ * can hold one), then words text by text until they outnumber them. An English package of 10 MB
+ * is settled by one scan for a non-ASCII character per text instead of a walk over every letter.
+ */
+export function mostlyHan(texts: readonly string[]): boolean {
+  let han = 0;
+  for (const text of texts) if (NON_ASCII.test(text)) han += text.match(HAN)?.length ?? 0;
+  if (han === 0) return false;
+  let words = 0;
+  for (const text of texts) {
+    if (!NON_ASCII.test(text) && !/\s/u.test(text.trim())) continue;
+    words += latinWords(text);
+    if (words > han) return false;
+  }
+  return true;
+}
+
 /** The content language of a package (see the module comment for the order of evidence). */
 export function detectContentLanguage(pkg: BmadPackage): ContentLanguage {
   const markdown = pkg.workflows.flatMap((w) => [w.workflowMd ?? '', ...w.steps.map((s) => s.markdown)]);
@@ -114,5 +133,5 @@ export function detectContentLanguage(pkg: BmadPackage): ContentLanguage {
   if (settings.communication) return settings.communication;
   const prose = [...markdown, ...jsonStrings(pkg.agentsJson), ...pkg.workflows.flatMap((w) => jsonStrings(w.graphJson))];
   // Half the words: a Chinese package keeps English ids, headings and keys, and still reads as Chinese.
-  return hanShare(prose) >= 0.5 ? 'zh' : 'en';
+  return mostlyHan(prose) ? 'zh' : 'en';
 }
