@@ -3,7 +3,7 @@
  * `npm exec -- node bench/floor-rows.ts`): the product and the minimal Durable Objects of
  * bench/floor/worker.ts in ONE wrangler dev (one workerd), each reached through one service-binding
  * hop, driven by the same clients in alternating rounds. Rows: fan-out to 1 / 10 / 100 sockets vs
- * the event relay (a comment sent on a socket vs a frame relayed; the same comment POSTed vs a POST); message → 202 vs POST-then-emit; Yjs round trip and a keystroke on a 2 MB draft
+ * the event relay (a comment sent on a socket vs a frame relayed; the same comment POSTed vs a POST); message → 202 and → turn.accepted at a viewer vs POST-then-emit; Yjs round trip and a keystroke on a 2 MB draft
  * vs the y-protocols relay; apply of a 100-file change set vs one D1 batch of the rows it writes; a viewer
  * resuming after 1,000 missed events vs a plain read of 1,000 rows. Every wait is bounded.
  */
@@ -86,24 +86,38 @@ async function run(log: (message: string) => void, resources: Resources): Promis
     // The comment sent on a socket of its own (as the Workbench sends it), the event timed to the last viewer.
     const [ourSender] = await subscribedSockets(sessionWs(sessionId), owner.headers(), 1, 'ours sender', clients);
     const [floorSender] = await subscribedSockets(`${ws}/__floor/relay/fanout-${count}/ws`, owner.headers(), 1, 'floor sender', clients);
+    // A comment on our sender's socket, answered by its request id; the relay's publish frame (stored first or not).
+    const ourSocketComment = (tag: string, n: number) => {
+      const mark = marker('ours', tag, n);
+      const requestId = `${tag}-${n}`;
+      return fanoutSample(ours, mark, async () => {
+        const ack = ourSender!.waitText((text) => text.includes(`"requestId":"${requestId}"`), `the answer to ${requestId}`, SAMPLE_TIMEOUT_MS);
+        ourSender!.socket.send(JSON.stringify({ type: 'comment', requestId, comment: { objectKey: STEP_KEY, line: 1, body: mark } }));
+        const answer = await ack;
+        if (!answer.text.startsWith('{"type":"ack"')) throw new Error(`the comment on the socket was refused: ${answer.text.slice(0, 300)}`);
+      });
+    };
+    const floorPublish = (tag: string, n: number, store: boolean) => {
+      const mark = marker('peer', tag, n);
+      return fanoutSample(floor, mark, async () => floorSender!.socket.send(JSON.stringify({ type: 'publish', store, event: { ...event, payload: { ...event.payload, body: mark } } })));
+    };
     await add(
       {
         name: `fan-out of one event to ${count} socket${plural}, a comment sent on a socket (goal ≤ 1.5×)`,
         peer: `floor (a): a relay Durable Object, a frame on one socket → the same event frame to its ${count} socket${plural}, no storage`,
-        ours: (n) => {
-          const mark = marker('ours', 'socket-fanout', n);
-          const requestId = `r${n}`;
-          return fanoutSample(ours, mark, async () => {
-            const ack = ourSender!.waitText((text) => text.includes(`"requestId":"${requestId}"`), `the answer to ${requestId}`, SAMPLE_TIMEOUT_MS);
-            ourSender!.socket.send(JSON.stringify({ type: 'comment', requestId, comment: { objectKey: STEP_KEY, line: 1, body: mark } }));
-            const answer = await ack;
-            if (!answer.text.startsWith('{"type":"ack"')) throw new Error(`the comment on the socket was refused: ${answer.text.slice(0, 300)}`);
-          });
-        },
-        reference: (n) => {
-          const mark = marker('peer', 'socket-fanout', n);
-          return fanoutSample(floor, mark, async () => floorSender!.socket.send(JSON.stringify({ type: 'publish', event: { ...event, payload: { ...event.payload, body: mark } } })));
-        },
+        ours: (n) => ourSocketComment('socket-fanout', n),
+        reference: (n) => floorPublish('socket-fanout', n, false),
+      },
+      FAST,
+    );
+    // The same, beside the relay storing each event as one row before its frame (the issue asks for
+    // an event stored before it is broadcast; the relay above stores nothing).
+    await add(
+      {
+        name: `fan-out of one event to ${count} socket${plural}, a comment sent on a socket, vs the relay storing its event`,
+        peer: `floor (a) storing each event as one SQLite row before its frame, a frame on one socket → its ${count} socket${plural}`,
+        ours: (n) => ourSocketComment('socket-fanout-stored', n),
+        reference: (n) => floorPublish('socket-fanout-stored', n, true),
       },
       FAST,
     );
@@ -154,6 +168,39 @@ async function run(log: (message: string) => void, resources: Resources): Promis
     },
     SLOW,
   );
+
+  // -- message → turn.accepted at a viewer vs POST-then-emit's event at its viewer (the issue's "message → turn accepted")
+  log('message → turn.accepted at a viewer vs the floor POST-then-emit …');
+  const [floorViewer] = await subscribedSockets(`${ws}/__floor/post/accepted/ws`, owner.headers(), 1, 'floor accepted viewer', clients);
+  const accepted = (mark: string) => (text: string) => text.includes('"type":"turn.accepted"') && text.includes(mark);
+  await add(
+    {
+      name: 'message POST → turn.accepted at a viewer socket (goal ≤ 2×)',
+      peer: 'floor (b): the same POST, its one stored event frame at a subscribed socket',
+      ours: async (n) => {
+        const sessionId = await stepSession(owner, base);
+        const [viewer] = await subscribedSockets(sessionWs(sessionId), owner.headers(), 1, `ours accepted ${n}`, clients);
+        const finished = viewer!.waitText((text) => /"type":"turn\.(finished|failed)"/.test(text), 'the end of the turn', SAMPLE_TIMEOUT_MS);
+        const mark = marker('ours', 'accepted', n);
+        const event = viewer!.waitText(accepted(mark), `turn.accepted for ${mark}`, SAMPLE_TIMEOUT_MS);
+        const start = performance.now();
+        const [arrived] = await Promise.all([event, post(`${url}${base}/ai/sessions/${sessionId}/messages`, owner.headers(), { content: mark }, 202)]);
+        const end = await finished;
+        await forget([viewer!]);
+        if (!end.text.includes('"type":"turn.finished"')) throw new Error(`the turn did not finish: ${end.text.slice(0, 400)}`);
+        return arrived.at - start;
+      },
+      reference: async (n) => {
+        const mark = marker('peer', 'accepted', n);
+        const event = floorViewer!.waitText(accepted(mark), `the floor's event for ${mark}`, SAMPLE_TIMEOUT_MS);
+        const start = performance.now();
+        const [arrived] = await Promise.all([event, post(`${url}/__floor/post/accepted/messages`, owner.headers(), { content: mark }, 202)]);
+        return arrived.at - start;
+      },
+    },
+    SLOW,
+  );
+  await forget([floorViewer!]);
 
   // -- Yjs: a small staged step, then a 2 MB draft, vs the y-protocols relay seeded with the same document
   const yPair = async (wsUrl: string, side: string) => {

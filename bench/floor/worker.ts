@@ -59,26 +59,36 @@ function subscribed(ctx: DurableObjectState): WebSocket[] {
 
 /**
  * (a) The event relay: a socket hub and nothing else (no storage; the seq lives in memory). An event
- * comes as a POST, or as `{type: 'publish', event}` on one of its sockets.
+ * comes as a POST, or as `{type: 'publish', event}` on one of its sockets; `{type: 'publish',
+ * store: true, event}` first writes it as one SQLite row (the least a resumable log does before
+ * its frame may leave: workerd holds the frame until that write is committed).
  */
 export class RelayFloor extends DurableObject {
   #seq = 0;
+  #table = false;
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade') === 'websocket') return upgrade(this.ctx, this.#seq);
-    this.#publish((await request.json()) as Record<string, unknown>);
+    this.#publish((await request.json()) as Record<string, unknown>, false);
     return json(201, { data: { seq: this.#seq }, error: null });
   }
 
-  #publish(event: Record<string, unknown>): void {
+  #publish(event: Record<string, unknown>, store: boolean): void {
     event['seq'] = ++this.#seq;
-    const frame = liveFrame(JSON.stringify(event), false);
+    const text = JSON.stringify(event);
+    if (store) {
+      if (!this.#table) this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+      this.#table = true;
+      this.ctx.storage.sql.exec('INSERT INTO events (seq, body) VALUES (?, ?)', this.#seq, text);
+    }
+    const frame = liveFrame(text, false);
     for (const socket of subscribed(this.ctx)) socket.send(frame);
   }
 
   override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
     if (typeof message === 'string' && message.startsWith('{"type":"publish"')) {
-      this.#publish((JSON.parse(message) as { event: Record<string, unknown> }).event);
+      const frame = JSON.parse(message) as { event: Record<string, unknown>; store?: boolean };
+      this.#publish(frame.event, frame.store === true);
       return;
     }
     if (helloOf(message) === null) return;
