@@ -5,7 +5,7 @@
  * serializeFrontmatter round-trips: parse(serialize(data, body)) gives back data and the same body.
  */
 import { parseDocument, stringify } from 'yaml';
-import { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH, MAX_YAML_ALIAS_COUNT, utf8ByteLength } from './limits.ts';
+import { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH, MAX_YAML_ALIAS_COUNT, exceedsUtf8Bytes, utf8ByteLength } from './limits.ts';
 import { readSimpleYaml } from './simple-yaml.ts';
 
 export type FrontmatterProblemKind =
@@ -208,21 +208,23 @@ export function parseFrontmatter(text: string, options: FrontmatterOptions = {})
   if (!split.ok) return { ok: false, problems: [split.problem] };
   const { yaml } = split;
   const maxBytes = options.maxBytes ?? MAX_FRONTMATTER_BYTES;
-  const bytes = utf8ByteLength(yaml);
-  if (bytes > maxBytes) {
+  if (exceedsUtf8Bytes(yaml, maxBytes)) {
     return {
       ok: false,
-      problems: [{ kind: 'too-large', message: `The frontmatter is ${bytes} bytes; the limit is ${maxBytes}.`, line: 2 }],
+      problems: [{ kind: 'too-large', message: `The frontmatter is ${utf8ByteLength(yaml)} bytes; the limit is ${maxBytes}.`, line: 2 }],
     };
   }
   const maxDepth = options.maxDepth ?? MAX_FRONTMATTER_DEPTH;
   const tooDeep: FrontmatterProblem = { kind: 'too-deep', message: `The frontmatter is nested more than ${maxDepth} levels deep.` };
-  if (flowDepthExceeds(yaml, maxDepth)) return { ok: false, problems: [tooDeep] };
-  // Plain key: value frontmatter is read directly (exactly as the library reads it); the rest by the library.
-  const simple = readSimpleYaml(yaml);
-  const read = simple === undefined ? readWithLibrary(yaml, options.maxAliasCount ?? MAX_YAML_ALIAS_COUNT, tooDeep) : { data: simple };
-  if ('problems' in read) return { ok: false, problems: read.problems };
-  const { data } = read;
+  // Plain key: value frontmatter is read directly (exactly as the library reads it: no flow nesting
+  // to fear, its depth checked below); the rest by the library, after the guard against deep flows.
+  let data: unknown = readSimpleYaml(yaml);
+  if (data === undefined) {
+    if (flowDepthExceeds(yaml, maxDepth)) return { ok: false, problems: [tooDeep] };
+    const read = readWithLibrary(yaml, options.maxAliasCount ?? MAX_YAML_ALIAS_COUNT, tooDeep);
+    if ('problems' in read) return { ok: false, problems: read.problems };
+    data = read.data;
+  }
   if (depthExceeds(data, maxDepth)) return { ok: false, problems: [tooDeep] };
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return {

@@ -21,6 +21,23 @@ describe('the content language of a package', () => {
     expect(hanShare([])).toBe(0);
   });
 
+  it('finds Han characters wherever the shortcut for English packages could miss them', () => {
+    // An English package whose graph labels are Chinese, once written plainly and once as \u escapes.
+    const files = loadFixture('branching');
+    const graphPath = [...files.keys()].find((p) => p.endsWith('workflow.graph.json'))!;
+    const graph = JSON.parse(files.get(graphPath)!) as { nodes: Array<{ title?: string; label?: string }> };
+    const chinese = '这是一个很长的中文标题，用来说明这个步骤要做的全部事情和需要注意的细节'.repeat(40);
+    for (const node of graph.nodes) node.title = chinese;
+    files.set(graphPath, JSON.stringify(graph));
+    expect(detectContentLanguage(packageFromFiles(files))).toBe('zh');
+    files.set(graphPath, JSON.stringify(graph).replace(/[^\x00-\x7f]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    expect(files.get(graphPath)).not.toMatch(/[^\x00-\x7f]/u);
+    expect(detectContentLanguage(packageFromFiles(files))).toBe('zh');
+    // Non-ASCII that is not Han (a dash, an accent) leaves an English package English.
+    files.set(graphPath, JSON.stringify({ ...graph, nodes: graph.nodes.map((n) => ({ ...n, title: 'Café — résumé' })) }));
+    expect(detectContentLanguage(packageFromFiles(files))).toBe('en');
+  });
+
   it('lets BMAD document_output_language win over communication_language and over the text', () => {
     const files = zhReview();
     files.set('assets/data/config.yaml', 'communication_language: Chinese\ndocument_output_language: English\n');
