@@ -61,6 +61,42 @@ describe('markdownSections', () => {
     ]);
   });
 
+  it('gives what a line-by-line reading gave, on a seeded fuzz of Markdown with fences and CRLF', () => {
+    // The definition before it read by offsets: split into lines (CR dropped), sections joined back.
+    const byLines = (text: string) => {
+      const lines = text.split('\n').map((l) => l.replace(/\r$/u, ''));
+      const headings: Array<{ level: number; title: string; index: number }> = [];
+      let fence: string | null = null;
+      lines.forEach((line, index) => {
+        if (fence !== null) {
+          const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/u.exec(line)?.[1];
+          if (close && close[0] === fence[0] && close.length >= fence.length) fence = null;
+          return;
+        }
+        const open = /^ {0,3}(`{3,}|~{3,})/u.exec(line)?.[1];
+        if (open) {
+          fence = open;
+          return;
+        }
+        const heading = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/u.exec(line);
+        if (heading?.[1]) headings.push({ level: heading[1].length, title: (heading[2] ?? '').trim(), index });
+      });
+      return headings.map((h, i) => {
+        const next = headings.slice(i + 1).find((n) => n.level <= h.level);
+        return { level: h.level, title: h.title, line: h.index + 1, content: lines.slice(h.index + 1, next ? next.index : lines.length).join('\n') };
+      });
+    };
+    const pieces = ['# A', '## Goal', '### Sub ##', '####### x', '#no', '   ## Indented', '    ## code', 'text', '', ' ', '```', '~~~~', '``` js', '\t## tab', '## ', '#', 'a\r', '\r', '## T\r'];
+    let seed = 11;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 1_000_003;
+    for (let round = 0; round < 3_000; round++) {
+      const lines = Array.from({ length: next() % 12 }, () => pieces[next() % pieces.length]!);
+      const eol = next() % 3 === 0 ? '\r\n' : '\n';
+      const text = lines.join(eol) + (next() % 2 === 0 ? eol : '');
+      expect(markdownSections(text), JSON.stringify(text)).toEqual(byLines(text));
+    }
+  });
+
   it('strips a closing #-sequence', () => {
     expect(markdownSections('## Goal ##\nx')[0]!.title).toBe('Goal');
   });
