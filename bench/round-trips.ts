@@ -18,7 +18,7 @@ import { STEP, STEP_KEY, WORKFLOW, closeAll, importDemo, register, stepSession, 
 import type { ApiUser, Client } from './session-clients.ts';
 import { marker, post, stageStep } from './session.ts';
 import { median } from './table.ts';
-import { startProduct } from '../test/browser/product.ts';
+import { ROOT, startProduct } from '../test/browser/product.ts';
 import { startScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
 import type { ScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
 
@@ -32,6 +32,10 @@ const FINAL_ANSWER = JSON.stringify({ responseType: 'chat', assistantSummary: 'd
 const SAMPLES = 9;
 const FANOUT_SOCKETS = 100;
 const TURN_ITERATIONS = 3;
+/** The floor Worker (floor/worker.ts), started beside the timed products so floor (b)'s POST → 202 is timed in the same run. */
+const FLOOR_CONFIG = path.join(ROOT, 'bench/floor/wrangler.jsonc');
+/** How long the scripted model holds its first answer while a message's round trips are read (so the turn's own D1 work comes after). */
+const MODEL_HOLD_MS = 2_000;
 
 /** The hot paths and their goals (D1 round trips), as issue 19 lists them. */
 export const HOT_PATHS = [
@@ -43,6 +47,7 @@ export const HOT_PATHS = [
   { key: 'validate', path: 'validate', goal: 2 },
   { key: 'apply', path: 'apply', goal: 2 },
   { key: 'save', path: 'Builder save (a step)', goal: 2 },
+  { key: 'message', path: 'message POST, until its 202 (who is asking and the sender\'s AI profile)', goal: 1 },
 ] as const;
 type HotPath = (typeof HOT_PATHS)[number]['key'];
 
@@ -51,7 +56,7 @@ export interface RoundTripResult {
   /** The SQL of each counted path (the start of each round trip), for the printout. */
   logs: Record<HotPath, string[]>;
   /** Median ms, without and with the injected latency. */
-  distance: Record<'message' | 'fanout' | 'fanoutFromObject' | 'turn', { plain: number; latency: number }>;
+  distance: Record<'message' | 'floorMessage' | 'fanout' | 'fanoutFromObject' | 'turn', { plain: number; latency: number }>;
   seconds: number;
 }
 
@@ -157,6 +162,26 @@ async function countHotPaths(log: (message: string) => void, resources: Resource
     const saved = await stepChange(owner, base, `Saved ${pass}.`);
     await counted(key('save'), () => owner.call('PUT', `${base}/workflows/${WORKFLOW}/steps/${STEP}`, { markdown: saved.markdown, baseRevision: saved.revision }, 200));
   }
+  // A message until its 202, the model holding its answer meanwhile so the turn's own D1 work
+  // (its audit rows, at its end) comes after the read; anything the object asked D1 before then counts.
+  for (const pass of [0, 1]) {
+    const res = await fetch(`${resources.model.url.replace(/\/v1$/, '')}/_scripted/scripts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ steps: [{ reply: { content: FINAL_ANSWER }, delayMs: MODEL_HOLD_MS }], name: `rt-hold-${pass}` }),
+    });
+    if (res.status !== 201) throw new Error(`the scripted server refused the script (${res.status}): ${(await res.text()).slice(0, 300)}`);
+    const { model } = (await res.json()) as { model: string };
+    await owner.call('PUT', '/api/users/me/llm-profile', { provider: 'openai-compatible', preset: 'custom', baseUrl: resources.model.url, model, apiKey: 'sk-bench-rt', timeoutSeconds: 60, contextWindow: 128_000 }, 200);
+    const sessionId = await stepSession(owner, base);
+    const wsUrl = `${product.url.replace(/^http/, 'ws')}${base}/ai/sessions/${sessionId}/ws`;
+    const [viewer] = await subscribedSockets(wsUrl, owner.headers(), 1, `rt count message ${pass}`, resources.clients);
+    const finished = viewer!.waitText((text) => /"type":"turn\.(finished|failed)"/.test(text), 'the end of the held turn', MODEL_HOLD_MS + 20_000);
+    await counted(pass === 1 ? 'message' : null, () => owner.call('POST', `${base}/ai/sessions/${sessionId}/messages`, { content: `count message ${pass}` }, 202));
+    await finished;
+    await closeAll([viewer!]);
+    resources.clients.delete(viewer!);
+  }
   // The event: what a comment costs beyond the request that carries it (the caller's check).
   counts.event -= counts.request;
   // A tool iteration: a turn of 3 tool calls minus a turn of 1, over 2 (each the first turn of a new session).
@@ -179,10 +204,19 @@ async function countHotPaths(log: (message: string) => void, resources: Resource
 async function timeHotPaths(log: (message: string) => void, resources: Resources, vars: Record<string, string>, label: string) {
   resources.model = await startScriptedOpenAI({ control: true });
   log(`round trips: starting the product ${label} …`);
-  const product = await startProduct({ vars });
+  const product = await startProduct({ vars, floorConfig: FLOOR_CONFIG });
   resources.product = product;
   const ws = product.url.replace(/^http/, 'ws');
   const { owner, base, useTurnOf } = await setUp(product.url, resources.model, 'rt-time');
+
+  // floor (b)'s POST → 202 through the same wrangler dev and service-binding hop: the least any POST
+  // costs here before a D1 round trip is added (it asks D1 nothing).
+  const floorMessage: number[] = [];
+  for (let n = 0; n <= SAMPLES; n++) {
+    const start = performance.now();
+    await post(`${product.url}/__floor/post/rt-message/messages`, owner.headers(), { content: marker('peer', 'rt-message', n) }, 202);
+    if (n > 0) floorMessage.push(performance.now() - start);
+  }
   const sessionWs = (sessionId: string) => `${ws}${base}/ai/sessions/${sessionId}/ws`;
 
   // message → 202: each the first message of a new session (one tool call, then the answer; the end awaited untimed).
@@ -224,7 +258,7 @@ async function timeHotPaths(log: (message: string) => void, resources: Resources
     const took = await turn(owner, base, await stepSession(owner, base), marker('ours', 'rt-turn', n));
     if (n > 0) turns.push(took);
   }
-  return { message: median(message), fanout: median(fanout), fanoutFromObject: median(fanoutFromObject), turn: median(turns) };
+  return { message: median(message), floorMessage: median(floorMessage), fanout: median(fanout), fanoutFromObject: median(fanoutFromObject), turn: median(turns) };
 }
 
 // ---- the section ----------------------------------------------------------------------------
@@ -244,6 +278,7 @@ export async function roundTripBench(log: (message: string) => void = (m) => con
   const latency = await section('the hot paths under distance', (r) => timeHotPaths(log, r, latencyVars(), `with ${INJECTED_LATENCY_MS} ms per D1 call`));
   const distance = {
     message: { plain: plain.message, latency: latency.message },
+    floorMessage: { plain: plain.floorMessage, latency: latency.floorMessage },
     fanout: { plain: plain.fanout, latency: latency.fanout },
     fanoutFromObject: { plain: plain.fanoutFromObject, latency: latency.fanoutFromObject },
     turn: { plain: plain.turn, latency: latency.turn },
@@ -261,7 +296,7 @@ export function roundTripReport(result: RoundTripResult): string {
     '| hot path | D1 round trips, ours | after who-is-asking | goal | |',
     '|---|---:|---:|---:|---|',
     ...HOT_PATHS.map((p) => {
-      const after = p.key === 'request' || p.key === 'event' || p.key === 'iteration' ? '–' : String(counts[p.key] - counts.request);
+      const after = p.key === 'request' || p.key === 'event' || p.key === 'iteration' || p.key === 'message' ? '–' : String(counts[p.key] - counts.request);
       const verdict = counts[p.key] <= p.goal ? 'met' : after !== '–' && Number(after) <= p.goal ? 'missed (met after who-is-asking)' : 'missed';
       return `| ${p.path} | ${counts[p.key]} | ${after} | ${p.goal} | ${verdict} |`;
     }),
@@ -269,14 +304,16 @@ export function roundTripReport(result: RoundTripResult): string {
     `| hot path | without latency, median ms | with ${INJECTED_LATENCY_MS} ms per D1 call, median ms | goal | |`,
     '|---|---:|---:|---|---|',
     `| message POST → 202 | ${ms(distance.message.plain)} | ${ms(distance.message.latency)} | ≤ 30 ms | ${mark(distance.message.latency <= 30)} |`,
+    `| floor (b)'s POST → 202 in the same wrangler dev (no D1 at all), and the same plus one ${INJECTED_LATENCY_MS} ms round trip | ${ms(distance.floorMessage.plain)} | ${ms(distance.floorMessage.latency + INJECTED_LATENCY_MS)} | – | the least a message with one D1 round trip costs on this machine |`,
     `| fan-out of one event to ${FANOUT_SOCKETS} sockets (the event stored in the object → the last viewer) | ${ms(distance.fanoutFromObject.plain)} | ${ms(distance.fanoutFromObject.latency)} | ≤ 10 ms | ${mark(distance.fanoutFromObject.latency <= 10)} |`,
     `| the same, from the comment POST (its one who-is-asking D1 round trip included) → the last viewer | ${ms(distance.fanout.plain)} | ${ms(distance.fanout.latency)} | – | |`,
     `| a scripted ${TURN_ITERATIONS}-iteration turn (POST → answer of ?wait=true) | ${ms(distance.turn.plain)} | ${ms(distance.turn.latency)} (${turnRatio.toFixed(2)}×) | ≤ 2× | ${mark(turnRatio <= 2)} |`,
     '',
     `Round trips: counted by the Worker's D1 wrapper (the Worker and the session objects share one isolate), read through ${READ_OUT}, ` +
       'each path driven once to warm up and once counted; the session request is a PATCH of the session (who is asking, the role, the session row); ' +
+      `the message is a new session's first message until its 202 (the model holds its answer ${MODEL_HOLD_MS / 1000} s, so the turn's own D1 work comes after the read); ` +
       'the event is a comment POST minus its request; a tool iteration is (a 3-tool-call turn − a 1-tool-call turn) ÷ 2, each the first turn of a new session. ' +
-      `Under distance: ${SAMPLES} samples per row after one warm-up, the same product started twice, with and without D1_INJECT_LATENCY_MS=${INJECTED_LATENCY_MS}. ` +
+      `Under distance: ${SAMPLES} samples per row after one warm-up, the same product started twice (beside the floor Worker, whose POST-then-emit object is timed in both), with and without D1_INJECT_LATENCY_MS=${INJECTED_LATENCY_MS}. ` +
       'The fan-out is a comment to 100 subscribed sockets, timed twice: from the event\'s `at` (the object\'s clock when the comment reached it; ' +
       'workerd\'s clock stands still inside the object until its next I/O, whole milliseconds, so ±1 ms) to the last viewer — the fan-out itself, ' +
       'storage commit and 100 sends, no D1 on it — and from the POST, which first asks D1 who is asking (one round trip, the injected latency once). ' +
