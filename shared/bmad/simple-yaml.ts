@@ -16,12 +16,12 @@
  * - block sequences (`- item`, deeper than their key), items being values or `- key: value`
  *   mappings continued two columns in;
  * - values on one line: "double-quoted" with JSON's escapes only, 'single-quoted', `[flow, "lists"]`
- *   of such strings and simple words, `true` / `false` / `null` (and their capitalised spellings),
+ *   of such strings and simple words, `{}`, `true` / `false` / `null` (and their capitalised spellings),
  *   small decimal integers, and plain text that starts with a letter, `_` or a non-ASCII
  *   character, with no ` #`, no `: `, no trailing `:` and no trailing space;
  * - empty lines and whole-line comments between entries; LF or CRLF line ends.
- * Anything else — tabs, anchors and aliases, tags, block scalars, multi-line scalars, flow
- * mappings, floats, odd indentation, a character the library might read as white space — declines.
+ * Anything else — tabs, anchors and aliases, tags, block scalars, multi-line scalars, non-empty
+ * flow mappings, floats, odd indentation, a character the library might read as white space — declines.
  */
 
 const KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/u;
@@ -34,6 +34,7 @@ const DOUBLE_AT = /"(?:[^"\\]|\\["\\/bfnrt])*"/uy;
 const SINGLE_AT = /'(?:[^']|'')*'/uy;
 const WORD_AT = /[A-Za-z_][A-Za-z0-9_./-]*/uy;
 const INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/u;
+const EMPTY_MAP = /^\{ *\}$/u;
 /**
  * Plain text: a first character that is no indicator, digit, sign or dot; then a `:` only before
  * another non-space, a space only before another non-`#` (` #` starts a comment), no trailing space.
@@ -59,6 +60,7 @@ function inlineValue(text: string): Value | typeof DECLINE {
   if (first === '"') return DOUBLE.test(text) ? (JSON.parse(text) as string) : DECLINE;
   if (first === "'") return SINGLE.test(text) ? text.slice(1, -1).replaceAll("''", "'") : DECLINE;
   if (first === '[') return flowList(text);
+  if (first === '{') return EMPTY_MAP.test(text) ? {} : DECLINE;
   if (KEYWORDS.has(text)) return KEYWORDS.get(text)!;
   if (INTEGER.test(text)) return text === '-0' ? DECLINE : Number(text);
   if (!PLAIN.test(text)) return DECLINE;
