@@ -10,6 +10,7 @@
  */
 import type { BmadPackage } from '../bmad/package.ts';
 import { isLocale, localeOfTag, type Locale } from './locales.ts';
+import { isAscii } from '../text/ascii.ts';
 
 export const CONTENT_LANGUAGES = ['en', 'zh'] as const satisfies readonly Locale[];
 export type ContentLanguage = Locale;
@@ -55,20 +56,6 @@ export function languageSettings(texts: readonly string[]): { document?: Locale;
 
 const HAN = /\p{Script=Han}/gu;
 const ANY_HAN = /\p{Script=Han}/u;
-const encoder = new TextEncoder();
-let scratch = new Uint8Array(0);
-
-/**
- * Whether `text` holds a character outside ASCII (what /[^\x00-\x7f]/ finds). Encoded into a buffer
- * of its own length, a text with any such character (two or more UTF-8 bytes) runs out of room
- * before its end: the runtime's native encoder answers about ten times faster than a regex scan,
- * which was most of telling a 10 MB English package's language.
- */
-function hasNonAscii(text: string): boolean {
-  if (scratch.length < text.length) scratch = new Uint8Array(Math.max(text.length, 64 * 1024));
-  return encoder.encodeInto(text, scratch.subarray(0, text.length)).read < text.length;
-}
-
 /** How many runs of two or more ASCII letters `text` holds (what /[A-Za-z]{2,}/g matches), counted without building the matches. */
 function latinWords(text: string): number {
   let words = 0;
@@ -95,7 +82,7 @@ export function hanShare(texts: readonly string[]): number {
   let han = 0;
   let words = 0;
   for (const text of texts) {
-    const nonAscii = hasNonAscii(text);
+    const nonAscii = !isAscii(text);
     if (!nonAscii && !/\s/u.test(text.trim())) continue;
     if (nonAscii) han += text.match(HAN)?.length ?? 0;
     words += latinWords(text);
@@ -127,11 +114,11 @@ function jsonStrings(text: string | null): string[] {
  */
 export function mostlyHan(texts: readonly string[]): boolean {
   let han = 0;
-  for (const text of texts) if (hasNonAscii(text)) han += text.match(HAN)?.length ?? 0;
+  for (const text of texts) if (!isAscii(text)) han += text.match(HAN)?.length ?? 0;
   if (han === 0) return false;
   let words = 0;
   for (const text of texts) {
-    if (!hasNonAscii(text) && !/\s/u.test(text.trim())) continue;
+    if (isAscii(text) && !/\s/u.test(text.trim())) continue;
     words += latinWords(text);
     if (words > han) return false;
   }
@@ -148,7 +135,7 @@ export function detectContentLanguage(pkg: BmadPackage): ContentLanguage {
   // without counting a word. Only texts with a character outside ASCII can hold one (and JSON with a
   // \u escape), so an English package's graphs are not even parsed for their strings.
   const json = [pkg.agentsJson, ...pkg.workflows.map((w) => w.graphJson)].filter((text) => text !== null);
-  const mayHoldHan = [...markdown.filter(hasNonAscii), ...json.filter((text) => text.includes('\\u') || hasNonAscii(text)).flatMap(jsonStrings)];
+  const mayHoldHan = [...markdown.filter((text) => !isAscii(text)), ...json.filter((text) => text.includes('\\u') || !isAscii(text)).flatMap(jsonStrings)];
   if (!mayHoldHan.some((text) => ANY_HAN.test(text))) return 'en';
   const prose = [...markdown, ...jsonStrings(pkg.agentsJson), ...pkg.workflows.flatMap((w) => jsonStrings(w.graphJson))];
   // Half the words: a Chinese package keeps English ids, headings and keys, and still reads as Chinese.

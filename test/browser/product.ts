@@ -41,6 +41,8 @@ export interface StartProductOptions {
   floorConfig?: string;
   /** More `--var`s for the Worker (the bench's D1 round-trip counter and injected latency). */
   vars?: Record<string, string>;
+  /** false: bundle without minifying (readable names in a CPU profile: bench/profile-turn.ts). */
+  minify?: boolean;
 }
 
 export interface Product {
@@ -51,6 +53,8 @@ export interface Product {
   stop(): Promise<void>;
   /** wrangler's recent output, for failure messages. */
   output(): string;
+  /** The DevTools port of wrangler's inspector proxy (a CPU profile of the Worker and its objects). */
+  inspectorPort: number;
 }
 
 /** Tools run from the repository with its pinned Node (node_modules/.bin/node comes first). */
@@ -243,6 +247,7 @@ export async function startProduct(options: StartProductOptions = {}): Promise<P
       '--ip',
       '127.0.0.1',
       '--show-interactive-dev-session=false',
+      ...(options.minify === false ? ['--minify=false'] : []),
       ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
     ],
     { cwd: ROOT, env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
@@ -275,5 +280,5 @@ export async function startProduct(options: StartProductOptions = {}): Promise<P
     throw error;
   }
 
-  return { url, persistDir, stop, output: () => tail.toString() };
+  return { url, persistDir, stop, output: () => tail.toString(), inspectorPort };
 }

@@ -56,6 +56,21 @@ describe('the turn store keeps what a turn re-reads', () => {
     expect(counts.rereads).toEqual([]);
   });
 
+  it('keeps the prompt it writes: a turn read before its prompt is composed is not read back after', async () => {
+    const result = await inSession((store, statements, fresh) => {
+      store.create({ id: 'turn_d', ...USER, content: 'Read the step.', suggestOnly: false, acceptedSeq: 1, now: 4 });
+      store.get('turn_d');
+      store.setPrompt('turn_d', [{ role: 'system', content: 'Composed.' }, { role: 'user', content: 'Read the step.', name: undefined } as never], { persona: { source: 'x' } } as never);
+      const before = statements.length;
+      const kept = store.get('turn_d');
+      return { reads: statements.slice(before), kept, rows: fresh().get('turn_d') };
+    });
+    expect(result.reads).toEqual([]);
+    // What the row holds (the undefined field gone, as JSON leaves it), not the objects passed in.
+    expect(result.kept).toEqual(result.rows);
+    expect(JSON.stringify(result.kept)).toBe(JSON.stringify(result.rows));
+  });
+
   it('after every write, what it keeps equals what a store with nothing kept reads from the rows', async () => {
     const checks = await inSession((store, _statements, fresh) => {
       const seen: Array<{ step: string; kept: unknown; rows: unknown }> = [];

@@ -208,9 +208,13 @@ export class TurnStore {
   }
 
   setPrompt(turnId: string, prefix: ChatMessage[], context: ContextSummary): void {
-    this.#sql.exec('UPDATE turns SET prefix = ?, context = ?, updated_at = ? WHERE id = ?', JSON.stringify(prefix), JSON.stringify(context), Date.now(), turnId);
-    // Read back once from the row, so every request sends exactly what a restarted object would.
-    this.#records.delete(turnId);
+    const prefixText = JSON.stringify(prefix);
+    const contextText = JSON.stringify(context);
+    const now = Date.now();
+    this.#sql.exec('UPDATE turns SET prefix = ?, context = ?, updated_at = ? WHERE id = ?', prefixText, contextText, now, turnId);
+    // Kept as the row now reads: parsed back from the very texts written, so every request sends
+    // exactly what a restarted object would, without reading the row (and its prompt) back.
+    this.#patch(turnId, { prefix: deepFreeze(JSON.parse(prefixText) as ChatMessage[]), context: JSON.parse(contextText) as ContextSummary, updatedAt: now });
   }
 
   update(
