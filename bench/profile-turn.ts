@@ -56,7 +56,7 @@ async function devtools(port: number) {
 }
 
 /** Self and total time per function (name and line), in ms per turn, the top `limit` of each. */
-export function summarise(profile: Profile, turns: number, limit = 30): string {
+function summarise(profile: Profile, turns: number, limit = 30): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
