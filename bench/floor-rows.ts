@@ -141,62 +141,51 @@ async function run(log: (message: string) => void, resources: Resources): Promis
     await forget([...ours, ...floor]);
   }
 
-  // -- message → 202 vs POST-then-emit (each of ours is a new session's first turn, as in turn.ts)
-  log('message → 202 vs the floor POST-then-emit …');
+  // -- message → 202, and → turn.accepted at a viewer, vs POST-then-emit (each of ours is a new session's first turn, as in turn.ts)
+  log('message → 202 and → turn.accepted at a viewer vs the floor POST-then-emit …');
   await owner.call('PUT', '/api/users/me/llm-profile', { provider: 'openai-compatible', preset: 'custom', baseUrl: resources.model.url, model: MODEL, apiKey: 'sk-bench-floor', timeoutSeconds: 60, contextWindow: 128_000 }, 200);
+  const isAccepted = (mark: string) => (text: string) => text.includes('"type":"turn.accepted"') && text.includes(mark);
+  /** One message to a new session with a viewer subscribed: ms to its 202 and to its turn.accepted at the viewer; the turn's end awaited, untimed. */
+  const ourMessage = async (tag: string, n: number) => {
+    const sessionId = await stepSession(owner, base);
+    const [viewer] = await subscribedSockets(sessionWs(sessionId), owner.headers(), 1, `ours ${tag} ${n}`, clients);
+    const finished = viewer!.waitText((text) => /"type":"turn\.(finished|failed)"/.test(text), 'the end of the turn', SAMPLE_TIMEOUT_MS);
+    const mark = marker('ours', tag, n);
+    const accepted = viewer!.waitText(isAccepted(mark), `turn.accepted for ${mark}`, SAMPLE_TIMEOUT_MS);
+    const start = performance.now();
+    await post(`${url}${base}/ai/sessions/${sessionId}/messages`, owner.headers(), { content: mark }, 202);
+    const answered = performance.now() - start;
+    const event = await accepted;
+    const end = await finished;
+    await forget([viewer!]);
+    if (!end.text.includes('"type":"turn.finished"')) throw new Error(`the turn did not finish: ${end.text.slice(0, 400)}`);
+    return { answered, accepted: event.at - start };
+  };
+  const [floorViewer] = await subscribedSockets(`${ws}/__floor/post/accepted/ws`, owner.headers(), 1, 'floor accepted viewer', clients);
+  /** The floor's POST: ms to its 202 and to its event at a subscribed socket. */
+  const floorMessage = async (tag: string, n: number) => {
+    const mark = marker('peer', tag, n);
+    const accepted = floorViewer!.waitText(isAccepted(mark), `the floor's event for ${mark}`, SAMPLE_TIMEOUT_MS);
+    const start = performance.now();
+    await post(`${url}/__floor/post/accepted/messages`, owner.headers(), { content: mark }, 202);
+    const answered = performance.now() - start;
+    return { answered, accepted: (await accepted).at - start };
+  };
   await add(
     {
       name: 'message POST → 202 (goal ≤ 2×)',
       peer: 'floor (b): a Durable Object that stores one row in its SQLite, answers 202 and sends one event to its sockets',
-      ours: async (n) => {
-        const sessionId = await stepSession(owner, base);
-        const [viewer] = await subscribedSockets(sessionWs(sessionId), owner.headers(), 1, `ours message ${n}`, clients);
-        const finished = viewer!.waitText((text) => /"type":"turn\.(finished|failed)"/.test(text), 'the end of the turn', SAMPLE_TIMEOUT_MS);
-        const start = performance.now();
-        await post(`${url}${base}/ai/sessions/${sessionId}/messages`, owner.headers(), { content: marker('ours', 'message', n) }, 202);
-        const took = performance.now() - start;
-        const end = await finished;
-        await forget([viewer!]);
-        if (!end.text.includes('"type":"turn.finished"')) throw new Error(`the turn did not finish: ${end.text.slice(0, 400)}`);
-        return took;
-      },
-      reference: async (n) => {
-        const start = performance.now();
-        await post(`${url}/__floor/post/messages/messages`, owner.headers(), { content: marker('peer', 'message', n) }, 202);
-        return performance.now() - start;
-      },
+      ours: async (n) => (await ourMessage('message', n)).answered,
+      reference: async (n) => (await floorMessage('message', n)).answered,
     },
     SLOW,
   );
-
-  // -- message → turn.accepted at a viewer vs POST-then-emit's event at its viewer (the issue's "message → turn accepted")
-  log('message → turn.accepted at a viewer vs the floor POST-then-emit …');
-  const [floorViewer] = await subscribedSockets(`${ws}/__floor/post/accepted/ws`, owner.headers(), 1, 'floor accepted viewer', clients);
-  const accepted = (mark: string) => (text: string) => text.includes('"type":"turn.accepted"') && text.includes(mark);
   await add(
     {
       name: 'message POST → turn.accepted at a viewer socket (goal ≤ 2×)',
       peer: 'floor (b): the same POST, its one stored event frame at a subscribed socket',
-      ours: async (n) => {
-        const sessionId = await stepSession(owner, base);
-        const [viewer] = await subscribedSockets(sessionWs(sessionId), owner.headers(), 1, `ours accepted ${n}`, clients);
-        const finished = viewer!.waitText((text) => /"type":"turn\.(finished|failed)"/.test(text), 'the end of the turn', SAMPLE_TIMEOUT_MS);
-        const mark = marker('ours', 'accepted', n);
-        const event = viewer!.waitText(accepted(mark), `turn.accepted for ${mark}`, SAMPLE_TIMEOUT_MS);
-        const start = performance.now();
-        const [arrived] = await Promise.all([event, post(`${url}${base}/ai/sessions/${sessionId}/messages`, owner.headers(), { content: mark }, 202)]);
-        const end = await finished;
-        await forget([viewer!]);
-        if (!end.text.includes('"type":"turn.finished"')) throw new Error(`the turn did not finish: ${end.text.slice(0, 400)}`);
-        return arrived.at - start;
-      },
-      reference: async (n) => {
-        const mark = marker('peer', 'accepted', n);
-        const event = floorViewer!.waitText(accepted(mark), `the floor's event for ${mark}`, SAMPLE_TIMEOUT_MS);
-        const start = performance.now();
-        const [arrived] = await Promise.all([event, post(`${url}/__floor/post/accepted/messages`, owner.headers(), { content: mark }, 202)]);
-        return arrived.at - start;
-      },
+      ours: async (n) => (await ourMessage('accepted', n)).accepted,
+      reference: async (n) => (await floorMessage('accepted', n)).accepted,
     },
     SLOW,
   );
