@@ -56,6 +56,7 @@ export function languageSettings(texts: readonly string[]): { document?: Locale;
 
 const HAN = /\p{Script=Han}/gu;
 const ANY_HAN = /\p{Script=Han}/u;
+
 /** How many runs of two or more ASCII letters `text` holds (what /[A-Za-z]{2,}/g matches), counted without building the matches. */
 function latinWords(text: string): number {
   let words = 0;

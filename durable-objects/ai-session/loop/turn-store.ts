@@ -208,12 +208,9 @@ export class TurnStore {
   }
 
   setPrompt(turnId: string, prefix: ChatMessage[], context: ContextSummary): void {
-    const prefixText = JSON.stringify(prefix);
-    const contextText = JSON.stringify(context);
-    const now = Date.now();
+    const [prefixText, contextText, now] = [JSON.stringify(prefix), JSON.stringify(context), Date.now()];
     this.#sql.exec('UPDATE turns SET prefix = ?, context = ?, updated_at = ? WHERE id = ?', prefixText, contextText, now, turnId);
-    // Kept as the row now reads: parsed back from the very texts written, so every request sends
-    // exactly what a restarted object would, without reading the row (and its prompt) back.
+    // Kept as the row reads (parsed back from the texts written): what a restarted object would send, without a read.
     this.#patch(turnId, { prefix: deepFreeze(JSON.parse(prefixText) as ChatMessage[]), context: JSON.parse(contextText) as ContextSummary, updatedAt: now });
   }
 
