@@ -313,7 +313,7 @@ export function roundTripReport(result: RoundTripResult): string {
       'each path driven once to warm up and once counted; the session request is a PATCH of the session (who is asking, the role, the session row); ' +
       `the message is a new session's first message until its 202 (the model holds its answer ${MODEL_HOLD_MS / 1000} s, so the turn's own D1 work comes after the read); ` +
       'the event is a comment POST minus its request; a tool iteration is (a 3-tool-call turn − a 1-tool-call turn) ÷ 2, each the first turn of a new session. ' +
-      `Under distance: ${SAMPLES} samples per row after one warm-up, the same product started twice (beside the floor Worker, whose POST-then-emit object is timed in both), with and without D1_INJECT_LATENCY_MS=${INJECTED_LATENCY_MS}. ` +
+      `Under distance: ${SAMPLES} samples per row after one warm-up, the same product started twice (beside the floor Worker, whose POST-then-emit object is timed in both; the floor Worker owns the port, so every request of both sides pays its one service-binding hop, as in the floor rows), with and without D1_INJECT_LATENCY_MS=${INJECTED_LATENCY_MS}. ` +
       'The fan-out is a comment to 100 subscribed sockets, timed twice: from the event\'s `at` (the object\'s clock when the comment reached it; ' +
       'workerd\'s clock stands still inside the object until its next I/O, whole milliseconds, so ±1 ms) to the last viewer — the fan-out itself, ' +
       'storage commit and 100 sends, no D1 on it — and from the POST, which first asks D1 who is asking (one round trip, the injected latency once). ' +
