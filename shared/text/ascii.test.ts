@@ -18,6 +18,10 @@ describe('isAscii', () => {
     expect(isAscii(`${long}é`)).toBe(false);
     expect(isAscii(`é${long}`)).toBe(false);
     expect(isAscii('')).toBe(true);
+    // Past the kept buffer's size a text still gets its whole answer.
+    const huge = 'y'.repeat(3 * 1024 * 1024);
+    expect(isAscii(huge)).toBe(true);
+    expect(isAscii(`${huge}中`)).toBe(false);
     // A shorter text after a longer one reuses the buffer without reading what the longer one left.
     expect(isAscii('ab')).toBe(true);
   });
