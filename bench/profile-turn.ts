@@ -18,6 +18,7 @@ import { marker, post } from './session.ts';
 import { TOOL_ITERATIONS } from './turn-sample.ts';
 import { startProduct } from '../test/browser/product.ts';
 import { startScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
+import { scriptModel } from '../test/workers/scripted-model.ts';
 
 const FINAL_ANSWER = JSON.stringify({ responseType: 'chat', assistantSummary: 'done' });
 const WARMUP = 3;
@@ -89,9 +90,7 @@ async function main(turns: number): Promise<void> {
     const base = `/api/projects/${projectId}`;
     const readStep = { name: 'builder_step_read', arguments: { projectId, workflowId: WORKFLOW, nodeId: STEP } };
     const steps = [...Array.from({ length: TOOL_ITERATIONS }, () => ({ toolCalls: [readStep] })), { content: FINAL_ANSWER }];
-    const res = await fetch(`${scripted.url.replace(/\/v1$/, '')}/_scripted/scripts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ steps, name: 'profile-turn' }) });
-    if (res.status !== 201) throw new Error(`the scripted server refused the script (${res.status})`);
-    const { model } = (await res.json()) as { model: string };
+    const { model } = await scriptModel(scripted.url, steps, { name: 'profile-turn' });
     await owner.call('PUT', '/api/users/me/llm-profile', { provider: 'openai-compatible', preset: 'custom', baseUrl: scripted.url, model, apiKey: 'sk-profile', timeoutSeconds: 60, contextWindow: 128_000 }, 200);
     const ws = product.url.replace(/^http/, 'ws');
     const sessions: Array<{ sessionId: string; viewer: Client }> = [];

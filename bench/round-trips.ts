@@ -21,6 +21,7 @@ import { median } from './table.ts';
 import { ROOT, startProduct } from '../test/browser/product.ts';
 import { startScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
 import type { ScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
+import { scriptModel, type ScriptStep } from '../test/workers/scripted-model.ts';
 
 export const ROUND_TRIP_VARS = { D1_COUNT_ROUND_TRIPS: 'true' } as const;
 export const INJECTED_LATENCY_MS = 20;
@@ -70,14 +71,13 @@ async function setUp(url: string, model: ScriptedOpenAI, label: string) {
   const projectId = await importDemo(owner);
   const base = `/api/projects/${projectId}`;
   const readStep = { name: 'builder_step_read', arguments: { projectId, workflowId: WORKFLOW, nodeId: STEP } };
-  const useTurnOf = async (iterations: number) => {
-    const steps = [...Array.from({ length: iterations }, () => ({ toolCalls: [readStep] })), { content: FINAL_ANSWER }];
-    const res = await fetch(`${model.url.replace(/\/v1$/, '')}/_scripted/scripts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ steps, name: `rt${iterations}` }) });
-    if (res.status !== 201) throw new Error(`the scripted server refused the script (${res.status}): ${(await res.text()).slice(0, 300)}`);
-    const { model: name } = (await res.json()) as { model: string };
-    await owner.call('PUT', '/api/users/me/llm-profile', { provider: 'openai-compatible', preset: 'custom', baseUrl: model.url, model: name, apiKey: 'sk-bench-rt', timeoutSeconds: 60, contextWindow: 128_000 }, 200);
+  /** The owner's profile pointed at a new scripted model playing `steps`. */
+  const useScript = async (steps: ScriptStep[], name: string) => {
+    const scripted = await scriptModel(model.url, steps, { name });
+    await owner.call('PUT', '/api/users/me/llm-profile', { provider: 'openai-compatible', preset: 'custom', baseUrl: model.url, model: scripted.model, apiKey: 'sk-bench-rt', timeoutSeconds: 60, contextWindow: 128_000 }, 200);
   };
-  return { owner, projectId, base, useTurnOf };
+  const useTurnOf = (iterations: number) => useScript([...Array.from({ length: iterations }, () => ({ toolCalls: [readStep] })), { content: FINAL_ANSWER }], `rt${iterations}`);
+  return { owner, projectId, base, useScript, useTurnOf };
 }
 
 /**
@@ -132,7 +132,7 @@ async function countHotPaths(log: (message: string) => void, resources: Resource
     if (res.status !== 200) throw new Error(`${READ_OUT} answered ${res.status}: the product does not count round trips`);
     return ((await res.json()) as { data: { roundTrips: number; log: string[] } }).data;
   };
-  const { owner, base, useTurnOf } = await setUp(product.url, resources.model, 'rt-count');
+  const { owner, base, useScript, useTurnOf } = await setUp(product.url, resources.model, 'rt-count');
   const counts = {} as Record<HotPath, number>;
   const logs = {} as Record<HotPath, string[]>;
   const counted = async <T>(key: HotPath | null, run: () => Promise<T>): Promise<T> => {
@@ -165,14 +165,7 @@ async function countHotPaths(log: (message: string) => void, resources: Resource
   // A message until its 202, the model holding its answer meanwhile so the turn's own D1 work
   // (its audit rows, at its end) comes after the read; anything the object asked D1 before then counts.
   for (const pass of [0, 1]) {
-    const res = await fetch(`${resources.model.url.replace(/\/v1$/, '')}/_scripted/scripts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ steps: [{ reply: { content: FINAL_ANSWER }, delayMs: MODEL_HOLD_MS }], name: `rt-hold-${pass}` }),
-    });
-    if (res.status !== 201) throw new Error(`the scripted server refused the script (${res.status}): ${(await res.text()).slice(0, 300)}`);
-    const { model } = (await res.json()) as { model: string };
-    await owner.call('PUT', '/api/users/me/llm-profile', { provider: 'openai-compatible', preset: 'custom', baseUrl: resources.model.url, model, apiKey: 'sk-bench-rt', timeoutSeconds: 60, contextWindow: 128_000 }, 200);
+    await useScript([{ reply: { content: FINAL_ANSWER }, delayMs: MODEL_HOLD_MS }], `rt-hold-${pass}`);
     const sessionId = await stepSession(owner, base);
     const wsUrl = `${product.url.replace(/^http/, 'ws')}${base}/ai/sessions/${sessionId}/ws`;
     const [viewer] = await subscribedSockets(wsUrl, owner.headers(), 1, `rt count message ${pass}`, resources.clients);

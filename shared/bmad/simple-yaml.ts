@@ -47,7 +47,6 @@ const KEYWORDS: ReadonlyMap<string, null | boolean> = new Map<string, null | boo
 ]);
 
 const DECLINE = Symbol('decline');
-type Value = unknown;
 
 interface Line {
   indent: number;
@@ -55,7 +54,7 @@ interface Line {
 }
 
 /** A scalar or flow list written on one line, or DECLINE. */
-function inlineValue(text: string): Value | typeof DECLINE {
+function inlineValue(text: string): unknown | typeof DECLINE {
   const first = text[0];
   if (first === '"') return DOUBLE.test(text) ? (JSON.parse(text) as string) : DECLINE;
   if (first === "'") return SINGLE.test(text) ? text.slice(1, -1).replaceAll("''", "'") : DECLINE;
@@ -68,8 +67,8 @@ function inlineValue(text: string): Value | typeof DECLINE {
 }
 
 /** `[]`, `["a", 'b', c]`: quoted strings and simple words, comma-separated, nothing trailing. */
-function flowList(text: string): Value[] | typeof DECLINE {
-  const items: Value[] = [];
+function flowList(text: string): unknown[] | typeof DECLINE {
+  const items: unknown[] = [];
   let at = 1;
   const skipSpaces = () => {
     while (text[at] === ' ') at++;
@@ -119,8 +118,8 @@ class Reader {
 }
 
 /** Pairs at exactly `indent`, starting with `first` when a sequence item already read the first key. */
-function mapping(reader: Reader, indent: number, first?: { key: string; rest: string | undefined }): Record<string, Value> | typeof DECLINE {
-  const out: Record<string, Value> = {};
+function mapping(reader: Reader, indent: number, first?: { key: string; rest: string | undefined }): Record<string, unknown> | typeof DECLINE {
+  const out: Record<string, unknown> = {};
   const add = (key: string, rest: string | undefined): boolean => {
     if (Object.hasOwn(out, key) || key === '__proto__' || KEYWORDS.has(key)) return false;
     const value = rest === undefined || rest === '' ? nested(reader, indent) : inlineValue(rest);
@@ -141,15 +140,15 @@ function mapping(reader: Reader, indent: number, first?: { key: string; rest: st
 }
 
 /** What an empty `key:` at `indent` holds: a deeper mapping, a deeper sequence, or null. */
-function nested(reader: Reader, indent: number): Value | typeof DECLINE {
+function nested(reader: Reader, indent: number): unknown | typeof DECLINE {
   const next = reader.peek();
   if (next === undefined || next.indent <= indent) return null;
   return next.text.startsWith('- ') ? sequence(reader, next.indent) : mapping(reader, next.indent);
 }
 
 /** `- item` lines at exactly `indent`; a deeper line after an item (a continued scalar) declines. */
-function sequence(reader: Reader, indent: number): Value[] | typeof DECLINE {
-  const out: Value[] = [];
+function sequence(reader: Reader, indent: number): unknown[] | typeof DECLINE {
+  const out: unknown[] = [];
   for (;;) {
     const line = reader.peek();
     if (line === undefined || line.indent < indent) return out;

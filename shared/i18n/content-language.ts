@@ -72,28 +72,8 @@ function latinWords(text: string): number {
   return run >= 2 ? words + 1 : words;
 }
 
-/**
- * The share of Han characters among the words of `texts`, counting a Han character as a word (it
- * carries about one): 0 for English prose, near 1 for Chinese. Ids, keys and paths (strings
- * without a space) are left out: every package has them in English.
- */
-export function hanShare(texts: readonly string[]): number {
-  // Text by text, without joining them or listing every word: on a 10 MB import the joined copy and
-  // its 1.5 M word strings cost more than validating the package.
-  let han = 0;
-  let words = 0;
-  for (const text of texts) {
-    const nonAscii = !isAscii(text);
-    if (!nonAscii && !/\s/u.test(text.trim())) continue;
-    if (nonAscii) han += text.match(HAN)?.length ?? 0;
-    words += latinWords(text);
-  }
-  return han + words === 0 ? 0 : han / (han + words);
-}
-
 /** Markdown files are prose; JSON files (agents.json, graphs) give their string values. */
-function jsonStrings(text: string | null): string[] {
-  if (text === null) return [];
+function jsonStrings(text: string): string[] {
   try {
     const strings: string[] = [];
     const walk = (value: unknown, depth: number): void => {
@@ -108,10 +88,12 @@ function jsonStrings(text: string | null): string[] {
 }
 
 /**
- * Whether Han characters are at least half the words of `texts`, i.e. `hanShare(texts) >= 0.5`,
- * without counting every Latin word: Han characters first (only texts with a non-ASCII character
- * can hold one), then words text by text until they outnumber them. An English package of 10 MB
- * is settled by one scan for a non-ASCII character per text instead of a walk over every letter.
+ * Whether Han characters are at least half the words of `texts`, counting a Han character as a word
+ * (it carries about one): false for English prose, true for Chinese. Ids, keys and paths (ASCII
+ * strings without a space) are left out: every package has them in English. Text by text, never
+ * joined, and without counting every Latin word: Han characters first (only texts with a character
+ * outside ASCII can hold one), then words until they outnumber them, so a 10 MB English package is
+ * settled by one native ASCII check per text.
  */
 export function mostlyHan(texts: readonly string[]): boolean {
   let han = 0;
@@ -138,7 +120,7 @@ export function detectContentLanguage(pkg: BmadPackage): ContentLanguage {
   const json = [pkg.agentsJson, ...pkg.workflows.map((w) => w.graphJson)].filter((text) => text !== null);
   const mayHoldHan = [...markdown.filter((text) => !isAscii(text)), ...json.filter((text) => text.includes('\\u') || !isAscii(text)).flatMap(jsonStrings)];
   if (!mayHoldHan.some((text) => ANY_HAN.test(text))) return 'en';
-  const prose = [...markdown, ...jsonStrings(pkg.agentsJson), ...pkg.workflows.flatMap((w) => jsonStrings(w.graphJson))];
+  const prose = [...markdown, ...json.flatMap(jsonStrings)];
   // Half the words: a Chinese package keeps English ids, headings and keys, and still reads as Chinese.
   return mostlyHan(prose) ? 'zh' : 'en';
 }

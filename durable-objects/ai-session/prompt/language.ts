@@ -6,7 +6,7 @@
  * the person's language.
  */
 import type { ContentLanguage } from '../../../shared/i18n/content-language.ts';
-import { hanShare } from '../../../shared/i18n/content-language.ts';
+import { mostlyHan } from '../../../shared/i18n/content-language.ts';
 import { LOCALE_NAMES, type Locale } from '../../../shared/i18n/locales.ts';
 
 export interface TurnLanguages {
@@ -20,7 +20,7 @@ export interface TurnLanguages {
 
 /** The language a message is written in, by its script: Chinese when Han characters are half its words. */
 export function scriptLanguage(message: string): Locale {
-  return hanShare([message]) >= 0.5 ? 'zh' : 'en';
+  return mostlyHan([message]) ? 'zh' : 'en';
 }
 
 /** The languages of a turn: the sender's account locale wins; without one, their message's script decides. */
