@@ -56,8 +56,9 @@ const SCHEMA = [
      usage TEXT NOT NULL, prefix TEXT, context TEXT, staged_version INTEGER,
      accepted_seq INTEGER NOT NULL, started_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
      ended_at INTEGER, outcome TEXT)`,
-  // Tool runs, exactly once per tool_call_id: 'started' is written before the tool runs. Keyed by
-  // turn and iteration too, because some providers reuse ids like "call_0" in every response.
+  // Tool runs, exactly once per tool_call_id: 'started' is written before a change tool runs (a read
+  // simply runs again after a restart). Keyed by turn and iteration too, because some providers
+  // reuse ids like "call_0" in every response.
   `CREATE TABLE IF NOT EXISTS tool_runs (
      turn_id TEXT NOT NULL, iteration INTEGER NOT NULL, tool_call_id TEXT NOT NULL, name TEXT NOT NULL,
      status TEXT NOT NULL, ok INTEGER, code TEXT, result TEXT, duration_ms INTEGER,

@@ -34,10 +34,11 @@ const call = (id: string): AssistantMessage => ({
 });
 
 describe('the turn store keeps what a turn re-reads', () => {
-  it('reads a turn and its loop messages once: later reads in the iterations send no statement', async () => {
-    const counts = await inSession((store, statements) => {
-      store.create({ id: 'turn_a', ...USER, content: 'Read the step.', suggestOnly: false, acceptedSeq: 1, now: 1 });
-      store.setPrompt('turn_a', [{ role: 'system', content: 'You edit BMAD packages.' }, { role: 'user', content: 'Read the step.' }], {} as never);
+  it('reads a turn it did not write (a restarted object) and its loop messages once: later reads in the iterations send no statement', async () => {
+    const counts = await inSession((store, statements, fresh) => {
+      const before = fresh();
+      before.create({ id: 'turn_a', ...USER, content: 'Read the step.', suggestOnly: false, acceptedSeq: 1, now: 1 });
+      before.setPrompt('turn_a', [{ role: 'system', content: 'You edit BMAD packages.' }, { role: 'user', content: 'Read the step.' }], {} as never);
       const firstReads = statements.length;
       store.get('turn_a');
       store.loopMessages('turn_a');
@@ -54,6 +55,36 @@ describe('the turn store keeps what a turn re-reads', () => {
     });
     expect(counts.firstRead).toBe(2);
     expect(counts.rereads).toEqual([]);
+  });
+
+  it('keeps the turn it creates: its first iteration reads no turn, message or usage row, and what it keeps is what the rows say', async () => {
+    const result = await inSession((store, statements, fresh) => {
+      store.create({ id: 'turn_e', ...USER, content: 'Make the step shorter.', suggestOnly: true, acceptedSeq: 5, now: 6 });
+      const kept = { turn: store.get('turn_e'), loop: store.loopMessages('turn_e') };
+      const rows = { turn: fresh().get('turn_e'), loop: fresh().loopMessages('turn_e') };
+      store.sessionUsage();
+      store.recordResponse('turn_e', 1, call('call_1'), USAGE);
+      const unknownRun = store.toolRun('turn_e', 1, 'call_1');
+      store.startToolRun('turn_e', 1, 'call_1', 'builder.change.stage');
+      const started = [store.toolRun('turn_e', 1, 'call_1'), fresh().toolRun('turn_e', 1, 'call_1')];
+      store.recordResponse('turn_e', 2, call('call_2'), USAGE);
+      const reads = statements.filter((q) => /^\s*SELECT\b/i.test(q));
+      return { kept, rows, reads, unknownRun, started, usage: store.sessionUsage(), usageRow: fresh().sessionUsage(), turnUsage: store.get('turn_e')!.usage };
+    });
+    expect(result.kept).toEqual(result.rows);
+    // Key order too: what the Workbench gets as JSON is the same whether the record was kept or read.
+    expect(JSON.stringify(result.kept)).toBe(JSON.stringify(result.rows));
+    expect(result.kept.turn).toMatchObject({ status: 'running', iteration: 0, suggestOnly: true, acceptedSeq: 5, prefix: null, outcome: null });
+    expect(result.kept.loop).toEqual([]);
+    // The session's usage is read once (before the first response), then kept as each response writes it;
+    // a tool run it never wrote is not looked for, one it wrote is read from its row.
+    expect(result.reads).toEqual([expect.stringContaining('FROM kv'), expect.stringContaining('FROM tool_runs')]);
+    expect(result.unknownRun).toBeUndefined();
+    expect(result.started[0]).toMatchObject({ status: 'started', name: 'builder.change.stage', result: null });
+    expect(result.started[0]).toEqual(result.started[1]);
+    expect(result.usage).toEqual(result.usageRow);
+    expect(result.usage.totalTokens).toBe(result.turnUsage.totalTokens);
+    expect(result.usage.totalTokens).toBe(2 * USAGE.totalTokens);
   });
 
   it('keeps the prompt it writes: a turn read before its prompt is composed is not read back after', async () => {

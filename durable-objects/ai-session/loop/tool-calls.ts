@@ -111,7 +111,8 @@ export async function runToolCall(deps: ToolCallDeps, turn: TurnRecord, call: To
       hints: ['Call builder.change.validate or read the files to see the current staged state.'],
     });
   } else {
-    core.turns.startToolRun(turn.id, iteration, toolCallId, name);
+    // Only a change tool's start is a checkpoint (the refusal above reads it); a read runs again after a restart.
+    if (CHANGE_TOOLS.has(name)) core.turns.startToolRun(turn.id, iteration, toolCallId, name);
     const actor: Actor = { userId: turn.userId, name: turn.userName, role: turn.userRole };
     result = await runTool(core, { actor, source: 'ai' }, name, args);
   }

@@ -4,8 +4,9 @@
  * step (one implicit transaction), so an object that restarts finds either the state before or
  * the state after, and resumes from it without repeating a finished tool call. The object is the
  * only writer of these tables, so what a turn's loop re-reads every iteration (its record, with the
- * composed prompt, and its loop messages) is kept in memory after the first read and updated by each
- * write here: an iteration reads no row it has read before. The kept objects are frozen — shared
+ * composed prompt, and its loop messages) is kept in memory after the first read (from its creation,
+ * for a turn created here) and updated by each write here: an iteration reads no row it has read
+ * before, nor looks for a tool run this object knows it never wrote. The kept objects are frozen — shared
  * by every reader, never changed in place (the provider serialises a frozen message once).
  */
 import type { Role } from '../../../shared/api/common.ts';
@@ -154,6 +155,8 @@ export class TurnStore {
   readonly #loop = new Map<string, ChatMessage[]>();
   /** The running or paused turn's id (null: none): read once with its record, then kept by create and update (every accept asks). */
   #openId: string | null | undefined;
+  /** Per turn created here, the runs written since (iteration:toolCallId): any other has no row. */
+  readonly #runs = new Map<string, Set<string>>();
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
@@ -189,6 +192,7 @@ export class TurnStore {
 
   /** The user's message and the new turn, in one synchronous write. */
   create(turn: { id: string; userId: string; userName: string; userRole: Role; content: string; suggestOnly: boolean; acceptedSeq: number; now: number }): void {
+    const usage = JSON.stringify(ZERO_USAGE);
     this.#sql.exec(
       `INSERT INTO turns (id, status, user_id, user_name, user_role, content, suggest_only, usage, accepted_seq, started_at, updated_at)
        VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -198,13 +202,19 @@ export class TurnStore {
       turn.userRole,
       turn.content,
       turn.suggestOnly ? 1 : 0,
-      JSON.stringify(ZERO_USAGE),
+      usage,
       turn.acceptedSeq,
       turn.now,
       turn.now,
     );
     this.#openId = turn.id;
     this.addMessage({ role: 'user', content: turn.content }, turn.id, 'message');
+    // Kept as the rows read (the columns' defaults; the person's message is not a loop message): the loop's first iteration reads nothing.
+    const { id, userId, userName, userRole, content, suggestOnly, acceptedSeq, now } = turn;
+    const [counts, none] = [{ iteration: 0, repairs: 0, formatRetries: 0, resumes: 0 }, { prefix: null, context: null, stagedVersion: null }];
+    keep(this.#records, id, { id, status: 'running', userId, userName, userRole, content, suggestOnly, ...counts, usage: JSON.parse(usage) as Usage, ...none, acceptedSeq, startedAt: now, updatedAt: now, endedAt: null, outcome: null });
+    keep(this.#loop, id, []);
+    keep(this.#runs, id, new Set());
   }
 
   setPrompt(turnId: string, prefix: ChatMessage[], context: ContextSummary): void {
@@ -214,10 +224,7 @@ export class TurnStore {
     this.#patch(turnId, { prefix: deepFreeze(JSON.parse(prefixText) as ChatMessage[]), context: JSON.parse(contextText) as ContextSummary, updatedAt: now });
   }
 
-  update(
-    turnId: string,
-    fields: Partial<Pick<TurnRecord, 'status' | 'iteration' | 'repairs' | 'formatRetries' | 'resumes' | 'stagedVersion' | 'endedAt' | 'outcome'>>,
-  ): void {
+  update(turnId: string, fields: Partial<Pick<TurnRecord, 'status' | 'iteration' | 'repairs' | 'formatRetries' | 'resumes' | 'stagedVersion' | 'endedAt' | 'outcome'>>): void {
     const columns: Record<string, unknown> = {
       status: fields.status,
       iteration: fields.iteration,
@@ -276,26 +283,18 @@ export class TurnStore {
   // ---------------------------------------------------------------- tool runs
 
   toolRun(turnId: string, iteration: number, toolCallId: string): ToolRun | undefined {
-    const row = this.#sql
-      .exec<{ tool_call_id: string; iteration: number; name: string; status: string; result: string | null; duration_ms: number | null }>(
-        'SELECT tool_call_id, iteration, name, status, result, duration_ms FROM tool_runs WHERE turn_id = ? AND iteration = ? AND tool_call_id = ?',
-        turnId,
-        iteration,
-        toolCallId,
-      )
-      .toArray()[0];
+    // A turn this object created has only the runs it wrote since: no other has a row to read.
+    if (this.#runs.get(turnId)?.has(`${iteration}:${toolCallId}`) === false) return undefined;
+    type Row = { tool_call_id: string; iteration: number; name: string; status: ToolRun['status']; result: string | null; duration_ms: number | null };
+    const query = 'SELECT tool_call_id, iteration, name, status, result, duration_ms FROM tool_runs WHERE turn_id = ? AND iteration = ? AND tool_call_id = ?';
+    const row = this.#sql.exec<Row>(query, turnId, iteration, toolCallId).toArray()[0];
     if (!row) return undefined;
-    return {
-      toolCallId: row.tool_call_id,
-      iteration: row.iteration,
-      name: row.name,
-      status: row.status as ToolRun['status'],
-      result: row.result === null ? null : (JSON.parse(row.result) as ToolEnvelope),
-      durationMs: row.duration_ms,
-    };
+    const result = row.result === null ? null : (JSON.parse(row.result) as ToolEnvelope);
+    return { toolCallId: row.tool_call_id, iteration: row.iteration, name: row.name, status: row.status, result, durationMs: row.duration_ms };
   }
 
   startToolRun(turnId: string, iteration: number, toolCallId: string, name: string): void {
+    this.#runs.get(turnId)?.add(`${iteration}:${toolCallId}`);
     this.#sql.exec(
       `INSERT INTO tool_runs (turn_id, iteration, tool_call_id, name, status, started_at) VALUES (?, ?, ?, ?, 'started', ?)
        ON CONFLICT(turn_id, iteration, tool_call_id) DO UPDATE SET status = 'started', started_at = excluded.started_at`,
@@ -309,6 +308,7 @@ export class TurnStore {
 
   /** The tool's result and its `role=tool` message, written together. */
   finishToolRun(turnId: string, iteration: number, toolCallId: string, name: string, result: ToolEnvelope, durationMs: number): void {
+    this.#runs.get(turnId)?.add(`${iteration}:${toolCallId}`);
     const text = JSON.stringify(result);
     this.#sql.exec(
       `INSERT INTO tool_runs (turn_id, iteration, tool_call_id, name, status, ok, code, result, duration_ms, started_at, finished_at)
