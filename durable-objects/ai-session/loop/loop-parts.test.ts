@@ -130,6 +130,8 @@ describe('summaries', () => {
     expect(serialised).toBe(1);
     // Another result (the next call's) is measured on its own.
     expect(resultSummary('builder.step.read', toolOk({ markdown: 'abcdef' }, { revision: 2 }))).toBe('21 characters');
+    // Thousands grouped as in English, whatever the runtime's own locale.
+    expect(resultSummary('builder.step.read', toolOk({ markdown: 'x'.repeat(1_234_567) }, { revision: 2 }))).toBe('1,234,582 characters');
   });
 });
 
