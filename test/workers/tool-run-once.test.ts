@@ -12,15 +12,10 @@ import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai
 import { AuditBuffer } from '../../durable-objects/ai-session/loop/audit-buffer.ts';
 import { runToolCall } from '../../durable-objects/ai-session/loop/tool-calls.ts';
 import { TurnStore } from '../../durable-objects/ai-session/loop/turn-store.ts';
-import { STEP, WF, currentStep, stepSession, supportDeskProject } from './sessions.ts';
+import { STEP, WF, currentStep, stepChangeSet, stepSession, supportDeskProject } from './sessions.ts';
 import { sessionObject } from './turns.ts';
 
 const USER = { userId: 'usr_1', userName: 'Owner', userRole: 'owner' as const };
-/** A change set that stages when it runs: the step with one more line. */
-function stageArgs(markdown: string) {
-  const payload = { stepMarkdown: `${markdown.trimEnd()}\n\nCheck the receipt first.\n` };
-  return { changeSet: { schemaVersion: '1.0', targetType: 'step', mode: 'optimize', operations: [{ op: 'upsert', targetType: 'step', target: { workflowId: WF, nodeId: STEP }, payload }] } };
-}
 
 describe('a tool call runs exactly once across a restart', () => {
   it('refuses a change tool an earlier instance started, runs a started read again, and repeats no finished run', async () => {
@@ -32,14 +27,14 @@ describe('a tool call runs exactly once across a restart', () => {
       const events: NewEvent[] = [];
       const deps = { core, emit: (event: NewEvent) => (events.push(event), { ...event, seq: events.length } as unknown as SessionEvent) };
       const audit = new AuditBuffer(instance.audit, { projectId: project.projectId, sessionId });
-      // The earlier instance: the turn, a stage and a read it had started when it stopped, and a read it had finished.
+      // The earlier instance: the turn, and a stage and a read it had started when it stopped.
       const earlier = new TurnStore(state.storage.sql);
       earlier.create({ id: 'turn_r', ...USER, content: 'Tighten the step.', suggestOnly: false, acceptedSeq: 1, now: 1 });
       earlier.startToolRun('turn_r', 1, 'call_stage', 'builder.change.stage');
       earlier.startToolRun('turn_r', 1, 'call_read', 'builder.step.read');
       const turn = core.turns.get('turn_r')!;
       const run = (toolCallId: string, name: string, args: unknown) => runToolCall(deps, turn, { toolCallId, name, args, iteration: 1, refusal: null }, audit);
-      const stage = await run('call_stage', 'builder.change.stage', stageArgs(markdown));
+      const stage = await run('call_stage', 'builder.change.stage', { changeSet: stepChangeSet(`${markdown.trimEnd()}\n\nCheck the receipt first.\n`) });
       const read = await run('call_read', 'builder.step.read', { workflowId: WF, nodeId: STEP });
       const eventsBefore = events.length;
       const readAgain = await run('call_read', 'builder.step.read', { workflowId: WF, nodeId: STEP });

@@ -57,7 +57,7 @@ describe('the turn store keeps what a turn re-reads', () => {
     expect(counts.rereads).toEqual([]);
   });
 
-  it('keeps the turn it creates: its first iteration reads no turn, message or usage row, and what it keeps is what the rows say', async () => {
+  it('keeps the turn it creates: its first iteration reads no turn or message row, and what it keeps is what the rows say', async () => {
     const result = await inSession((store, statements, fresh) => {
       store.create({ id: 'turn_e', ...USER, content: 'Make the step shorter.', suggestOnly: true, acceptedSeq: 5, now: 6 });
       const kept = { turn: store.get('turn_e'), loop: store.loopMessages('turn_e') };

@@ -209,10 +209,11 @@ export class TurnStore {
     );
     this.#openId = turn.id;
     this.addMessage({ role: 'user', content: turn.content }, turn.id, 'message');
-    // Kept as the rows read (the columns' defaults; the person's message is not a loop message): the loop's first iteration reads nothing.
+    // Kept as the row reads (the columns' defaults; the person's message is not a loop message): the loop's first iteration reads nothing.
     const { id, userId, userName, userRole, content, suggestOnly, acceptedSeq, now } = turn;
-    const [counts, none] = [{ iteration: 0, repairs: 0, formatRetries: 0, resumes: 0 }, { prefix: null, context: null, stagedVersion: null }];
-    keep(this.#records, id, { id, status: 'running', userId, userName, userRole, content, suggestOnly, ...counts, usage: JSON.parse(usage) as Usage, ...none, acceptedSeq, startedAt: now, updatedAt: now, endedAt: null, outcome: null });
+    const [user, counts] = [{ user_id: userId, user_name: userName, user_role: userRole }, { iteration: 0, repairs: 0, format_retries: 0, resumes: 0 }];
+    const row: TurnRow = { id, status: 'running', ...user, content, suggest_only: suggestOnly ? 1 : 0, ...counts, usage, prefix: null, context: null, staged_version: null, accepted_seq: acceptedSeq, started_at: now, updated_at: now, ended_at: null, outcome: null };
+    keep(this.#records, id, toRecord(row));
     keep(this.#loop, id, []);
     keep(this.#runs, id, new Set());
   }
