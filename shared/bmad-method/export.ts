@@ -8,7 +8,8 @@
 import { warningIssue, type ValidationIssue } from '../bmad/issues.ts';
 import type { BmadPackage } from '../bmad/package.ts';
 import { deriveBmadMethod, type BmadMethodOrigin, type OriginWorkflow } from './derive.ts';
-import { stripGeneratedFields } from './generated.ts';
+import { generatedField, stripGeneratedFields } from './generated.ts';
+import { spliceInlineSteps } from './inline-steps.ts';
 
 export interface BmadMethodExport {
   files: Map<string, string>;
@@ -45,12 +46,37 @@ export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | nu
   for (const workflow of pkg.workflows) {
     const where: OriginWorkflow = known.get(workflow.id) ?? { id: workflow.id, dir: `${workflow.id}/`, file: 'workflow.md' };
     const storedDir = `workflows/${workflow.id}/`;
-    const target = (storedPath: string) => where.dir + (storedPath.startsWith(storedDir) ? storedPath.slice(storedDir.length) : `steps/${storedPath.slice(storedPath.lastIndexOf('/') + 1)}`);
-    if (workflow.workflowMd !== null) put(where.dir + where.file, workflow.workflowMd, workflow.workflowMdPath);
+    const inFolder = (storedPath: string) => (storedPath.startsWith(storedDir) ? storedPath.slice(storedDir.length) : `steps/${storedPath.slice(storedPath.lastIndexOf('/') + 1)}`);
+    const target = (storedPath: string) => where.dir + (where.renamed?.[inFolder(storedPath)] ?? inFolder(storedPath));
     const nodeFiles = new Map<string, string>();
+    // Steps the import wrote (an Exit's end node) are not BMAD files; steps written inline go back into the workflow text.
+    const inline = new Map<string, { text: string; path: string }>();
     for (const step of workflow.steps) {
+      const exportAs = generatedField(step.markdown, 'exportAs');
+      if (exportAs === 'none') continue;
+      const nodeId = generatedField(step.markdown, 'nodeId') ?? step.nodeId ?? step.path;
+      if (exportAs === 'inline') {
+        inline.set(nodeId, { text: stripGeneratedFields(step.markdown).text, path: step.path });
+        nodeFiles.set(step.path, `${where.dir}${where.file}#${nodeId}`);
+        continue;
+      }
       put(target(step.path), step.markdown, step.path);
       nodeFiles.set(step.path, target(step.path));
+    }
+    if (workflow.workflowMd !== null) {
+      put(where.dir + where.file, workflow.workflowMd, workflow.workflowMdPath);
+      if (inline.size > 0) {
+        const spliced = spliceInlineSteps(files.get(where.dir + where.file)!, (nodeId) => inline.get(nodeId)?.text);
+        files.set(where.dir + where.file, spliced.text);
+        for (const [nodeId, step] of inline) {
+          if (spliced.used.includes(nodeId)) continue;
+          warnings.push(
+            warningIssue('BMAD_EXPORT_NOT_WRITTEN', step.path, `${step.path} was written inline in ${where.file}, but its place there (the crewagent:inline-step ${nodeId} marker) is gone, so it was left out.`, {
+              hint: `Put the marker back in workflow.md where the step belongs, or copy the step's text there.`,
+            }),
+          );
+        }
+      }
     }
     // Edges drawn in the Builder but written in no step file: BMAD would never take them.
     const { edges, files: fileOf } = readGraphEdges(workflow.graphJson);

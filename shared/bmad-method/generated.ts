@@ -65,8 +65,42 @@ export function setAsideDuplicateKeys(text: string): { text: string; duplicates:
   return { text: duplicates.length > 0 ? lines.join('\n') : text, duplicates };
 }
 
+/**
+ * A frontmatter that is not valid YAML (a real BMAD file with an unquoted `: ` in a value) would
+ * make the whole file unreadable in the package: import turns each of its lines into a marked
+ * comment, so the file loads with the generated fields only; export restores the lines.
+ */
+export const INVALID_PREFIX = '# crewagent:invalid-yaml (export restores this line) ';
+
+export function setAsideFrontmatter(text: string): string {
+  if (!/^---\r?\n/u.test(text)) return text;
+  const lines = text.split('\n');
+  const close = lines.findIndex((l, i) => i > 0 && /^---[ \t]*\r?$/u.test(l));
+  if (close < 0) return text;
+  for (let i = 1; i < close; i++) lines[i] = INVALID_PREFIX + lines[i]!;
+  return lines.join('\n');
+}
+
 function restoreDuplicateKeys(text: string): string {
-  return text.includes(DUPLICATE_PREFIX) ? text.split(`\n${DUPLICATE_PREFIX}`).join('\n') : text;
+  let out = text;
+  for (const prefix of [DUPLICATE_PREFIX, INVALID_PREFIX]) if (out.includes(prefix)) out = out.split(`\n${prefix}`).join('\n');
+  return out;
+}
+
+/** A value of the generated block (`exportAs`, `nodeId`), or undefined when the block or the key is not there. */
+export function generatedField(text: string, key: string): string | undefined {
+  const fence = /^---\r?\n/u.exec(text);
+  if (!fence) return undefined;
+  const end = text.indexOf(BLOCK_END, fence[0].length);
+  if (end < 0 || !(text.startsWith(BLOCK_START, fence[0].length) || text.startsWith(BLOCK_START_ADDED, fence[0].length))) return undefined;
+  const line = new RegExp(`^${key}: (.*?)\\r?$`, 'mu').exec(text.slice(fence[0].length, end))?.[1];
+  if (line === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type StripResult = { ok: true; text: string } | { ok: false; text: string };

@@ -39,7 +39,8 @@ export function readStepText(text: string): StepText {
   return { raw: text, frontmatter: {}, frontmatterOk: !hasBlock, body: text, bodyStartLine: 1, ...(title ? { title } : {}) };
 }
 
-const MD_TOKEN = /[\w{}\-./]*[\w}]\.md\b/gu;
+/** A `.md` path in running text; names in any script (`./steps/步骤-02.md`) count. */
+const MD_TOKEN = /[\p{L}\p{N}_{}\-./]*[\p{L}\p{N}_}]\.md(?![\p{L}\p{N}_])/gu;
 const MAX_LABEL = 60;
 
 function clean(text: string): string {
@@ -73,6 +74,9 @@ function ownLabel(line: string, menu: ReadonlyMap<string, string>): string | und
   if (condition) {
     const key = new RegExp(String.raw`^['"\[]?(${MENU_KEY})['"\]]?(?=$|[\s(,])`, 'u').exec(condition)?.[1];
     if (key && menu.has(key)) return shorten(menu.get(key)!);
+    // `- **IF E (Edit):** load {editStepFile}` names its menu item itself.
+    const named = new RegExp(String.raw`^['"\[]?(${MENU_KEY})['"\]]?\s*\(([^)]+)\)$`, 'u').exec(condition);
+    if (named) return shorten(`[${named[1]}] ${named[2]!.trim()}`);
     return shorten(condition);
   }
   const choice = new RegExp(String.raw`\[(${MENU_KEY})\]`, 'u').exec(line)?.[1];
@@ -91,6 +95,14 @@ function conditionAbove(lines: readonly string[], index: number, menu: ReadonlyM
     if (!line.trim() || /^\s*(?:[-*+]|\d+\.)\s/u.test(line)) continue;
     return /\bif\b/iu.test(line) && /(?::|→|->)\s*$/u.test(clean(line)) ? ownLabel(line.replace(/^#+\s*/u, ''), menu) : undefined;
   }
+  return undefined;
+}
+
+const EXIT_WORDS = /\b(?:exit|quit|stop|end (?:the )?(?:workflow|session))\b/iu;
+
+/** The menu choice that ends the workflow without loading a step (`[X] Exit`), as an edge label. */
+export function exitOption(step: StepText): string | undefined {
+  for (const [key, label] of menuItems(step.body)) if (EXIT_WORDS.test(label.slice(key.length + 2))) return label;
   return undefined;
 }
 
@@ -117,9 +129,8 @@ export function stepLinks(step: StepText): RawLink[] {
       if (text.includes(`{${key}}`)) add(target, line, label(keyLabel(key)), key);
     }
     for (const m of text.matchAll(MD_TOKEN)) {
+      // Every .md path: derive keeps those that resolve to a step file (names in any script count).
       const token = m[0];
-      const base = token.slice(token.lastIndexOf('/') + 1);
-      if (!/^step[\w.-]*\.md$/u.test(base)) continue;
       const key = [...keys].find(([, target]) => target === token)?.[0];
       add(token, line, label(key ? keyLabel(key) : 'next'), key);
     }

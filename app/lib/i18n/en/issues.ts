@@ -73,6 +73,8 @@ const codes = {
   BMAD_ENTRY_GUESSED: 'workflow.md names no first step; the first step file by name was taken.',
   BMAD_NO_STEPS: 'A workflow has no step files.',
   BMAD_STEP_ORPHAN: 'No workflow reaches this step file; it is kept as a file, not a step of the graph.',
+  BMAD_STEPS_INLINE: 'The workflow file has no step files and no <step> blocks; its whole text became one step.',
+  BMAD_STEP_RENAMED: 'A step file name is outside the ASCII path characters; the step got an ASCII node id and file name.',
   BMAD_AGENT_INCOMPLETE: 'An agent file lacks required fields; placeholders were written.',
   BMAD_AGENT_PLACEHOLDER: 'No agent file was uploaded; a placeholder agent was written.',
   BMAD_EXPORT_REWRITTEN: 'On export, a file whose generated fields could not be found is written as stored.',
@@ -148,6 +150,8 @@ const hints = {
   BMAD_AGENT_PLACEHOLDER: 'Describe the agent in the agent editor, or import the module with its agents/ folder.',
   BMAD_FRONTMATTER_DUPLICATE_KEY: 'Delete one of the two lines.',
   BMAD_LINK_TO_ENTRY: 'The model still follows the text; to draw the loop, point it at a step after the entry.',
+  BMAD_STEPS_INLINE: 'Split it into steps in the editor, or write <step n="…" goal="…"> blocks and import again.',
+  BMAD_STEP_RENAMED: 'Give the node a title in the editor if you want a readable name on the canvas.',
 } as const satisfies Partial<Record<IssueCode, string>>;
 
 export const issues = {

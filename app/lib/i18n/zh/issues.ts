@@ -69,6 +69,8 @@ export const issues: Messages['issues'] = {
     BMAD_ENTRY_GUESSED: 'workflow.md 没有指明第一个步骤；已按文件名取第一个步骤文件。',
     BMAD_NO_STEPS: '工作流没有步骤文件。',
     BMAD_STEP_ORPHAN: '没有工作流到达这个步骤文件；它作为文件保留，不是流程图中的步骤。',
+    BMAD_STEPS_INLINE: '工作流文件没有步骤文件，也没有 <step> 块；它的全部文本成为一个步骤。',
+    BMAD_STEP_RENAMED: '步骤文件名含有 ASCII 路径字符以外的字符；该步骤使用了 ASCII 的节点 id 和文件名。',
     BMAD_AGENT_INCOMPLETE: '智能体文件缺少必填字段；已写入占位内容。',
     BMAD_AGENT_PLACEHOLDER: '没有上传智能体文件；已写入一个占位智能体。',
     BMAD_EXPORT_REWRITTEN: '导出时，找不到生成字段的文件按存储的原样写出。',
@@ -140,6 +142,8 @@ export const issues: Messages['issues'] = {
     BMAD_AGENT_PLACEHOLDER: '在智能体编辑器中描述该智能体，或连同 agents/ 文件夹一起导入模块。',
     BMAD_FRONTMATTER_DUPLICATE_KEY: '删除两行中的一行。',
     BMAD_LINK_TO_ENTRY: '模型仍会按文字执行；如要画出循环，请让它指向入口之后的步骤。',
+    BMAD_STEPS_INLINE: '在编辑器中把它拆分成多个步骤，或写成 <step n="…" goal="…"> 块后重新导入。',
+    BMAD_STEP_RENAMED: '如需在画布上显示易读的名称，可在编辑器中为该节点设置标题。',
   },
   renamedFrom: '原名 {{name}}',
 };
