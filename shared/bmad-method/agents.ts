@@ -17,7 +17,7 @@ export function isAgentFile(path: string): boolean {
 }
 
 function idFrom(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.agent\.ya?ml$/u, '');
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.agent\.ya?ml$|\.md$/u, '');
   const id = base.replace(/[^A-Za-z0-9._:-]+/gu, '-').replace(/^[^A-Za-z0-9]+/u, '');
   return ID_PATTERN.test(id) ? id : 'agent';
 }
@@ -31,13 +31,26 @@ export function placeholderAgent(id = 'bmad-agent'): Record<string, unknown> {
 }
 
 export function agentFromYaml(path: string, source: string, taken: Set<string>): { agent: Record<string, unknown>; issues: ValidationIssue[] } {
-  const issues: ValidationIssue[] = [];
   let doc: unknown;
   try {
     doc = parse(source, { maxAliasCount: 100 });
   } catch {
     doc = undefined;
   }
+  return agentFromDoc(path, doc, taken);
+}
+
+/**
+ * An agent from its document (`{agent: {metadata, persona}}`, as `*.agent.yaml` holds it); `menu`:
+ * items already in the agents.json shape (a YAML menu is not carried over: its items vary too much).
+ */
+export function agentFromDoc(
+  path: string,
+  doc: unknown,
+  taken: Set<string>,
+  menu: ReadonlyArray<Record<string, string>> = [],
+): { agent: Record<string, unknown>; issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
   const root = isRecord(doc) && isRecord(doc.agent) ? doc.agent : {};
   const metadata = isRecord(root.metadata) ? root.metadata : {};
   const persona = isRecord(root.persona) ? root.persona : {};
@@ -58,6 +71,7 @@ export function agentFromYaml(path: string, source: string, taken: Set<string>):
       title: pick(metadata.title, 'title'),
       icon: pick(metadata.icon, 'icon'),
       ...(text(metadata.module) ? { module: text(metadata.module) } : {}),
+      ...(text(metadata.description) ? { description: text(metadata.description) } : {}),
       sourceId: path,
     },
     persona: {
@@ -66,6 +80,7 @@ export function agentFromYaml(path: string, source: string, taken: Set<string>):
       communication_style: pick(persona.communication_style, 'persona.communication_style'),
       principles: pick(principles, 'persona.principles'),
     },
+    ...(menu.length > 0 ? { menu } : {}),
   };
   if (filled.length > 0) {
     issues.push(

@@ -251,3 +251,50 @@ describe('menu labels', () => {
     ]);
   });
 });
+
+describe('compiled agent .md files (_bmad/<module>/agents/*.md)', () => {
+  it('become agents like *.agent.yaml: name, title, icon from <agent>, persona fields, menu items; the file stays an asset', () => {
+    const agentMd = [
+      '---',
+      'name: "planner"',
+      'description: "Plans the week"',
+      '---',
+      '',
+      'Be this agent until told to stop.',
+      '',
+      '```xml',
+      '<agent id="planner.agent.yaml" name="Ines" title="Week Planner" icon="🗓️">',
+      '<activation critical="MANDATORY">',
+      '  <step n="1">Greet {user_name}</step>',
+      '</activation>',
+      '<persona>',
+      '  <role>Planner of small teams&apos; weeks</role>',
+      '  <identity>Ten years of running stand-ups.</identity>',
+      '  <communication_style>Short and warm.</communication_style>',
+      '  <principles>- Fewer goals &amp; more focus</principles>',
+      '</persona>',
+      '<menu>',
+      '  <item cmd="WP or fuzzy match on week-plan" workflow="{project-root}/_bmad/team/workflows/week/workflow.md">[WP] Plan the week</item>',
+      '</menu>',
+      '</agent>',
+      '```',
+      '',
+    ].join('\n');
+    const files = upload({
+      '_bmad/team/agents/planner.md': agentMd,
+      '_bmad/team/workflows/week/workflow.md': '---\nname: week\n---\n\nLoad `./steps/step-01-plan.md`\n',
+      '_bmad/team/workflows/week/steps/step-01-plan.md': '# Plan\n',
+    });
+    const d = roundTrip(files);
+    expect(d.agents).toEqual([{ id: 'planner', name: 'Ines', source: '_bmad/team/agents/planner.md' }]);
+    const agents = JSON.parse(d.pkg.agentsJson!) as { agents: Array<Record<string, any>> };
+    expect(agents.agents[0]).toEqual({
+      id: 'planner',
+      metadata: { name: 'Ines', title: 'Week Planner', icon: '🗓️', description: 'Plans the week', sourceId: '_bmad/team/agents/planner.md' },
+      persona: { role: "Planner of small teams' weeks", identity: 'Ten years of running stand-ups.', communication_style: 'Short and warm.', principles: '- Fewer goals & more focus' },
+      menu: [{ trigger: 'WP or fuzzy match on week-plan', description: '[WP] Plan the week', workflow: '{project-root}/_bmad/team/workflows/week/workflow.md' }],
+    });
+    expect(codes(d)).toEqual([]);
+    expect(d.assets.map((a) => a.source)).toEqual(['_bmad/team/agents/planner.md']);
+  });
+});

@@ -9,6 +9,7 @@ import { ASSET_EXTENSIONS } from '../bmad/limits.ts';
 import { errorIssue, warningIssue, type ValidationIssue } from '../bmad/issues.ts';
 import type { BmadPackage } from '../bmad/package.ts';
 import { agentFromYaml, isAgentFile, placeholderAgent } from './agents.ts';
+import { agentFromCompiledMd, isCompiledAgentFile } from './agents-md.ts';
 import { buildWorkflow, type DerivedWorkflowSummary, type SourceEdge } from './build-graph.ts';
 import { withMarkers } from './inline-steps.ts';
 import type { ResolveContext } from './resolve.ts';
@@ -169,8 +170,9 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
   const agents: Array<Record<string, unknown>> = [];
   const agentSummaries: BmadMethodImport['agents'] = [];
   for (const [path, content] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
-    if (!isAgentFile(path)) continue;
-    const { agent, issues: found } = agentFromYaml(path, content, agentIds);
+    const compiled = !used.has(path) && isCompiledAgentFile(path, content);
+    if (!isAgentFile(path) && !compiled) continue;
+    const { agent, issues: found } = compiled ? agentFromCompiledMd(path, content, agentIds) : agentFromYaml(path, content, agentIds);
     agents.push(agent);
     issues.push(...found);
     agentSummaries.push({ id: agent.id as string, name: (agent.metadata as { name: string }).name, source: path });
@@ -180,7 +182,7 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
     agents.push(agent);
     agentSummaries.push({ id: agent.id as string, name: 'BMAD agent', source: null });
     issues.push(
-      warningIssue('BMAD_AGENT_PLACEHOLDER', 'agents.json', 'The upload has no *.agent.yaml file, so a placeholder agent was written.', {
+      warningIssue('BMAD_AGENT_PLACEHOLDER', 'agents.json', 'The upload has no agent file (*.agent.yaml, or a compiled agent .md), so a placeholder agent was written.', {
         hint: 'Describe the agent in the agent editor, or import the module with its agents/ folder.',
       }),
     );
