@@ -298,3 +298,39 @@ describe('compiled agent .md files (_bmad/<module>/agents/*.md)', () => {
     expect(d.assets.map((a) => a.source)).toEqual(['_bmad/team/agents/planner.md']);
   });
 });
+
+describe('a router workflow.md (IF Create Mode: … IF Edit Mode: …)', () => {
+  it('gets an entry decision with one edge per route, every route’s steps reachable; export leaves the router out', () => {
+    const files = upload({
+      'brief/workflow.md': [
+        '---',
+        'name: brief',
+        "nextStep: './steps-c/step-01-start.md'",
+        "editWorkflow: './steps-e/step-e-01-open.md'",
+        '---',
+        '',
+        '# Brief (two modes)',
+        '',
+        '**IF Create Mode:**',
+        'Load and follow `{nextStep}`',
+        '',
+        '**IF Edit Mode:**',
+        'Load and follow `{editWorkflow}`',
+        '',
+      ].join('\n'),
+      'brief/steps-c/step-01-start.md': '# Start\n\nThen load `./step-02-write.md`\n',
+      'brief/steps-c/step-02-write.md': '# Write\n',
+      'brief/steps-e/step-e-01-open.md': '# Open\n\nThen load `./step-e-02-save.md`\n',
+      'brief/steps-e/step-e-02-save.md': '# Save\n',
+    });
+    const d = roundTrip(files);
+    expect(d.workflows[0]!.graph.entryNodeId).toBe('route');
+    expect(typesOf(d, 'brief')).toMatchObject({ route: 'decision', 'step-02-write': 'end', 'step-e-02-save': 'end' });
+    expect(edgesOf(d, 'brief')).toEqual([
+      'step-01-start -> step-02-write [next]',
+      'step-e-01-open -> step-e-02-save [next]',
+      'route -> step-01-start [Create Mode] default',
+      'route -> step-e-01-open [Edit Mode]',
+    ]);
+  });
+});

@@ -13,7 +13,7 @@ import { agentFromCompiledMd, isCompiledAgentFile } from './agents-md.ts';
 import { buildWorkflow, type DerivedWorkflowSummary, type SourceEdge } from './build-graph.ts';
 import { withMarkers } from './inline-steps.ts';
 import type { ResolveContext } from './resolve.ts';
-import { fileSources, inlineSources, isStepFile, linkEdges, readSteps, toId, workflowLinks } from './step-sources.ts';
+import { fileSources, inlineSources, isStepFile, linkEdges, readSteps, routerSource, toId, workflowLinks } from './step-sources.ts';
 import { baseOf, findWorkflowFiles, type Candidate } from './workflow-files.ts';
 
 export type { DerivedWorkflowSummary } from './build-graph.ts';
@@ -118,7 +118,19 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
         entry = stepPaths.find((p) => !named.has(p) && !reached.has(p)) ?? stepPaths[0]!;
         issues.push(warningIssue('BMAD_ENTRY_GUESSED', candidate.path, `${candidate.path} names no step file to start with; the workflow starts at ${entry}.`, { params: { path: candidate.path, entry } }));
       }
-      if (entry) {
+      const routes = links.filter((l) => l.route);
+      if (entry && routes.length > 1) {
+        // A router (`IF Create Mode:` … `IF Edit Mode:` …): an entry decision with one edge per route.
+        const order = [...new Set(routes.flatMap((r) => reach(r.to, edgesOf)))];
+        for (const p of order) reached.add(p);
+        const stepFiles = fileSources(id, dir, order, texts, issues);
+        Object.assign(renamed, stepFiles.renamed);
+        const nodeOf = new Map(stepFiles.sources.map((s) => [s.key, s.nodeId]));
+        const router = routerSource(id, candidate, routes.map((r) => ({ label: r.label, nodeId: nodeOf.get(r.to)! })), new Set(nodeOf.values()));
+        const withRoutes = new Map(edgesOf);
+        withRoutes.set(router.key, routes.map((r) => ({ to: r.to, label: r.label, line: r.line, ...(r === routes[0] ? { key: 'nextStepFile' } : {}) })));
+        built = { id, candidate, entry: router.key, sources: [router, ...stepFiles.sources], edgesOf: withRoutes, workflowText: candidate.text.raw };
+      } else if (entry) {
         const order = reach(entry, edgesOf);
         for (const p of order) reached.add(p);
         const stepFiles = fileSources(id, dir, order, texts, issues);

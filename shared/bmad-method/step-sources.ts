@@ -87,13 +87,36 @@ export function linkEdges(texts: ReadonlyMap<string, StepText>, ctx: ResolveCont
 }
 
 /** The step files a workflow text names, in order of first use, with the label of the line that names each. */
-export function workflowLinks(candidate: Candidate, ctx: ResolveContext): Array<{ to: string; label: string; line: number }> {
-  const out: Array<{ to: string; label: string; line: number }> = [];
+export function workflowLinks(candidate: Candidate, ctx: ResolveContext): Array<{ to: string; label: string; line: number; route: boolean }> {
+  const out: Array<{ to: string; label: string; line: number; route: boolean }> = [];
   for (const link of stepLinks(candidate.text)) {
     const resolved = resolveTarget(candidate.path, link.target, { ...ctx, vars: { ...ctx.vars, ...candidate.vars } });
-    if (resolved.kind === 'file' && ctx.steps.has(resolved.path) && !out.some((o) => o.to === resolved.path)) out.push({ to: resolved.path, label: link.label, line: link.line });
+    if (resolved.kind === 'file' && ctx.steps.has(resolved.path) && !out.some((o) => o.to === resolved.path)) {
+      // A route: the line (or the one above it) gives a condition or a menu choice, not the fallback label.
+      out.push({ to: resolved.path, label: link.label, line: link.line, route: link.label !== 'next' && link.label !== link.key });
+    }
   }
   return out;
+}
+
+/** The entry decision the import writes for a workflow text with several routes (`IF Create Mode:` … `IF Edit Mode:` …). */
+export function routerSource(id: string, candidate: Candidate, routes: ReadonlyArray<{ label: string; nodeId: string }>, taken: ReadonlySet<string>): StepSource {
+  let nodeId = 'route';
+  for (let n = 2; taken.has(nodeId); n++) nodeId = `route-${n}`;
+  const body = [
+    '# Choose the route',
+    '',
+    '## Goal',
+    '',
+    `Take the route ${baseOf(candidate.path)} describes for this run.`,
+    '',
+    '## Instructions',
+    '',
+    `- Read the routing part of ${baseOf(candidate.path)} and follow the route that applies:`,
+    ...routes.map((r) => `  - ${r.label}: ${r.nodeId}`),
+    '',
+  ].join('\n');
+  return { key: `${candidate.path}#${nodeId}`, nodeId, storedPath: `workflows/${id}/steps/${nodeId}.md`, text: readStepText(body), body, extra: { exportAs: 'none' }, title: 'Choose the route' };
 }
 
 /**
