@@ -106,6 +106,32 @@ describe('BMAD-METHOD import', () => {
     expect(second['create-brief/steps/step-02-vision.md']).toBe(original['create-brief/steps/step-02-vision.md']!.replace('2. Draft the vision and show it.', '2. Draft the vision, then read it back.'));
   });
 
+  it('older shapes: steps inline in workflow.md, a legacy workflow.yaml, step names outside ASCII; imported, and exported back byte for byte with an edit in its place', async () => {
+    const user = await signedInClient('Legacy');
+    const original: Files = {
+      'tidy/workflow.md': '---\nname: tidy\n---\n\n# Tidy\n\n<workflow>\n<step n="1" goal="Collect">\nList the notes.\n</step>\n<step n="2" goal="Index">\nWrite the index.\n</step>\n</workflow>\n',
+      'weekly/workflow.yaml': "name: weekly\ndescription: Weekly report.\ninstructions: '{installed_path}/instructions.md'\n",
+      'weekly/instructions.md': '# Weekly\n\n<step n="1" goal="Gather">\nAsk what happened.\n</step>\n',
+      'notes/workflow.md': '---\nname: notes\n---\n\nLoad `./steps/步骤-01.md`\n',
+      'notes/steps/步骤-01.md': '# 第一步\n\n然后读取 `./步骤-02.md`\n',
+      'notes/steps/步骤-02.md': '# 第二步\n',
+    };
+    const preview = (await send(user, '/api/projects/import/preview', zipOf(original))).data.preview;
+    expect(preview).toMatchObject({ layout: 'bmad-method', valid: true, errors: [] });
+    expect(preview.workflows.map((w: { id: string; graph: { edges: unknown[] } }) => [w.id, w.graph.edges.length])).toEqual([['notes', 1], ['tidy', 1], ['weekly', 0]]);
+    expect(preview.warnings.map((w: { code: string }) => w.code)).toContain('BMAD_STEP_RENAMED');
+    const res = await send(user, '/api/projects/import', zipOf(original));
+    expect(res.status).toBe(201);
+    const projectId = res.data.project.id as string;
+    const { 'WARNINGS.md': _warnings, ...files } = (await exportFiles(user, projectId, 'bmad-method')).files;
+    expect(files).toEqual(original);
+    const step = (await user.get(`/api/projects/${projectId}/workflows/tidy/steps/step-2`)).data.step;
+    expect((await user.put(`/api/projects/${projectId}/workflows/tidy/steps/step-2`, { markdown: step.markdown.replace('Write the index.', 'Write the index, newest first.') })).status).toBe(200);
+    const edited = (await exportFiles(user, projectId, 'bmad-method')).files;
+    expect(edited['tidy/workflow.md']).toBe(original['tidy/workflow.md']!.replace('Write the index.', 'Write the index, newest first.'));
+    expect(Object.keys(edited).filter((p) => p.startsWith('tidy/'))).toEqual(['tidy/workflow.md']);
+  });
+
   it('exports the .bmad layout with its warnings listed in the zip and the header too', async () => {
     const user = await signedInClient('Packer');
     const res = await send(user, '/api/projects/import', zipOf(env.TEST_BMAD_METHOD.branches));
