@@ -32,6 +32,7 @@ import { forgetKv, migrate } from './storage.ts';
 import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
 import { logError } from '../../shared/errors-report.ts';
 import { Members } from './sockets/members.ts';
+import { SignOuts } from './sockets/sign-outs.ts';
 import { REPLAY_PAGE_SIZE, liveFrame } from './events/replay.ts';
 import { SocketHub } from './sockets/socket-hub.ts';
 import { Roster } from './sockets/roster.ts';
@@ -132,6 +133,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       core: this.#core,
       turns: this.#turns,
       members: new Members(sql),
+      signOuts: new SignOuts(sql),
       connections: () => this.#roster.open(),
       subscribersChanged: () => this.#roster.changed(),
       replayPageSize: () => this.replayPageSize,
@@ -225,6 +227,18 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   }
 
   // ---------------------------------------------------------------- sockets (sockets/socket-hub.ts)
+
+  /**
+   * A socket's id is the object's to make. partyserver takes a `_pk` query parameter as the
+   * connection id; one a client chose could copy another person's id (seen in presence frames) or
+   * reuse its own, so it is dropped here, whatever the Worker forwarded.
+   */
+  override fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (!url.searchParams.has('_pk')) return super.fetch(request);
+    url.searchParams.delete('_pk');
+    return super.fetch(new Request(url, request));
+  }
 
   override onConnect(connection: SessionConnection, ctx: ConnectionContext): void {
     if (this.#releasedNow) return connection.close(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');

@@ -66,6 +66,9 @@ const SCHEMA = [
   // What the Worker told the session about each person's role on the project (null: removed), and
   // when (ms): socket frames are checked against it, not against the role read at connect.
   `CREATE TABLE IF NOT EXISTS members (user_id TEXT PRIMARY KEY, role TEXT, at INTEGER NOT NULL)`,
+  // The sign-outs the Worker told of (sockets/sign-outs.ts): a login's (login_session = its id), or
+  // everywhere (login_session = '', at = when D1 had it). Connects and frames are checked against it.
+  `CREATE TABLE IF NOT EXISTS sign_outs (user_id TEXT NOT NULL, login_session TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (user_id, login_session))`,
   // Deferred work the alarm runs by name: the debounced re-validation, the release after retention.
   // (The turn watchdog and the audit flush need only the alarm itself: ai-session.ts keeps them in memory.)
   `CREATE TABLE IF NOT EXISTS tasks (name TEXT PRIMARY KEY, due_at INTEGER NOT NULL)`,

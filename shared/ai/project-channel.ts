@@ -18,12 +18,15 @@ export interface MembershipChanged {
 
 /**
  * A person signed out: only the sockets opened by that login close, or all of theirs when
- * `loginSessionId` is null (sign out everywhere).
+ * `loginSessionId` is null (sign out everywhere). `at` is when D1 had the sign-out (ms since epoch,
+ * noted after the write): an upgrade whose cookie was read at or before it is refused too, so one
+ * racing the sign-out cannot open a socket after it.
  */
 export interface SignedOut {
   type: 'signedOut';
   userId: string;
   loginSessionId: string | null;
+  at: number;
 }
 
 /**

@@ -151,8 +151,9 @@ export class Watcher {
   }
 }
 
-export async function connect(client: TestClient, base: string, sessionId: string, lastSeq: number | null = 0): Promise<Watcher> {
-  const res = await exports.default.fetch(`${ORIGIN}${base}/ai/sessions/${sessionId}/ws`, {
+/** `query`: what a client may add to the address (`?_pk=…`: an attack, ignored by the server). */
+export async function connect(client: TestClient, base: string, sessionId: string, lastSeq: number | null = 0, query = ''): Promise<Watcher> {
+  const res = await exports.default.fetch(`${ORIGIN}${base}/ai/sessions/${sessionId}/ws${query}`, {
     headers: { upgrade: 'websocket', origin: ORIGIN, cookie: client.cookie! },
   });
   if (res.status !== 101 || !res.webSocket) throw new Error(`upgrade failed: ${res.status} ${await res.text()}`);

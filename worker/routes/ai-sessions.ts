@@ -292,5 +292,8 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     headers.set(IDENTITY_HEADERS.projectId, c.var.projectId);
     headers.set(IDENTITY_HEADERS.roleReadAt, String(readAt));
     headers.set(IDENTITY_HEADERS.loginSession, await loginSessionId(c.var.sessionTokenHash));
-    return stub.fetch(new Request(c.req.raw.url, { method: 'GET', headers }));
+    // Only the path goes on: the query is the client's (a `_pk` there would choose the socket's id).
+    const url = new URL(c.req.url);
+    url.search = '';
+    return stub.fetch(new Request(url, { method: 'GET', headers }));
   });

@@ -51,15 +51,18 @@ export const authRoutes = new Hono<AppEnv>()
   .post('/logout', requireUser(), async (c) => {
     await logout(c.var.db, c.var.sessionTokenHash, c.var.user.id);
     // The live session sockets this login opened close before the answer (project channel).
+    const at = Date.now();
     const loginSession = await loginSessionId(c.var.sessionTokenHash);
-    await tellUserProjects(c.env, c.var.db, c.var.user.id, { type: 'signedOut', userId: c.var.user.id, loginSessionId: loginSession });
+    await tellUserProjects(c.env, c.var.db, c.var.user.id, { type: 'signedOut', userId: c.var.user.id, loginSessionId: loginSession, at });
     clearSessionCookie(c);
     return ok(c, { ok: true });
   })
   .post('/logout-all', requireUser(), async (c) => {
     // Sign out everywhere: every login of this user, and every live socket of theirs in every project.
     await logoutAll(c.var.db, c.var.user.id);
-    await tellUserProjects(c.env, c.var.db, c.var.user.id, { type: 'signedOut', userId: c.var.user.id, loginSessionId: null });
+    // Noted after the write: an upgrade that read a cookie of theirs before it is refused by the sessions.
+    const at = Date.now();
+    await tellUserProjects(c.env, c.var.db, c.var.user.id, { type: 'signedOut', userId: c.var.user.id, loginSessionId: null, at });
     clearSessionCookie(c);
     return ok(c, { ok: true });
   })

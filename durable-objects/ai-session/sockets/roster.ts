@@ -12,8 +12,12 @@ import type { SessionConnection } from './socket-state.ts';
 
 export class Roster {
   readonly #scan: () => Iterable<SessionConnection>;
-  /** By connection id, in the order they joined; null until the first use after a wake. */
-  #sockets: Map<string, SessionConnection> | null = null;
+  /**
+   * The sockets themselves, in the order they joined; null until the first use after a wake. Kept
+   * by socket, not by connection id: two sockets with one id (the id is the object's to make, see
+   * ai-session.ts `fetch`) must never hide one another from a broadcast or a revocation.
+   */
+  #sockets: Set<SessionConnection> | null = null;
   /** The subscribed open sockets; null when it must be made again. */
   #subscribers: SessionConnection[] | null = null;
 
@@ -22,23 +26,20 @@ export class Roster {
     this.#scan = scan;
   }
 
-  #all(): Map<string, SessionConnection> {
-    if (this.#sockets === null) {
-      this.#sockets = new Map();
-      for (const connection of this.#scan()) this.#sockets.set(connection.id, connection);
-    }
+  #all(): Set<SessionConnection> {
+    this.#sockets ??= new Set(this.#scan());
     return this.#sockets;
   }
 
   /** A socket the object just accepted. */
   add(connection: SessionConnection): void {
-    this.#all().set(connection.id, connection);
+    this.#all().add(connection);
     this.#subscribers = null;
   }
 
   /** A socket that closed or failed. */
   remove(connection: SessionConnection): void {
-    this.#sockets?.delete(connection.id);
+    this.#sockets?.delete(connection);
     this.#subscribers = null;
   }
 
@@ -64,9 +65,9 @@ export class Roster {
 
   /** The open sockets, oldest first. */
   *open(): Generator<SessionConnection> {
-    for (const [id, connection] of this.#all()) {
+    for (const connection of this.#all()) {
       if (connection.readyState === WebSocket.OPEN) yield connection;
-      else if (connection.readyState === WebSocket.CLOSED) this.#sockets!.delete(id);
+      else if (connection.readyState === WebSocket.CLOSED) this.#sockets!.delete(connection);
     }
   }
 }

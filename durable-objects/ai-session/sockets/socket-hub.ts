@@ -35,6 +35,7 @@ import { AiAwareness } from './ai-awareness.ts';
 import { AwarenessRate, awarenessRemovalFrame, checkAwareness } from './awareness.ts';
 import type { TurnRunner } from '../loop/turn-runner.ts';
 import type { Members } from './members.ts';
+import type { SignOuts } from './sign-outs.ts';
 import { replayFrames } from '../events/replay.ts';
 import type { SessionCore } from '../session.ts';
 import { send, sendBinary, sendText, type SessionConnection, type SocketState } from './socket-state.ts';
@@ -45,6 +46,7 @@ export interface SocketHubDeps {
   core: SessionCore;
   turns: TurnRunner;
   members: Members;
+  signOuts: SignOuts;
   connections(): Iterable<SessionConnection>;
   /** A socket subscribed or was revoked: the list live events go to must be made again (roster.ts). */
   subscribersChanged(): void;
@@ -92,6 +94,11 @@ export class SocketHub {
       connection.close(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
       return;
     }
+    // A sign-out this object was told of before the upgrade reached it (the cookie was read before).
+    if (this.#deps.signOuts.ended(identity.data.userId, loginSession, readAt)) {
+      connection.close(CLOSE_CODES.SIGNED_OUT, 'SIGNED_OUT');
+      return;
+    }
     // The role in force: the one read at the upgrade, unless the Worker told of a newer change.
     const role = this.#deps.members.seed(identity.data.userId, identity.data.role, readAt);
     if (role === null) {
@@ -105,6 +112,7 @@ export class SocketHub {
       file: null,
       since: new Date().toISOString(),
       loginSession,
+      readAt,
       revoked: false,
       awarenessClientId: null,
       awarenessClock: 0,
@@ -185,6 +193,10 @@ export class SocketHub {
       return;
     }
     if (state.revoked) return;
+    if (this.#deps.signOuts.ended(state.userId, state.loginSession, state.readAt ?? 0)) {
+      this.#revoke(connection, 'SIGNED_OUT');
+      return;
+    }
     const role = this.#roleNow(state);
     if (role === null) {
       this.#revoke(connection, 'MEMBERSHIP_REVOKED');
@@ -374,6 +386,7 @@ export class SocketHub {
   }
 
   #signedOut(message: SignedOut): number {
+    this.#deps.signOuts.record(message);
     const sockets = this.#socketsOf(message.userId).filter((c) => message.loginSessionId === null || c.state!.loginSession === message.loginSessionId);
     for (const connection of sockets) this.#revoke(connection, 'SIGNED_OUT');
     return sockets.length;

@@ -14,6 +14,8 @@ export interface SocketState extends SocketIdentity {
   since: string;
   /** The non-secret id of the login that opened the socket (a sign-out closes its sockets). */
   loginSession: string;
+  /** When the Worker read that login's cookie (ms): a later "sign out everywhere" ends the socket. */
+  readAt: number;
   /** Closed after a removal or a sign-out: frames still in flight are dropped. */
   revoked: boolean;
   /** The awareness client id this socket speaks for (the first it used), and its latest clock. */
