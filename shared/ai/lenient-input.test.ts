@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChangeSet } from './change-set.ts';
+import { MAX_JSON_DEPTH } from '../json-depth.ts';
 import { parseJsonLenient, parseLenient, readObjectKey, withoutTrailingCommas } from './lenient-input.ts';
 
 describe('parseJsonLenient', () => {
@@ -18,6 +19,16 @@ describe('parseJsonLenient', () => {
   it('refuses what is not JSON even after the repairs', () => {
     expect(parseJsonLenient('{"a": 1')).toEqual({ ok: false, problem: 'The text is not valid JSON.' });
     expect(parseJsonLenient("{'a': 1}").ok).toBe(false);
+  });
+
+  it('refuses JSON nested deeper than MAX_JSON_DEPTH, also inside a fence or a double-encoded string', () => {
+    const deep = '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1);
+    expect(parseJsonLenient(deep)).toEqual({ ok: false, problem: expect.stringContaining(`${MAX_JSON_DEPTH} levels`) });
+    expect(parseJsonLenient('```json\n' + deep + '\n```').ok).toBe(false);
+    const doubled = JSON.stringify(`{"a":${deep}}`);
+    const read = parseJsonLenient(doubled, { unwrapString: true });
+    // The string itself is shallow; its inside is too deep, so it stays a string (the schema refuses it).
+    expect(read).toMatchObject({ ok: true, value: `{"a":${deep}}` });
   });
 
   it('never touches commas inside strings', () => {

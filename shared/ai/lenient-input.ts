@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import { parseObjectKey } from '../object-keys.ts';
+import { MAX_JSON_DEPTH, jsonNestsDeeper } from '../json-depth.ts';
 
 export type LenientJson = { ok: true; value: unknown; notes: string[] } | { ok: false; problem: string };
 
@@ -61,6 +62,8 @@ export function parseJsonLenient(text: string, options: { unwrapString?: boolean
     body = fenced[1]!.trim();
     notes.push('read the JSON inside the markdown code fence');
   }
+  // Parsed, it would be walked by recursive code (zod, hashing, the clone to storage).
+  if (jsonNestsDeeper(body)) return { ok: false, problem: `The JSON nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.` };
   let parsed = tryParse(body);
   if (!parsed.ok) {
     const repaired = withoutTrailingCommas(body);

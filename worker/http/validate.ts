@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import type { $ZodError } from 'zod/v4/core';
 import { ApiError } from '../../shared/api-error.ts';
 import type { ErrorDetail } from '../../shared/errors.ts';
+import { MAX_JSON_DEPTH, jsonNestsDeeper } from '../../shared/json-depth.ts';
 
 /** JSON bodies above this are refused before they are parsed (asset files cap at 512 KiB). */
 export const MAX_JSON_BYTES = 1024 * 1024;
@@ -80,6 +81,14 @@ async function readJsonBody(c: Context): Promise<unknown> {
   if (declared > MAX_JSON_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE');
   const text = await c.req.text();
   if (text.length > SURELY_WITHIN && new TextEncoder().encode(text).byteLength > MAX_JSON_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE');
+  // What reads the value after the parse (the clone to the session object, the validators) recurses.
+  if (jsonNestsDeeper(text)) {
+    throw new ApiError('VALIDATION_FAILED', {
+      message: `The body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`,
+      hints: ['Send a flatter value: no real package or change set nests this deep.'],
+      details: [{ path: '(body)', message: `nested more than ${MAX_JSON_DEPTH} levels`, code: 'too_deep' }],
+    });
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -3,16 +3,17 @@
 // stored history, summaries, audit rows, tool runs — ever holds the key the model repeated.
 
 import { redactKnownSecrets } from './redact.ts';
+import { MAX_JSON_DEPTH, jsonNestsDeeper } from '../../shared/json-depth.ts';
 import type { AssistantMessage, ChatResult } from '../../shared/llm/types.ts';
 import type { ChatOutcome } from './chat-outcome.ts';
 
-function deep(value: unknown, secrets: readonly string[]): unknown {
+/** A provider's value nested deeper than MAX_JSON_DEPTH is not walked (it would overflow the stack): it becomes null. */
+function deep(value: unknown, secrets: readonly string[], depth = 0): unknown {
   if (typeof value === 'string') return redactKnownSecrets(value, secrets);
-  if (Array.isArray(value)) return value.map((item) => deep(item, secrets));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, deep(child, secrets)]));
-  }
-  return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_JSON_DEPTH) return null;
+  if (Array.isArray(value)) return value.map((item) => deep(item, secrets, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, deep(child, secrets, depth + 1)]));
 }
 
 /**
@@ -21,6 +22,8 @@ function deep(value: unknown, secrets: readonly string[]): unknown {
  */
 export function redactArguments(text: string, secrets: readonly string[]): string {
   const direct = redactKnownSecrets(text, secrets);
+  // Too deep to walk: the loop refuses such arguments unread (tool-calls.ts), so the text redaction is enough.
+  if (jsonNestsDeeper(text)) return direct;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

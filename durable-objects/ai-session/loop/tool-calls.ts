@@ -11,6 +11,7 @@ import type { Actor, SessionCore } from '../session.ts';
 import { fromWireName, runTool } from '../tools/registry.ts';
 import { failedBefore, teach } from '../tools/teaching.ts';
 import { parseJsonLenient } from '../../../shared/ai/lenient-input.ts';
+import { MAX_JSON_DEPTH, jsonNestsDeeper } from '../../../shared/json-depth.ts';
 import type { AuditBuffer } from './audit-buffer.ts';
 import { argumentsSummary, argumentsWords, resultSummary, resultWords } from './summaries.ts';
 import type { TurnRecord } from './turn-store.ts';
@@ -19,6 +20,8 @@ import type { TurnRecord } from './turn-store.ts';
 export const MAX_TOOL_ARGUMENT_CHARS = 1_000_000;
 /** What is stored (and sent back) in place of oversized arguments; a call carrying it never runs. */
 const OVERSIZED_ARGUMENTS = '{"refused":"the arguments were too large to keep"}';
+/** The same for arguments nested deeper than MAX_JSON_DEPTH (300 KB of brackets would fill the context). */
+const TOO_DEEP_ARGUMENTS = '{"refused":"the arguments were nested too deeply to keep"}';
 
 const CHANGE_TOOLS: ReadonlySet<string> = new Set(CHANGE_TOOL_NAMES);
 
@@ -39,14 +42,16 @@ export interface ToolCallToRun {
   notes?: string[];
 }
 
-/** The assistant message as stored and re-sent: oversized arguments are replaced, never replayed. */
+/** The assistant message as stored and re-sent: oversized or too deeply nested arguments are replaced, never replayed. */
 export function storedAssistantMessage(message: AssistantMessage): AssistantMessage {
   if (!message.tool_calls?.length) return message;
   return {
     ...message,
     tool_calls: message.tool_calls.map((call) => {
-      if (call.type !== 'function' || call.function.arguments.length <= MAX_TOOL_ARGUMENT_CHARS) return call;
-      return { ...call, function: { ...call.function, arguments: OVERSIZED_ARGUMENTS } };
+      if (call.type !== 'function') return call;
+      const text = call.function.arguments;
+      const kept = text.length > MAX_TOOL_ARGUMENT_CHARS ? OVERSIZED_ARGUMENTS : jsonNestsDeeper(text) ? TOO_DEEP_ARGUMENTS : null;
+      return kept === null ? call : { ...call, function: { ...call.function, arguments: kept } };
     }),
   };
 }
@@ -74,6 +79,12 @@ export function readToolCall(
     });
   } else if (raw.length > MAX_TOOL_ARGUMENT_CHARS || raw === OVERSIZED_ARGUMENTS) {
     refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: `The arguments are larger than ${MAX_TOOL_ARGUMENT_CHARS} characters; the tool did not run.` });
+  } else if (raw === TOO_DEEP_ARGUMENTS || jsonNestsDeeper(raw)) {
+    args = raw;
+    refusal = toolError('AI_TOOL_EXECUTION_ERROR', {
+      message: `The arguments nest objects or arrays more than ${MAX_JSON_DEPTH} levels deep; the tool did not run.`,
+      hints: ['Send the arguments as the tool schema shows them: a few levels deep at most.'],
+    });
   } else {
     const parsed = raw.trim() === '' ? ({ ok: true, value: {}, notes: [] } as const) : parseJsonLenient(raw, { unwrapString: true });
     if (parsed.ok) {

@@ -9,6 +9,7 @@ import type { SessionMeta } from '../../../shared/ai/session.ts';
 import { MODEL_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
 import { exampleChangeSet } from '../prompt/output-contract.ts';
 import { fromWireName, toWireName } from './registry.ts';
+import { jsonNestsDeeper } from '../../../shared/json-depth.ts';
 
 export interface ExampleCall {
   /** The function name as the model calls it (`builder_step_read`). */
@@ -69,6 +70,8 @@ export function failedBefore(messages: readonly ChatMessage[], name: string, arg
       if (call.type !== 'function' || call.id === toolCallId || fromWireName(call.function.name) !== name) continue;
       let parsed: unknown;
       try {
+        // Too deep to walk (canonical recurses): compared as the text, as tool-calls.ts kept it.
+        if (jsonNestsDeeper(call.function.arguments)) throw new Error('too deep');
         parsed = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
       } catch {
         parsed = call.function.arguments;
