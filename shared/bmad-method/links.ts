@@ -1,9 +1,11 @@
 /**
  * The links of one BMAD-METHOD step file: what it tells the model to load next. Found in the
  * frontmatter (`nextStepFile: './step-02-vision.md'`, `altStepFile`, any string naming a .md
- * file) and in the body ("load `./step-01b-continue.md`", "read fully and follow: {nextStepFile}").
- * Each link gets a label from the line that uses it: a menu choice (`IF A (Parity Check): …` with
- * `**[A] Parity Check**`), a condition (`If lastStep = 1 → Load …`), or the frontmatter key.
+ * file) and in the body ("load `./step-01b-continue.md`", "read fully and follow: {nextStepFile}",
+ * any `.md` path, in any script; derive keeps those that resolve to a step file). Each link gets a
+ * label from the line that uses it: a menu choice (`IF A (Parity Check): …` with `**[A] Parity
+ * Check**`, or `IF E (Edit):` alone), a condition (`If lastStep = 1 → Load …`), or the frontmatter
+ * key. `exitOption` finds a menu's Exit choice, for a looping step's way out (build-graph.ts).
  */
 import { parseFrontmatter } from '../bmad/frontmatter.ts';
 
