@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import * as Y from 'yjs';
 import { runProductSection } from './product-section.ts';
 import type { ProductResources } from './product-section.ts';
-import { STEP_KEY, YClient, closeAll, connect, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
+import { BENCH_COMMENT_VARS, STEP_KEY, YClient, closeAll, connect, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
 import type { ApiUser, Client } from './session-clients.ts';
 import { fanoutSample, marker, measure, post, stageStep, yjsSample } from './session.ts';
 import type { Case, Plan } from './session.ts';
@@ -51,7 +51,7 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   const { clients } = resources;
   resources.model = await startScriptedOpenAI({ scenarios: { [MODEL]: always({ content: FINAL_ANSWER }) } });
   log('starting the product beside the floor Worker (one wrangler dev) …');
-  const product = await startProduct({ floorConfig: FLOOR_CONFIG });
+  const product = await startProduct({ floorConfig: FLOOR_CONFIG, vars: BENCH_COMMENT_VARS });
   resources.product = product;
   const url = product.url;
   const ws = url.replace(/^http/, 'ws');

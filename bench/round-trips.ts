@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProductSection } from './product-section.ts';
 import type { ProductResources } from './product-section.ts';
-import { STEP, STEP_KEY, WORKFLOW, closeAll, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
+import { BENCH_COMMENT_VARS, STEP, STEP_KEY, WORKFLOW, closeAll, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
 import type { ApiUser, Client } from './session-clients.ts';
 import { marker, post, stageStep } from './session.ts';
 import { median } from './table.ts';
@@ -23,7 +23,7 @@ import { startScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
 import type { ScriptedOpenAI } from '../test/support/scripted-openai/index.ts';
 import { scriptModel, type ScriptStep } from '../test/workers/scripted-model.ts';
 
-export const ROUND_TRIP_VARS = { D1_COUNT_ROUND_TRIPS: 'true' } as const;
+export const ROUND_TRIP_VARS = { D1_COUNT_ROUND_TRIPS: 'true', ...BENCH_COMMENT_VARS } as const;
 export const INJECTED_LATENCY_MS = 20;
 export const latencyVars = (ms = INJECTED_LATENCY_MS) => ({ D1_INJECT_LATENCY_MS: String(ms) });
 const READ_OUT = '/api/__bench/d1-round-trips';
@@ -197,7 +197,7 @@ async function countHotPaths(log: (message: string) => void, resources: Resource
 async function timeHotPaths(log: (message: string) => void, resources: Resources, vars: Record<string, string>, label: string) {
   resources.model = await startScriptedOpenAI({ control: true });
   log(`round trips: starting the product ${label} …`);
-  const product = await startProduct({ vars, floorConfig: FLOOR_CONFIG });
+  const product = await startProduct({ vars: { ...BENCH_COMMENT_VARS, ...vars }, floorConfig: FLOOR_CONFIG });
   resources.product = product;
   const ws = product.url.replace(/^http/, 'ws');
   const { owner, base, useTurnOf } = await setUp(product.url, resources.model, 'rt-time');

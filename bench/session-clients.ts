@@ -266,3 +266,10 @@ export class YClient {
     await synced;
   }
 }
+
+/**
+ * The product's `--var`s for rows that send hundreds of comments as one person (fan-out samples, the
+ * 1,000 events a resume misses): the per-person comment rate (30 a minute,
+ * durable-objects/ai-session/review/comment-rate.ts, one Map lookup per comment) would refuse them.
+ */
+export const BENCH_COMMENT_VARS = { AI_COMMENTS_PER_MINUTE: '1000000' } as const;

@@ -10,4 +10,6 @@ export interface Env extends LlmVars, D1InstrumentationVars {
   ASSETS: Fetcher;
   /** Days an ended AI session keeps its object's storage before it is archived to D1 and released (default 30). */
   AI_SESSION_RETENTION_DAYS?: string;
+  /** Comments one person may send per minute in a session (default 30): durable-objects/ai-session/review/comment-rate.ts. */
+  AI_COMMENTS_PER_MINUTE?: string;
 }

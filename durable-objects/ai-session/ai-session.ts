@@ -33,6 +33,7 @@ import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity
 import { logError } from '../../shared/errors-report.ts';
 import { Members } from './sockets/members.ts';
 import { SignOuts } from './sockets/sign-outs.ts';
+import { commentsPerMinute } from './review/comment-rate.ts';
 import { REPLAY_PAGE_SIZE, liveFrame } from './events/replay.ts';
 import { SocketHub } from './sockets/socket-hub.ts';
 import { Roster } from './sockets/roster.ts';
@@ -105,6 +106,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       db,
       emit: (event) => this.#emit(event),
       schedule: (name, dueAt) => this.#tasks.schedule(name, dueAt),
+      commentsPerMinute: commentsPerMinute(this.env.AI_COMMENTS_PER_MINUTE),
     });
     this.#audit = new AuditOutbox({
       sql,

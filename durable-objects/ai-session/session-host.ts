@@ -28,6 +28,8 @@ export interface SessionDeps {
   emit: (event: NewEvent) => SessionEvent;
   /** Ask for the alarm to run at `dueAt` (ms since epoch). */
   schedule: (name: string, dueAt: number) => void;
+  /** Comments each person may send per minute (`AI_COMMENTS_PER_MINUTE`; review/comment-rate.ts). */
+  commentsPerMinute?: number;
 }
 
 export interface SessionHost extends SessionDeps {

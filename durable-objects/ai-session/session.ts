@@ -31,6 +31,7 @@ import { ReviewCommands, type CommentInput } from './review/review-commands.ts';
 import { ReviewStore } from './review/review.ts';
 import { ChangeRequestStore } from './review/change-requests.ts';
 import { ReviewService } from './review/review-service.ts';
+import { CommentRate } from './review/comment-rate.ts';
 import { SessionApply } from './apply/session-apply.ts';
 import type { SessionDeps, SessionHost } from './session-host.ts';
 import { SessionViews, type StateOptions } from './session-views.ts';
@@ -97,6 +98,7 @@ export class SessionCore {
       overlay: this.overlay,
       emit: deps.emit,
       meta: () => this.#requireMeta(),
+      commentRate: new CommentRate(deps.commentsPerMinute),
     });
     const host: SessionHost = {
       ...deps,

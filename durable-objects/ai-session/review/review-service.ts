@@ -25,6 +25,7 @@ import type { OverlayDoc } from '../overlay/overlay-doc.ts';
 import { anchorLines, linesOf } from './review-anchor.ts';
 import { recordMentions } from './mention-notices.ts';
 import type { ReviewStore } from './review.ts';
+import type { CommentRate } from './comment-rate.ts';
 import type { ChangeVersion } from '../overlay/versions.ts';
 
 /** A comment's (or a request for changes') body, counted in UTF-8 bytes: 16 KiB. */
@@ -38,6 +39,8 @@ export interface ReviewDeps {
   overlay: OverlayDoc;
   emit: (event: NewEvent) => SessionEvent;
   meta: () => SessionMeta;
+  /** How fast each person may comment (comment-rate.ts). */
+  commentRate: CommentRate;
 }
 
 export interface ReviewGate {
@@ -106,6 +109,7 @@ export class ReviewService {
   async comment(actor: Actor, input: CommentInput): Promise<{ threadId: string; commentId: string }> {
     const { review, overlay } = this.#deps;
     const body = checkedText(input.body, 'A comment');
+    this.#deps.commentRate.take(actor.userId);
     let threadId = input.threadId;
     let objectKey = input.objectKey;
     let line = input.line;
