@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordedChat, ScriptStep } from './scripted-model.ts';
-import { STEP, WF, connect, currentStep, supportDeskProject, stepSession } from './sessions.ts';
+import { STEP, WF, connect, currentStep, stepChangeSet, supportDeskProject, stepSession } from './sessions.ts';
 import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
 import { guardLogs } from './log-canary.ts';
 
@@ -179,6 +179,17 @@ describe('lenient where the meaning is unambiguous', () => {
     const turn = await runTurn([{ content: '```json\n{\n  "responseType": "chat",\n  "assistantSummary": "The step is fine as it is.",\n  "changeSet": null,\n}\n```' }]);
     expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'chat', summary: 'The step is fine as it is.', repairs: 0 } });
     expect(turn.requests).toHaveLength(1);
+  });
+
+  it('stages the changeSet of a final answer that comes after reasoning left in the content (<think>…</think>) and a sentence', async () => {
+    const markdown = improved(await storedStepText());
+    const answer = { responseType: 'change', assistantSummary: 'Cited the policy.', changeSet: stepChangeSet(markdown) };
+    const content = `<think>\nThe user wants the policy cited; the step needs {one more line}.\n</think>\n\nHere is the change:\n\`\`\`json\n${JSON.stringify(answer, null, 2)}\n\`\`\``;
+    const turn = await runTurn([{ content }]);
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'change', summary: 'Cited the policy.', repairs: 0 } });
+    expect(JSON.stringify(turn.end.payload)).not.toContain('<think>');
+    const files = (await turn.owner.get(`${turn.path}/changes`)).data.files as Array<{ key: string; after: string }>;
+    expect(files.find((f) => f.key === STEP_KEY)?.after).toBe(markdown);
   });
 });
 

@@ -17,13 +17,33 @@ const MAX_CODE_BLOCK_LINES = 6;
 export type FinalAnswerParse = { ok: true; answer: FinalAnswer; fromJson: boolean } | { ok: false; problem: string };
 
 const FENCED_JSON = /^```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/u;
+const FENCED_ANYWHERE = /```(?:json)?[ \t]*\n([\s\S]*?)\n?```/gu;
+/**
+ * Reasoning a server left in the content (DeepSeek-R1 distills, QwQ and Qwen3 behind Ollama, or
+ * vLLM without a reasoning parser): never the answer, never shown as its summary.
+ */
+const THINKING = /^\s*<think>[\s\S]*?(?:<\/think>|$)\s*/u;
+const CONTRACT_KEY = '"responseType"';
+
+/** The content without the reasoning block it opens with. */
+export function withoutThinking(content: string): string {
+  return content.replace(THINKING, '');
+}
 
 function jsonCandidate(content: string): string | null {
   const trimmed = content.trim();
   const fenced = FENCED_JSON.exec(trimmed);
   const text = fenced ? fenced[1]!.trim() : trimmed;
   // Text that opens like a JSON object is meant as the contract, even if it was cut short.
-  return text.startsWith('{') || fenced ? text : null;
+  if (text.startsWith('{') || fenced) return text;
+  // Prose around the contract ("Here is my answer: ```json {…}```", or the object after a sentence):
+  // the last fenced object, else the text from the first `{` to the last `}`, when it names the contract's key.
+  const blocks = [...trimmed.matchAll(FENCED_ANYWHERE)].map((m) => m[1]!.trim()).filter((b) => b.startsWith('{') && b.includes(CONTRACT_KEY));
+  if (blocks.length > 0) return blocks.at(-1)!;
+  const start = trimmed.indexOf('{');
+  const end = trimmed.lastIndexOf('}');
+  const inner = start >= 0 && end > start ? trimmed.slice(start, end + 1) : '';
+  return inner.includes(CONTRACT_KEY) ? inner : null;
 }
 
 /**
@@ -41,8 +61,9 @@ export function summaryOnly(text: string): string {
 export function parseFinalAnswer(content: string, finishReason: FinishReason | null): FinalAnswerParse {
   if (finishReason === 'length') return { ok: false, problem: 'The answer was cut off because it reached the output limit.' };
   if (finishReason === 'content_filter') return { ok: false, problem: "The provider's content filter stopped the answer." };
-  if (!content.trim()) return { ok: false, problem: 'The answer was empty.' };
-  const candidate = jsonCandidate(content);
+  const answerText = withoutThinking(content);
+  if (!answerText.trim()) return { ok: false, problem: content.trim() ? 'The answer held only reasoning (<think>…</think>), no answer after it.' : 'The answer was empty.' };
+  const candidate = jsonCandidate(answerText);
   if (candidate !== null) {
     const read = parseJsonLenient(candidate);
     if (!read.ok) return { ok: false, problem: 'The answer looks like JSON but does not parse.' };
@@ -56,5 +77,5 @@ export function parseFinalAnswer(content: string, finishReason: FinishReason | n
     const answer: FinalAnswer = { ...rest, assistantSummary: summaryOnly(parsed.data.assistantSummary), ...(changeSet === null || changeSet === undefined ? {} : { changeSet }) };
     return { ok: true, answer, fromJson: true };
   }
-  return { ok: true, answer: { responseType: 'chat', assistantSummary: summaryOnly(content) }, fromJson: false };
+  return { ok: true, answer: { responseType: 'chat', assistantSummary: summaryOnly(answerText) }, fromJson: false };
 }

@@ -64,6 +64,33 @@ describe('the final answer', () => {
     expect(parsed).toMatchObject({ ok: true, answer: { changeSet: { schemaVersion: '1.0' } } });
   });
 
+  it('reads the contract after reasoning left in the content and around prose, and keeps its changeSet', () => {
+    const answer = { responseType: 'change', assistantSummary: 'Cited the policy.', changeSet: { schemaVersion: '1.0' } };
+    const json = JSON.stringify(answer, null, 2);
+    const expected = { ok: true, fromJson: true, answer };
+    // DeepSeek-R1 distills and Qwen3 behind Ollama: the reasoning first, with braces of its own.
+    expect(parseFinalAnswer(`<think>\nI should add {a line}.\n</think>\n\n${json}`, 'stop')).toEqual(expected);
+    expect(parseFinalAnswer(`<think>plan</think>\n\`\`\`json\n${json}\n\`\`\``, 'stop')).toEqual(expected);
+    // A sentence before the fenced contract, or before and after the bare object.
+    expect(parseFinalAnswer(`Here is my answer:\n\`\`\`json\n${json}\n\`\`\`\nLet me know.`, 'stop')).toEqual(expected);
+    expect(parseFinalAnswer(`Done. ${JSON.stringify(answer)} Thanks.`, 'stop')).toEqual(expected);
+  });
+
+  it('never shows reasoning as the summary, and says so when there is nothing after it', () => {
+    expect(parseFinalAnswer('<think>Is the step fine? Yes.</think>\nThe step is fine as it is.', 'stop')).toEqual({
+      ok: true,
+      fromJson: false,
+      answer: { responseType: 'chat', assistantSummary: 'The step is fine as it is.' },
+    });
+    const onlyThinking = parseFinalAnswer('<think>Still thinking about {it}', 'stop');
+    expect(onlyThinking).toMatchObject({ ok: false, problem: expect.stringContaining('only reasoning') });
+  });
+
+  it('leaves prose with an example object alone when it does not name the contract', () => {
+    const prose = 'Use a front matter like {"title": "x"} in each step.';
+    expect(parseFinalAnswer(prose, 'stop')).toEqual({ ok: true, fromJson: false, answer: { responseType: 'chat', assistantSummary: prose } });
+  });
+
   it('accepts prose as a chat summary', () => {
     expect(parseFinalAnswer('I tightened the goal of the step.', 'stop')).toEqual({
       ok: true,
