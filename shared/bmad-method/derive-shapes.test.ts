@@ -116,7 +116,7 @@ describe('legacy workflow.yaml with instructions.md', () => {
   it('without its instructions file: refused with an error that says what is missing', () => {
     const d = deriveBmadMethod(upload({ 'weekly-report/workflow.yaml': yaml }));
     expect(d.issues.filter((i) => i.severity === 'error').map((i) => `${i.code}: ${i.message}`)).toEqual([
-      'BMAD_NO_STEPS: weekly-report/workflow.yaml is a legacy BMAD workflow (workflow.yaml), but its instructions file ({installed_path}/instructions.md) is not in the upload, so it has no steps to import.',
+      'BMAD_NO_STEPS: weekly-report/workflow.yaml is a legacy BMAD workflow (workflow.yaml), but its instructions file (instructions.md) is not in the upload, so it has no steps to import.',
     ]);
   });
 });

@@ -11,6 +11,8 @@ export interface InlineStep {
   /** The `n` attribute (`1`, `0.5`, `2a`), or the step's position when it has none. */
   n: string;
   goal?: string;
+  /** The `name` attribute (`<step name="load_story">`, later BMAD pipelines), a title when there is no goal. */
+  name?: string;
   /** Offsets of `<step …>` … `</step>` in the text. */
   start: number;
   end: number;
@@ -52,7 +54,7 @@ export function findInlineSteps(text: string): InlineStep[] {
       label: gotoLabel(body, g.index, g[1]!.trim()),
       line: text.slice(0, start + g.index).split('\n').length,
     }));
-    steps.push({ n: attrs.n || String(steps.length + 1), ...(attrs.goal ? { goal: attrs.goal } : {}), start, end: start + body.length, text: body, gotos });
+    steps.push({ n: attrs.n || String(steps.length + 1), ...(attrs.goal ? { goal: attrs.goal } : {}), ...(attrs.name ? { name: attrs.name } : {}), start, end: start + body.length, text: body, gotos });
   }
   return steps;
 }

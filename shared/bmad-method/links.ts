@@ -133,6 +133,8 @@ export function stepLinks(step: StepText): RawLink[] {
     for (const m of text.matchAll(MD_TOKEN)) {
       // Every .md path: derive keeps those that resolve to a step file (names in any script count).
       const token = m[0];
+      // A glob (`{planning_artifacts}/*prd*/index.md`, `**` then `/project-context.md`) names no one file.
+      if (/[*?]/u.test(text[m.index - 1] ?? '')) continue;
       const key = [...keys].find(([, target]) => target === token)?.[0];
       add(token, line, label(key ? keyLabel(key) : 'next'), key);
     }

@@ -154,7 +154,7 @@ export function fileSources(id: string, dir: string, order: readonly string[], t
  */
 export function inlineSources(id: string, candidate: Candidate): { sources: StepSource[]; edgesOf: Map<string, SourceEdge[]>; endAfter: Map<string, string>; workflowSteps: Array<{ start: number; end: number; nodeId: string }>; whole: boolean } | null {
   const raw = candidate.text.raw;
-  let blocks = findInlineSteps(raw).map((b) => ({ ...b, title: b.goal }));
+  let blocks = findInlineSteps(raw).map((b) => ({ ...b, title: b.goal ?? b.name }));
   const whole = blocks.length === 0;
   if (whole) {
     const start = raw.length - candidate.text.body.length;

@@ -4,7 +4,10 @@
  * '{installed_path}/instructions.md'`) whose instructions file is in the upload, unless a
  * workflow.md sits beside it. A workflow.md whose frontmatter is not valid YAML is still a
  * workflow: its name comes from its `name:` line (else its folder), its frontmatter lines are set
- * aside as comments until export, and a BMAD_FRONTMATTER_INVALID warning says so.
+ * aside as comments until export, and a BMAD_FRONTMATTER_INVALID warning says so. A `workflow.md`
+ * with no frontmatter `name` at all (later BMAD pipelines: `# Title`, `<config>`, `<step name=…>`)
+ * is the text of the workflow.yaml beside it, or else a workflow named after its folder
+ * (BMAD_WORKFLOW_UNNAMED).
  */
 import { parse } from 'yaml';
 import { errorIssue, warningIssue, type ValidationIssue } from '../bmad/issues.ts';
@@ -34,6 +37,11 @@ export const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const folderName = (dir: string) => baseOf(dir.replace(/\/$/u, ''));
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+
+/** A `workflow.md` whose frontmatter names nothing and is not a `.bmad` one (which has `schemaVersion`). */
+function isNameless(path: string, read: StepText): boolean {
+  return baseOf(path) === 'workflow.md' && read.frontmatterOk && !text(read.frontmatter.name) && read.frontmatter.schemaVersion === undefined;
+}
 
 function fromMarkdown(path: string, content: string, issues: ValidationIssue[]): Candidate | null {
   const read = readStepText(content);
@@ -70,11 +78,12 @@ function fromLegacyYaml(path: string, content: string, files: ReadonlyMap<string
   }
   const named = text(doc.instructions);
   const base = named && !/^false$/iu.test(named) ? baseOf(expandVariables(named, doc)) : undefined;
-  const instructions = [base, 'instructions.md', 'instructions.xml'].filter((b): b is string => !!b).map((b) => dir + b).find((p) => files.has(p));
+  // Without its instructions file, a workflow.md beside it that names nothing is its text (later BMAD pipelines).
+  const instructions = [base, 'instructions.md', 'instructions.xml', 'workflow.md'].filter((b): b is string => !!b).map((b) => dir + b).find((p) => files.has(p));
   const name = text(doc.name) ?? (folderName(dir) || 'workflow');
   if (!instructions) {
     issues.push(
-      errorIssue('BMAD_NO_STEPS', path, `${path} is a legacy BMAD workflow (workflow.yaml), but its instructions file (${named ?? 'instructions.md'}) is not in the upload, so it has no steps to import.`, {
+      errorIssue('BMAD_NO_STEPS', path, `${path} is a legacy BMAD workflow (workflow.yaml), but its instructions file (${base ?? 'instructions.md'}) is not in the upload, so it has no steps to import.`, {
         params: { name },
         hint: 'Upload the workflow folder with its instructions.md, or convert it to workflow.md with steps/.',
       }),
@@ -99,6 +108,21 @@ export function findWorkflowFiles(files: ReadonlyMap<string, string>): { candida
     if (!LEGACY_FILE.test(baseOf(path)) || mdDirs.has(dirOf(path))) continue;
     const candidate = fromLegacyYaml(path, content, files, issues);
     if (candidate) found.push(candidate);
+  }
+  // A workflow.md that names nothing, with no workflow file or workflow.yaml of its folder read: a workflow all the same.
+  const taken = new Set(found.flatMap((c) => [c.dir, c.path]));
+  for (const [path, content] of files) {
+    if (taken.has(dirOf(path)) || taken.has(path)) continue;
+    const read = readStepText(content);
+    if (!isNameless(path, read)) continue;
+    const name = folderName(dirOf(path)) || 'workflow';
+    issues.push(
+      warningIssue('BMAD_WORKFLOW_UNNAMED', path, `${path} has no frontmatter name (and no workflow.yaml beside it names the workflow), so the workflow was named "${name}" after its folder.`, {
+        params: { path, name },
+        hint: 'Rename the workflow in the Builder, or give workflow.md a frontmatter with name and description and import again.',
+      }),
+    );
+    found.push({ path, dir: dirOf(path), name, text: read, vars: read.frontmatter });
   }
   const rank = (c: Candidate) => (baseOf(c.path) === 'workflow.md' || c.legacy ? 0 : 1);
   return { candidates: found.sort((a, b) => a.dir.localeCompare(b.dir) || rank(a) - rank(b) || a.path.localeCompare(b.path)), issues };

@@ -78,6 +78,7 @@ export const ISSUE_CODES = {
   BMAD_ENTRY_GUESSED: '(warning) workflow.md names no first step; the first step file by name was taken.',
   BMAD_NO_STEPS: 'A workflow has no step files.',
   BMAD_STEP_ORPHAN: '(warning) A step file no workflow reaches; kept as a file, not a graph node.',
+  BMAD_WORKFLOW_UNNAMED: '(warning) A workflow.md has no frontmatter name and no workflow.yaml names it; the workflow was named after its folder.',
   BMAD_STEPS_INLINE: '(warning) A workflow file has no step files and no <step> blocks; its whole text became one step.',
   BMAD_STEP_RENAMED: '(warning) A step file name is outside the ASCII path characters; the step got an ASCII node id and file name.',
   BMAD_AGENT_INCOMPLETE: '(warning) An agent file lacks required fields; placeholders were written.',

@@ -73,6 +73,7 @@ const codes = {
   BMAD_ENTRY_GUESSED: 'workflow.md names no first step; the first step file by name was taken.',
   BMAD_NO_STEPS: 'A workflow has no step files.',
   BMAD_STEP_ORPHAN: 'No workflow reaches this step file; it is kept as a file, not a step of the graph.',
+  BMAD_WORKFLOW_UNNAMED: 'A workflow.md has no frontmatter name and no workflow.yaml names it; the workflow was named after its folder.',
   BMAD_STEPS_INLINE: 'The workflow file has no step files and no <step> blocks; its whole text became one step.',
   BMAD_STEP_RENAMED: 'A step file name is outside the ASCII path characters; the step got an ASCII node id and file name.',
   BMAD_AGENT_INCOMPLETE: 'An agent file lacks required fields; placeholders were written.',
@@ -112,6 +113,7 @@ const detailed = {
   BMAD_NO_STEPS: 'Workflow “{{name}}” has no step files to import.',
   BMAD_ENTRY_GUESSED: '{{path}} names no step file to start with; the workflow starts at {{entry}}.',
   BMAD_STEP_ORPHAN: 'No workflow or step links {{path}}, so it is not a step of the graph; it is kept as a file.',
+  BMAD_WORKFLOW_UNNAMED: '{{path}} has no frontmatter name (and no workflow.yaml beside it names the workflow), so the workflow was named “{{name}}” after its folder.',
 } as const satisfies Partial<Record<IssueCode, string>>;
 
 /** Hints that hold for every issue of the code; a code not here shows no hint to a reader of another language. */
@@ -150,6 +152,7 @@ const hints = {
   BMAD_AGENT_PLACEHOLDER: 'Describe the agent in the agent editor, or import the module with its agents/ folder.',
   BMAD_FRONTMATTER_DUPLICATE_KEY: 'Delete one of the two lines.',
   BMAD_LINK_TO_ENTRY: 'The model still follows the text; to draw the loop, point it at a step after the entry.',
+  BMAD_WORKFLOW_UNNAMED: 'Rename the workflow in the Builder, or give workflow.md a frontmatter with name and description and import again.',
   BMAD_STEPS_INLINE: 'Split it into steps in the editor, or write <step n="…" goal="…"> blocks and import again.',
   BMAD_STEP_RENAMED: 'Give the node a title in the editor if you want a readable name on the canvas.',
 } as const satisfies Partial<Record<IssueCode, string>>;

@@ -69,6 +69,7 @@ export const issues: Messages['issues'] = {
     BMAD_ENTRY_GUESSED: 'workflow.md 没有指明第一个步骤；已按文件名取第一个步骤文件。',
     BMAD_NO_STEPS: '工作流没有步骤文件。',
     BMAD_STEP_ORPHAN: '没有工作流到达这个步骤文件；它作为文件保留，不是流程图中的步骤。',
+    BMAD_WORKFLOW_UNNAMED: 'workflow.md 的前置元数据没有 name，也没有 workflow.yaml 为它命名；工作流以其文件夹命名。',
     BMAD_STEPS_INLINE: '工作流文件没有步骤文件，也没有 <step> 块；它的全部文本成为一个步骤。',
     BMAD_STEP_RENAMED: '步骤文件名含有 ASCII 路径字符以外的字符；该步骤使用了 ASCII 的节点 id 和文件名。',
     BMAD_AGENT_INCOMPLETE: '智能体文件缺少必填字段；已写入占位内容。',
@@ -106,6 +107,7 @@ export const issues: Messages['issues'] = {
     BMAD_NO_STEPS: '工作流“{{name}}”没有可导入的步骤文件。',
     BMAD_ENTRY_GUESSED: '{{path}} 没有指明从哪个步骤文件开始；工作流从 {{entry}} 开始。',
     BMAD_STEP_ORPHAN: '没有工作流或步骤链接 {{path}}，因此它不是流程图中的步骤；它作为文件保留。',
+    BMAD_WORKFLOW_UNNAMED: '{{path}} 的前置元数据没有 name（旁边也没有 workflow.yaml 为工作流命名），因此工作流按其文件夹命名为“{{name}}”。',
   },
   hints: {
     GRAPH_DUPLICATE_NODE_ID: '为每个节点使用不同的 id。',
@@ -142,6 +144,7 @@ export const issues: Messages['issues'] = {
     BMAD_AGENT_PLACEHOLDER: '在智能体编辑器中描述该智能体，或连同 agents/ 文件夹一起导入模块。',
     BMAD_FRONTMATTER_DUPLICATE_KEY: '删除两行中的一行。',
     BMAD_LINK_TO_ENTRY: '模型仍会按文字执行；如要画出循环，请让它指向入口之后的步骤。',
+    BMAD_WORKFLOW_UNNAMED: '在 Builder 中为工作流改名，或为 workflow.md 写上带 name 和 description 的前置元数据后重新导入。',
     BMAD_STEPS_INLINE: '在编辑器中把它拆分成多个步骤，或写成 <step n="…" goal="…"> 块后重新导入。',
     BMAD_STEP_RENAMED: '如需在画布上显示易读的名称，可在编辑器中为该节点设置标题。',
   },
