@@ -26,6 +26,19 @@ describe('tool calls written as text', () => {
     ]);
   });
 
+  it('reads the calls after reasoning left in the content, never one the reasoning only mentions', () => {
+    const thinking = '<think>I could call <tool_call>{"name":"builder_context_get","arguments":{}}</tool_call> but the step is better.</think>\n';
+    expect(recoverTextToolCalls(`${thinking}<tool_call>{"name":"builder_step_read","arguments":{"nodeId":"a"}}</tool_call>`, OFFERED)).toEqual({
+      calls: [{ name: 'builder_step_read', argumentsText: '{"nodeId":"a"}' }],
+      rest: '',
+    });
+    // A bare object after the reasoning (Llama-style), and reasoning that only thinks about a call.
+    expect(recoverTextToolCalls(`${thinking}{"name":"builder_step_read","parameters":{"nodeId":"b"}}`, OFFERED)?.calls).toEqual([
+      { name: 'builder_step_read', argumentsText: '{"nodeId":"b"}' },
+    ]);
+    expect(recoverTextToolCalls(`${thinking}The step reads well as it is.`, OFFERED)).toBeNull();
+  });
+
   it('leaves text alone when no tools were offered, a name was not offered, or the JSON is an answer', () => {
     const call = '<tool_call>{"name":"builder_step_read","arguments":{}}</tool_call>';
     expect(recoverTextToolCalls(call, [])).toBeNull();

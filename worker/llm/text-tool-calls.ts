@@ -4,6 +4,7 @@
 // is an offered tool; anything else stays text, so a final answer that happens to be JSON is never eaten.
 
 import type { AssembledToolCall, ChatResult } from '../../shared/llm/types.ts';
+import { withoutThinking } from '../../shared/llm/thinking.ts';
 
 export interface TextToolCall {
   /** The offered (wire) name the text named. */
@@ -66,15 +67,18 @@ function argumentsText(args: unknown): string {
 export function recoverTextToolCalls(content: string, offeredNames: readonly string[]): RecoveredToolCalls | null {
   if (offeredNames.length === 0 || content.trim() === '') return null;
   const offered = new Set(offeredNames);
+  // Reasoning a server left in the content (<think>…</think>) is neither a call nor kept as text:
+  // a call it only thinks about must not run.
+  const text = withoutThinking(content);
   const blocks: Array<{ start: number; end: number; json: string }> = [];
   for (const pattern of [TAGGED, FENCED]) {
-    for (const match of content.matchAll(pattern)) {
+    for (const match of text.matchAll(pattern)) {
       blocks.push({ start: match.index, end: match.index + match[0].length, json: match[1] ?? '' });
     }
     if (blocks.length > 0) break;
   }
   // A bare JSON object or array as the whole answer (Llama via Ollama without a parser).
-  if (blocks.length === 0) blocks.push({ start: 0, end: content.length, json: content.trim() });
+  if (blocks.length === 0) blocks.push({ start: 0, end: text.length, json: text.trim() });
 
   const calls: TextToolCall[] = [];
   for (const block of blocks) {
@@ -89,10 +93,10 @@ export function recoverTextToolCalls(content: string, offeredNames: readonly str
   let rest = '';
   let at = 0;
   for (const block of blocks) {
-    rest += content.slice(at, block.start);
+    rest += text.slice(at, block.start);
     at = block.end;
   }
-  rest += content.slice(at);
+  rest += text.slice(at);
   return { calls, rest: rest.trim() };
 }
 

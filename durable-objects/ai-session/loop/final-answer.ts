@@ -8,6 +8,7 @@
 import { parseJsonLenient, parseLenient } from '../../../shared/ai/lenient-input.ts';
 import { FinalAnswer } from '../../../shared/ai/turn.ts';
 import type { FinishReason } from '../../../shared/llm/types.ts';
+import { withoutThinking } from '../../../shared/llm/thinking.ts';
 
 /** The chat shows at most this much of a summary. */
 export const MAX_SUMMARY_CHARS = 2000;
@@ -18,17 +19,7 @@ export type FinalAnswerParse = { ok: true; answer: FinalAnswer; fromJson: boolea
 
 const FENCED_JSON = /^```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/u;
 const FENCED_ANYWHERE = /```(?:json)?[ \t]*\n([\s\S]*?)\n?```/gu;
-/**
- * Reasoning a server left in the content (DeepSeek-R1 distills, QwQ and Qwen3 behind Ollama, or
- * vLLM without a reasoning parser): never the answer, never shown as its summary.
- */
-const THINKING = /^\s*<think>[\s\S]*?(?:<\/think>|$)\s*/u;
 const CONTRACT_KEY = '"responseType"';
-
-/** The content without the reasoning block it opens with. */
-export function withoutThinking(content: string): string {
-  return content.replace(THINKING, '');
-}
 
 function jsonCandidate(content: string): string | null {
   const trimmed = content.trim();
