@@ -311,6 +311,19 @@ describe('readableStream', () => {
     expect(readableStream(answer)).not.toContain('SECRET');
   });
 
+  it('never shows reasoning left in the content, closed or still streaming', () => {
+    expect(readableStream('<think>Which step? The second')).toBe('');
+    expect(readableStream('<think>Which step? {maybe}</think>\nThe step reads well.')).toBe('The step reads well.');
+    expect(readableStream('<think>x</think>{"responseType":"chat","assistantSummary":"Fine as it is."}')).toBe('Fine as it is.');
+  });
+
+  it('shows the sentence before a contract and then its summary, never the object', () => {
+    const answer = 'Here is the change:\n```json\n{"responseType":"change","assistantSummary":"Renamed it.","changeSet":{"files":[{"content":"SECRET"}]}}\n```';
+    expect(readableStream(answer)).toBe('Here is the change:\n\nRenamed it.');
+    expect(readableStream(answer.slice(0, answer.indexOf('"assistantSummary"')))).toBe('Here is the change:');
+    expect(readableStream('Use a front matter like {"title": "x"}.')).toBe('Use a front matter like {"title": "x"}.');
+  });
+
   it('reads a fenced answer and the JSON escapes, dropping an escape cut in half', () => {
     expect(readableStream('```json\n{"assistantSummary": "Line one\\nsaid \\"hi\\""}\n```')).toBe('Line one\nsaid "hi"');
     expect(readableStream('{"assistantSummary":"caf\\u00e9 and \\')).toBe('café and ');

@@ -14,6 +14,7 @@ import '../i18n/workbench-words.ts';
 import { formatNumber } from '../format.ts';
 import type { ToolWords } from '../../../shared/ai/tool-words.ts';
 import { toolRequestText } from './detail-words.ts';
+import { withoutThinking } from '../../../shared/llm/thinking.ts';
 
 /** One tool call: what it asked for, then how it went. */
 export interface ToolLine {
@@ -328,16 +329,29 @@ export function formatPersonUsage(person: PersonUsage, you: boolean): string {
 }
 
 const SUMMARY_FIELD = /"assistantSummary"\s*:\s*"((?:[^"\\]|\\.)*)/u;
+/** Where the JSON contract starts after a sentence: a fence opening an object, or an object naming `responseType`. */
+const CONTRACT_AFTER_PROSE = /```(?:json)?[ \t]*\n\s*\{|\{\s*"responseType"/u;
 
 /**
  * What to show of streamed assistant text. The last answer of a turn is the JSON contract
- * (`{"responseType": …, "assistantSummary": "…"}`, maybe fenced): show the summary as it grows,
- * never the raw object (its `changeSet` holds file contents; the chat is summary-only).
+ * (`{"responseType": …, "assistantSummary": "…"}`, maybe fenced, maybe after a sentence): show
+ * the summary as it grows, never the raw object (its `changeSet` holds file contents; the chat is
+ * summary-only). Reasoning a server left in the content (`<think>…</think>`) is never shown.
  */
 export function readableStream(text: string): string {
-  const trimmed = text.trimStart();
-  if (!trimmed.startsWith('{') && !trimmed.startsWith('```')) return text;
-  const match = SUMMARY_FIELD.exec(trimmed);
+  const visible = withoutThinking(text);
+  const trimmed = visible.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('```')) return summaryOf(trimmed);
+  const at = trimmed.search(CONTRACT_AFTER_PROSE);
+  if (at === -1) return visible;
+  const prose = trimmed.slice(0, at).trimEnd();
+  const summary = summaryOf(trimmed.slice(at));
+  return summary ? `${prose}\n\n${summary}` : prose;
+}
+
+/** The contract's summary as received so far ('' before it starts). */
+function summaryOf(contract: string): string {
+  const match = SUMMARY_FIELD.exec(contract);
   if (!match) return '';
   // Drop a half-received escape at the end, then read the JSON string's escapes.
   const body = match[1]!.replace(/\\(u[0-9a-fA-F]{0,3})?$/u, '');
