@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import * as Y from 'yjs';
 import { runProductSection } from './product-section.ts';
 import type { ProductResources } from './product-section.ts';
-import { STEP, STEP_KEY, WORKFLOW, YClient, closeAll, connect, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
+import { BENCH_COMMENT_VARS, STEP, STEP_KEY, WORKFLOW, YClient, closeAll, connect, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
 import type { Client } from './session-clients.ts';
 import { startFanoutPeer, startYjsPeer } from './session-peer.ts';
 import type { EventTemplate, PeerServer } from './session-peer.ts';
@@ -149,7 +149,7 @@ async function run(log: (message: string) => void, resources: ProductResources):
   const started = performance.now();
   const { peers, clients } = resources;
   log('starting the product (wrangler dev, local D1) …');
-  const product = await startProduct();
+  const product = await startProduct({ vars: BENCH_COMMENT_VARS });
   resources.product = product;
   const wsUrl = (base: string, sessionId: string) => `${product.url.replace(/^http/, 'ws')}${base}/ai/sessions/${sessionId}/ws`;
 
