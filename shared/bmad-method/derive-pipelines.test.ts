@@ -125,3 +125,19 @@ describe('glob paths in step text', () => {
     expect(codes(d)).toEqual(['warning BMAD_AGENT_PLACEHOLDER agents.json']);
   });
 });
+
+describe('a workflow file that names its first step as a sibling', () => {
+  it('`./step-01-gather.md` in workflow.md finds the one step of that name in steps/: the entry, no guessed-entry warning', () => {
+    const files = upload({
+      'plant-check/workflow.md': '---\nname: plant-check\ndescription: Check the plants.\n---\n\nRead fully and follow: `./step-01-gather.md` to begin.\n',
+      'plant-check/steps/step-00-notes.md': "---\nname: 'step-00-notes'\n---\n\n# Notes\n\nNothing to do.\n",
+      'plant-check/steps/step-01-gather.md': "---\nname: 'step-01-gather'\nnextStepFile: './step-02-judge.md'\n---\n\n# Gather\n\nList the plants, then load {nextStepFile}.\n",
+      'plant-check/steps/step-02-judge.md': "---\nname: 'step-02-judge'\n---\n\n# Judge\n\nSay which plants need water.\n",
+    });
+    const d = roundTrip(files);
+    const graph = d.workflows[0]!.graph;
+    expect(graph.entryNodeId).toBe('step-01-gather');
+    expect(graph.edges.map((e) => `${e.from} -> ${e.to}`)).toEqual(['step-01-gather -> step-02-judge']);
+    expect(codes(d)).not.toContain('warning BMAD_ENTRY_GUESSED plant-check/workflow.md');
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Where a link written in a BMAD-METHOD file points, among the uploaded files: relative to the
  * file (`./step-02.md`, `../template.md`), relative to the workflow folder (`steps/step-02.md`
- * written in a step inside steps/), or installed-path style (`{project-root}/_bmad/bmm/workflows/
+ * written in a step inside steps/), a workflow file's `./step-01.md` whose one step of that name
+ * is in steps/, or installed-path style (`{project-root}/_bmad/bmm/workflows/
  * x/steps/step-01.md`), matched by its longest path suffix. `{variables}` defined in the file's
  * own frontmatter or in its workflow file's (`workflow_path: '{project-root}/_bmad/…/x'`,
  * `nextStepFile: '{workflow_path}/steps/step-02.md'`) are substituted first; `{installed_path}`
@@ -112,6 +113,14 @@ export function resolveTarget(fromPath: string, target: string, ctx: ResolveCont
     const fromWorkflow = walk(segmentsOf(ctx.workflowDir), clean);
     if (fromWorkflow !== null && ctx.files.has(fromWorkflow)) return { kind: 'file', path: fromWorkflow };
   }
-  // A bare name ("step-v-03-density.md" in prose) means the sibling file, found above; elsewhere it is missing.
+  // The workflow file naming its first step as a sibling (`./step-01-discovery.md`) while the step
+  // lives in steps/: the one step file of this workflow with that name, when there is exactly one.
+  const name = clean.replace(/^\.\//u, '');
+  const inWorkflowDir = ctx.workflowDir !== undefined && fromPath.startsWith(ctx.workflowDir) && !fromPath.slice(ctx.workflowDir.length).includes('/');
+  if (inWorkflowDir && !name.includes('/')) {
+    const same = [...ctx.steps].filter((p) => p.startsWith(ctx.workflowDir!) && p.endsWith(`/${name}`));
+    if (same.length === 1) return { kind: 'file', path: same[0]! };
+  }
+  // A bare name ("step-v-03-density.md" in prose) in a step means the sibling file, found above; elsewhere it is missing.
   return { kind: 'missing' };
 }
