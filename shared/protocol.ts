@@ -14,6 +14,8 @@ export const PROTOCOL_VERSION = 1;
 export const CLOSE_CODES = {
   NORMAL: 1000,
   GOING_AWAY: 1001,
+  /** The server failed on its side (the reason is a code, never the error's text). */
+  INTERNAL_ERROR: 1011,
   PROTOCOL_ERROR: 4400,
   UNAUTHORIZED: 4401,
   FORBIDDEN: 4403,

@@ -244,9 +244,15 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   override onConnect(connection: SessionConnection, ctx: ConnectionContext): void {
     if (this.#releasedNow) return connection.close(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
-    const hub = this.hub;
-    this.#roster.add(connection);
-    hub.connect(connection, ctx.request.headers);
+    try {
+      const hub = this.hub;
+      this.#roster.add(connection);
+      hub.connect(connection, ctx.request.headers);
+    } catch (error) {
+      // partyserver would send the error's stack to the client: the log gets it, the socket a code.
+      logError('ai session: a socket could not be set up', error, { sessionId: this.name });
+      connection.close(CLOSE_CODES.INTERNAL_ERROR, 'INTERNAL_ERROR');
+    }
   }
 
   override onClose(connection: SessionConnection): void {

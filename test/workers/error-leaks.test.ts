@@ -4,12 +4,15 @@
  * session object log is recorded (console-recorder.ts: they run in the test's isolate) and searched
  * for the canaries, per test here and for the whole file by the log canary (log-canary.ts).
  */
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TestClient } from './client.ts';
+import { ORIGIN, TestClient } from './client.ts';
 import { linesSince, mark } from './console-recorder.ts';
 import { guardLogs } from './log-canary.ts';
 import { connect, supportDeskProject, stepChangeSet, stepSession, currentStep } from './sessions.ts';
+import { sessionObject } from './turns.ts';
 
 guardLogs();
 
@@ -96,5 +99,29 @@ describe('no secrets in logs or bodies', () => {
     const logged = lines().join('\n');
     expect(logged).toContain('ai session: could not audit a failed apply');
     expectClean(logged, [canaryText, owner.email]);
+  });
+
+  it('closes a socket the session object failed to set up with 1011 INTERNAL_ERROR, never sending the error text', async () => {
+    const { owner, base } = await supportDeskProject();
+    const sessionId = await stepSession(owner, base);
+    const secret = 'Canary internal failure Jd8 at /srv/secret/path.ts:12';
+    await runInDurableObject(sessionObject(sessionId), (instance: AiSessionDurableObject) => {
+      instance.hub.connect = () => {
+        throw new Error(secret);
+      };
+    });
+    const res = await exports.default.fetch(`${ORIGIN}${base}/ai/sessions/${sessionId}/ws`, {
+      headers: { upgrade: 'websocket', origin: ORIGIN, cookie: owner.cookie! },
+    });
+    expect(res.status).toBe(101);
+    const socket = res.webSocket!;
+    const frames: string[] = [];
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.addEventListener('close', (e) => resolve({ code: e.code, reason: e.reason })));
+    socket.addEventListener('message', (e) => frames.push(String(e.data)));
+    socket.accept();
+    expect(await closed).toEqual({ code: 1011, reason: 'INTERNAL_ERROR' });
+    expect(frames.join('\n')).not.toContain('Canary internal failure');
+    expect(frames.join('\n')).not.toContain('/srv/secret');
+    expect(lines().join('\n')).toContain('ai session: a socket could not be set up');
   });
 });
