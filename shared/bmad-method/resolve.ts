@@ -9,6 +9,8 @@
  * and `{workflow_path}` that nothing defines mean the workflow folder. Other `{variable}` paths
  * are outputs decided at run time and are not links.
  */
+import { walkPath } from '../bmad/paths.ts';
+
 export type Resolved = { kind: 'file'; path: string } | { kind: 'missing' } | { kind: 'outside' } | { kind: 'variable' };
 
 export interface ResolveContext {
@@ -75,25 +77,12 @@ function suffixMatch(rest: string, ctx: ResolveContext): string | undefined {
   return best;
 }
 
-/** `target` read from the folder `base` (segments), or null when `..` leaves the upload. */
-function walk(base: readonly string[], target: string): string | null {
-  const out = [...base];
-  for (const segment of target.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.length === 0) return null;
-      out.pop();
-    } else out.push(segment);
-  }
-  return out.join('/');
-}
-
 export function resolveTarget(fromPath: string, target: string, ctx: ResolveContext): Resolved {
   let clean = expandVariables(target.trim().replace(/^['"]|['"]$/gu, ''), ctx.vars ?? {});
   const folderVariable = /^\{([A-Za-z_]+)\}/u.exec(clean)?.[1];
   if (folderVariable && FOLDER_VARIABLES.has(folderVariable) && ctx.workflowDir !== undefined) {
     // `{installed_path}/steps/step-02.md` with no definition: the workflow's own folder.
-    const path = walk(segmentsOf(ctx.workflowDir), clean.slice(folderVariable.length + 2));
+    const path = walkPath(segmentsOf(ctx.workflowDir), clean.slice(folderVariable.length + 2));
     if (path === null) return { kind: 'outside' };
     return ctx.files.has(path) ? { kind: 'file', path } : { kind: 'missing' };
   }
@@ -105,12 +94,12 @@ export function resolveTarget(fromPath: string, target: string, ctx: ResolveCont
     return found ? { kind: 'file', path: found } : { kind: 'missing' };
   }
   if (clean.startsWith('/') || /^[A-Za-z]:/u.test(clean) || clean.includes('\\')) return { kind: 'outside' };
-  const path = walk(fromPath.split('/').slice(0, -1), clean);
+  const path = walkPath(fromPath.split('/').slice(0, -1), clean);
   if (path === null) return { kind: 'outside' };
   if (ctx.files.has(path)) return { kind: 'file', path };
   // `steps/step-02.md` written in steps/step-01.md means the workflow folder's steps/.
   if (ctx.workflowDir !== undefined && !clean.startsWith('..')) {
-    const fromWorkflow = walk(segmentsOf(ctx.workflowDir), clean);
+    const fromWorkflow = walkPath(segmentsOf(ctx.workflowDir), clean);
     if (fromWorkflow !== null && ctx.files.has(fromWorkflow)) return { kind: 'file', path: fromWorkflow };
   }
   // The workflow file naming its first step as a sibling (`./step-01-discovery.md`) while the step

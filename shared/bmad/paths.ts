@@ -23,9 +23,13 @@ export function isExternalLink(target: string): boolean {
 export function resolveLink(dir: string, target: string): string | null {
   const clean = target.trim().replace(/[?#].*$/su, '');
   if (clean === '' || /^[A-Za-z][A-Za-z0-9+.-]*:/u.test(clean)) return null;
-  const joined = clean.startsWith('/') ? clean.slice(1) : dir + clean;
-  const out: string[] = [];
-  for (const segment of joined.split('/')) {
+  return walkPath([], clean.startsWith('/') ? clean.slice(1) : dir + clean);
+}
+
+/** `target` read from the folder `base` (its segments): `.` and empty segments skipped, `..` climbs; null when it climbs out. */
+export function walkPath(base: readonly string[], target: string): string | null {
+  const out = [...base];
+  for (const segment of target.split('/')) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       if (out.length === 0) return null;
