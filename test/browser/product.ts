@@ -223,6 +223,11 @@ export async function startProduct(options: StartProductOptions = {}): Promise<P
     // (worker/llm/crypto.ts); a fresh one per run. `--var` wins over both files.
     LLM_ALLOW_PRIVATE_BASE_URLS: 'true',
     LLM_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // No system default model, whatever a local `npm start` wrote into .dev.vars (it points at the
+    // demo model there): the tests that want one set it themselves, as in vitest.workers.config.ts.
+    LLM_SYSTEM_DEFAULT_BASE_URL: '',
+    LLM_SYSTEM_DEFAULT_MODEL: '',
+    LLM_SYSTEM_DEFAULT_API_KEY: '',
     ...options.vars,
   };
   const configs = options.floorConfig ? ['-c', options.floorConfig, '-c', await secondaryProductConfig(persistDir, vars)] : [];
