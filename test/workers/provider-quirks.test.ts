@@ -2,7 +2,7 @@
  * Provider quirks of real servers (issue 14, item 5), each through a full AI turn inside workerd: the
  * real Worker and session object, the real `openai` SDK, and the scripted server playing the quirk
  * (DeepSeek reasoning, tool calls written as text, ids missing or repeated, servers that refuse
- * stream_options or tools, Azure base URLs). Each test checks the turn's ending, its events, and what
+ * stream_options or tools or do not stream at all, Azure base URLs). Each test checks the turn's ending, its events, and what
  * was sent to the model or staged.
  */
 import { env } from 'cloudflare:workers';
@@ -164,6 +164,29 @@ describe('provider quirks through a full turn', () => {
     expect(events.filter((e) => e.type === 'assistant.delta' && e.payload.iteration === 1)).toEqual([]);
     const changes = (await b.owner.get(`${b.path}/changes`)).data;
     expect(JSON.stringify(changes)).toContain('one character at a time');
+  });
+
+  it('a server that answers a stream request with one JSON completion: its tool calls run, its change set is staged, its text is shown', async () => {
+    const b = await bench([{ content: 'unused: the queue answers' }], { quirks: { ignoreStream: true } });
+    const before = await currentStep(b.owner, b.base);
+    const markdown = `${before.markdown.trimEnd()}\n\nAnswer in the customer's own words first.\n`;
+    await b.scripted.queue({ content: 'Reading the step first.', toolCalls: [STEP_READ] });
+    await b.scripted.queue({ toolCalls: [toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) })] });
+    await b.scripted.queue(finalAnswer('Added a line to the step.'));
+    const { end, events } = await runTurn(b);
+    expect(end.type).toBe('turn.finished');
+    expect(end.payload).toMatchObject({ responseType: 'change', valid: true });
+    expect(events.filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
+      ['builder.step.read', true],
+      ['builder.change.stage', true],
+    ]);
+    // The whole text arrives as one delta, and the usage the body reported is kept (not estimated).
+    const deltas = events.filter((e) => e.type === 'assistant.delta' && e.payload.iteration === 1).map((e) => e.payload.text);
+    expect(deltas.join('')).toBe('Reading the step first.');
+    const completed = events.filter((e) => e.type === 'llm.completed').map((e) => e.payload);
+    expect(completed.map((p) => p.usageEstimated ?? false)).toEqual([false, false, false]);
+    const changes = (await b.owner.get(`${b.path}/changes`)).data;
+    expect(JSON.stringify(changes)).toContain("Answer in the customer's own words first.");
   });
 
   it('a server that refuses stream_options: the request is sent once more without it, usage is estimated', async () => {

@@ -8,6 +8,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { Stream } from 'openai/core/streaming';
 import { normalizeChatCompletionChunk } from 'openai/lib/chat-completions/streaming';
 import { VERSION } from 'openai/version';
+import { isJsonResponse, wholeCompletionChunks } from './whole-completion.ts';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -98,10 +99,14 @@ export class ChatClient {
     this.#fetch = options.fetch ?? fetch;
   }
 
-  /** A streamed completion: the chunks as the SDK yields them (a stream cut by an abort ends silently). */
+  /**
+   * A streamed completion: the chunks as the SDK yields them (a stream cut by an abort ends silently);
+   * a server that answered with one JSON completion instead gives the one chunk it adds up to.
+   */
   async stream(body: ChatCompletionCreateParamsStreaming, options: CallOptions): Promise<AsyncIterable<ChatCompletionChunk>> {
     const { response, controller } = await this.#send(body, options);
-    const chunks = Stream.fromSSEResponse<ChatCompletionChunk>(response, controller, SILENT_SDK_CLIENT);
+    const events = (sse: Response) => Stream.fromSSEResponse<ChatCompletionChunk>(sse, controller, SILENT_SDK_CLIENT);
+    const chunks = isJsonResponse(response) ? wholeCompletionChunks(response, controller, events) : events(response);
     return {
       async *[Symbol.asyncIterator]() {
         for await (const chunk of chunks) yield normalizeChatCompletionChunk(chunk);

@@ -55,6 +55,7 @@ const ToolCallsReplyInput: z.ZodType<ToolCallsReply> = z.strictObject({
 const ServerQuirksInput: z.ZodType<ServerQuirks> = z.strictObject({
   rejectParams: z.array(z.string().min(1).max(100)).max(20).optional(),
   noTools: z.enum(['ollama', 'vllm']).optional(),
+  ignoreStream: z.boolean().optional(),
 });
 
 /** The 16 faults of types.ts, field for field. */

@@ -1,5 +1,6 @@
 // Real servers' quirks as the scripted server plays them, seen through the real openai SDK: per-script
-// refusals (an unknown parameter, a model without tools), tool calls without ids, and Azure's path.
+// refusals (an unknown parameter, a model without tools), a server that does not stream, tool calls
+// without ids, and Azure's path.
 import OpenAI, { BadRequestError } from 'openai';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -35,6 +36,24 @@ describe('per-script quirks', () => {
       status: 400,
       message: expect.stringContaining('"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'),
     });
+  });
+});
+
+describe('a server that does not stream', () => {
+  it('answers a stream request with one JSON completion, tool calls and all', async () => {
+    const { model } = await scriptModel(server.url, [{ content: 'reading', toolCalls: [{ name: 'builder_step_read', arguments: { stepId: 'a' } }] }], {
+      quirks: { ignoreStream: true },
+    });
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-quirks-test', 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages, tools, stream: true }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const completion = (await response.json()) as OpenAI.ChatCompletion;
+    expect(completion.object).toBe('chat.completion');
+    expect(completion.choices[0]?.message.tool_calls?.[0]).toMatchObject({ type: 'function', function: { name: 'builder_step_read', arguments: '{"stepId":"a"}' } });
+    expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
   });
 });
 

@@ -149,12 +149,14 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
       return;
     }
     const model = typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : (azure?.deployment ?? '');
+    const quirks = control?.quirksOf(model) ?? {};
     const request: ScenarioRequest = {
       body,
       messages: Array.isArray(body['messages']) ? (body['messages'] as ChatMessage[]) : [],
       tools: offeredTools(body),
       model,
-      stream: body['stream'] === true,
+      // A server that does not stream answers every request with one JSON completion.
+      stream: body['stream'] === true && quirks.ignoreStream !== true,
       headers: recorded.headers,
       callIndex: callIndex++,
     };
@@ -166,7 +168,7 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
       const query = azure === null ? {} : Object.fromEntries(azure.query);
       res.once('close', control.track(model, { body, headers, receivedAt, callIndex: request.callIndex, path: recorded.path, query }));
     }
-    const refusal = quirkRefusal(control?.quirksOf(model) ?? {}, body, model, request.tools.length > 0);
+    const refusal = quirkRefusal(quirks, body, model, request.tools.length > 0);
     if (refusal !== null) {
       sendJson(res, 400, refusal);
       return;

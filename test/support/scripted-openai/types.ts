@@ -76,6 +76,11 @@ export interface ServerQuirks {
    * parser (`"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`).
    */
   noTools?: 'ollama' | 'vllm';
+  /**
+   * The server does not stream: a request with `stream: true` still gets one `application/json`
+   * chat completion (simple model servers and some proxies in front of real ones do this).
+   */
+  ignoreStream?: boolean;
 }
 
 /** Misbehaviour on demand. Each is what a real provider or network does now and then. */

@@ -1,0 +1,81 @@
+// A server that does not stream: asked for a stream, some OpenAI-compatible servers (small local ones,
+// proxies that buffer) answer with one `application/json` chat completion. That answer is complete, so
+// it is read as the one chunk a stream of it would add up to — text, reasoning, tool calls, finish reason
+// and usage — and the turn goes on as if it had streamed. A JSON body that is an error is thrown as the
+// SDK throws an error event inside a stream; server-sent events under a JSON label are read as events;
+// anything else yields no chunk (the provider reports it as not OpenAI-compatible).
+
+import { APIError } from 'openai/core/error';
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** True when the response says its body is JSON (so it is not a server-sent event stream). */
+export function isJsonResponse(response: Response): boolean {
+  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+function isChatCompletion(value: unknown): value is ChatCompletion {
+  return isRecord(value) && Array.isArray(value['choices']);
+}
+
+/**
+ * The chunk a stream of `completion` adds up to. A choice's message becomes its delta (provider
+ * extras such as `reasoning_content` included); tool calls get the `index` a stream gives them. A
+ * choice without a finish reason is still a finished answer (the body is whole), so it gets the
+ * reason its message implies.
+ */
+export function chunkOfCompletion(completion: ChatCompletion): ChatCompletionChunk {
+  const choices = completion.choices.map((choice, position): ChatCompletionChunk.Choice => {
+    const message: Record<string, unknown> = isRecord(choice.message) ? choice.message : {};
+    const { tool_calls: calls, ...rest } = message;
+    const toolCalls = Array.isArray(calls) ? calls.filter(isRecord).map((call, index) => ({ ...call, index })) : [];
+    const delta = { ...rest, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) } as ChatCompletionChunk.Choice.Delta;
+    return {
+      index: typeof choice.index === 'number' ? choice.index : position,
+      delta,
+      finish_reason: choice.finish_reason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+      logprobs: null,
+    };
+  });
+  return {
+    id: typeof completion.id === 'string' ? completion.id : '',
+    object: 'chat.completion.chunk',
+    created: typeof completion.created === 'number' ? completion.created : 0,
+    model: typeof completion.model === 'string' ? completion.model : '',
+    choices,
+    ...(isRecord(completion.usage) ? { usage: completion.usage } : {}),
+  };
+}
+
+/**
+ * The JSON answer to a stream request as chunks: one for a chat completion, none for anything else.
+ * An abort while the body is read ends it silently, as the SDK's stream does.
+ */
+export async function* wholeCompletionChunks(
+  response: Response,
+  controller: AbortController,
+  readEvents: (events: Response) => AsyncIterable<ChatCompletionChunk>,
+): AsyncGenerator<ChatCompletionChunk> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    throw error;
+  }
+  // A stream sent under a JSON content type (a proxy that relabels it): read as the events it is.
+  if (/^\s*(data|event|id|retry):/.test(text)) {
+    yield* readEvents(new Response(text, { status: response.status, headers: { 'content-type': 'text/event-stream' } }));
+    return;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return;
+  }
+  if (isRecord(body) && body['error'] != null) throw new APIError(undefined, body['error'] as object, undefined, response.headers);
+  if (isChatCompletion(body)) yield chunkOfCompletion(body);
+}
