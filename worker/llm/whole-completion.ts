@@ -21,8 +21,8 @@ function isChatCompletion(value: unknown): value is ChatCompletion {
 }
 
 /**
- * The chunk a stream of `completion` adds up to. A choice's message becomes its delta (provider
- * extras such as `reasoning_content` included); tool calls get the `index` a stream gives them. A
+ * The chunk a stream of `completion` adds up to. A choice's message becomes its delta (its text
+ * fields, provider extras such as `reasoning_content` included); tool calls get the `index` a stream gives them. A
  * choice without a finish reason is still a finished answer (the body is whole), so it gets the
  * reason its message implies.
  */
@@ -31,7 +31,10 @@ export function chunkOfCompletion(completion: ChatCompletion): ChatCompletionChu
     const message: Record<string, unknown> = isRecord(choice.message) ? choice.message : {};
     const { tool_calls: calls, ...rest } = message;
     const toolCalls = Array.isArray(calls) ? calls.filter(isRecord).map((call, index) => ({ ...call, index })) : [];
-    const delta = { ...rest, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) } as ChatCompletionChunk.Choice.Delta;
+    // Text fields only (content, reasoning): a message's objects and lists (annotations, audio) are
+    // not part of what a stream sends, nor of what goes back to the model.
+    const text = Object.fromEntries(Object.entries(rest).filter(([, value]) => typeof value === 'string'));
+    const delta = { ...text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) } as ChatCompletionChunk.Choice.Delta;
     return {
       index: typeof choice.index === 'number' ? choice.index : position,
       delta,
