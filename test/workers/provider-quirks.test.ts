@@ -189,6 +189,23 @@ describe('provider quirks through a full turn', () => {
     expect(JSON.stringify(changes)).toContain("Answer in the customer's own words first.");
   });
 
+  it('tool names as chat templates leave them (functions. prefix, other case, dots) run as the tools they name', async () => {
+    const b = await bench([{ content: 'unused: the queue answers' }]);
+    const before = await currentStep(b.owner, b.base);
+    const markdown = `${before.markdown.trimEnd()}\n\nQuote the policy line you relied on.\n`;
+    await b.scripted.queue({ toolCalls: [{ ...STEP_READ, name: 'functions.builder_step_read' }] });
+    await b.scripted.queue({ toolCalls: [{ ...toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) }), name: 'Builder.Change.Stage' }] });
+    await b.scripted.queue(finalAnswer('Added a line to the step.'));
+    const { end, events } = await runTurn(b);
+    expect(end.type).toBe('turn.finished');
+    expect(end.payload).toMatchObject({ responseType: 'change', valid: true });
+    expect(events.filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
+      ['builder.step.read', true],
+      ['builder.change.stage', true],
+    ]);
+    expect(JSON.stringify((await b.owner.get(`${b.path}/changes`)).data)).toContain('Quote the policy line you relied on.');
+  });
+
   it('a server that refuses stream_options: the request is sent once more without it, usage is estimated', async () => {
     const b = await bench([{ toolCalls: [STEP_READ] }, finalAnswer('Read it.', 'chat')], { quirks: { rejectParams: ['stream_options'] } });
     const { end, events } = await runTurn(b);

@@ -5,6 +5,7 @@
 
 import type { AssembledToolCall, ChatResult } from '../../shared/llm/types.ts';
 import { withoutThinking } from '../../shared/llm/thinking.ts';
+import { matchToolName } from '../../shared/ai/tool-names.ts';
 
 export interface TextToolCall {
   /** The offered (wire) name the text named. */
@@ -48,11 +49,10 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The offered (wire) name `name` means: the dotted name of the prompt and template variants included. */
 function offeredName(name: string, offered: ReadonlySet<string>): string | null {
   if (offered.has(name)) return name;
-  // The model may write the dotted name of the prompt (builder.step.read) for the wire name (builder_step_read).
-  const wire = name.replaceAll('.', '_');
-  return offered.has(wire) ? wire : null;
+  return matchToolName(name, [...offered]);
 }
 
 function argumentsText(args: unknown): string {

@@ -11,7 +11,7 @@ import { toolError, toolOk, type ToolEnvelope } from '../../../shared/ai/tool-en
 import type { Actor, SessionCore } from '../session.ts';
 import type { VersionSource } from '../overlay/versions.ts';
 import { READ_TOOLS, type ReadToolContext } from './read-tools.ts';
-import { FORBIDDEN_TOOL_NAMES, MODEL_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
+import { FORBIDDEN_TOOL_NAMES, MODEL_TOOL_NAMES, matchToolName } from '../../../shared/ai/tool-names.ts';
 import { parseLenient } from '../../../shared/ai/lenient-input.ts';
 import { prepareChangeSet } from './stage-input.ts';
 
@@ -35,15 +35,16 @@ export const CHANGE_TOOLS = {
 } as const;
 
 export const FORBIDDEN_TOOLS: ReadonlySet<string> = new Set(FORBIDDEN_TOOL_NAMES);
+const KNOWN_TOOL_NAMES: readonly string[] = [...MODEL_TOOL_NAMES, ...FORBIDDEN_TOOL_NAMES];
 
 /** OpenAI function names allow only [a-zA-Z0-9_-]: `builder.step.read` travels as `builder_step_read`. */
 export function toWireName(name: string): string {
   return name.replaceAll('.', '_');
 }
 
+/** Our dotted name for the name a model called (as shared/ai/tool-names.ts reads its spellings), else the name as called. */
 export function fromWireName(wire: string): string {
-  const known = [...MODEL_TOOL_NAMES, ...FORBIDDEN_TOOLS].find((name) => toWireName(name) === wire);
-  return known ?? wire;
+  return matchToolName(wire, KNOWN_TOOL_NAMES) ?? wire;
 }
 
 function fromApiError(error: ApiError): ToolEnvelope<never> {
@@ -125,6 +126,6 @@ export async function runTool(core: SessionCore, caller: ToolCaller, name: strin
   }
   return toolError('AI_TOOL_NOT_ALLOWED', {
     message: `There is no tool named "${name}" that the AI may use.`,
-    hints: [`Allowed tools: ${MODEL_TOOL_NAMES.join(', ')}.`],
+    hints: [`Allowed tools: ${MODEL_TOOL_NAMES.map(toWireName).join(', ')}.`],
   });
 }
