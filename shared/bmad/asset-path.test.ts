@@ -57,6 +57,15 @@ describe('asset sizes and quota', () => {
     expect(checkAssetUpsert('assets/x.exe', 'new', [])).toMatchObject({ ok: false, code: 'ASSET_INVALID_PATH' });
   });
 
+  it('refuses an upsert that would collide with another asset once unpacked', () => {
+    const current = [{ path: 'assets/Plan.md', bytes: 3 }, { path: 'assets/notes.md', bytes: 3 }, { path: 'assets/guide.md/intro.md', bytes: 3 }];
+    expect(checkAssetUpsert('assets/plan.md', 'x', current)).toMatchObject({ ok: false, code: 'ASSET_INVALID_PATH', message: expect.stringContaining('only in letter case') });
+    expect(checkAssetUpsert('assets/notes.md/more.md', 'x', current)).toMatchObject({ ok: false, code: 'ASSET_INVALID_PATH', message: expect.stringContaining('cannot share a name') });
+    expect(checkAssetUpsert('assets/Guide.md', 'x', current)).toMatchObject({ ok: false, code: 'ASSET_INVALID_PATH', message: 'assets/guide.md/intro.md would be inside assets/Guide.md, which is a file: a file and a folder cannot share a name.' });
+    expect(checkAssetUpsert('assets/guide/intro.md', 'x', current)).toEqual({ ok: true, path: 'assets/guide/intro.md' });
+    expect(checkAssetUpsert('assets/Plan.md', 'x', current)).toEqual({ ok: true, path: 'assets/Plan.md' });
+  });
+
   it('formats sizes for messages', () => {
     expect(formatBytes(256 * 1024)).toBe('256 KiB');
     expect(formatBytes(2 * 1024 * 1024)).toBe('2 MiB');

@@ -89,6 +89,27 @@ export function checkAssetQuota(count: number, totalBytes: number): { ok: true }
  * Everything the asset API checks before writing `content` at `path`, given the sizes of the
  * project's current assets (an existing file at `path` is replaced, not added).
  */
+/**
+ * Why `path` cannot sit beside `others` once the package is unpacked, or null. Two paths that differ
+ * only in letter case are one file on Windows and macOS (one would overwrite the other), and a file
+ * cannot share its name with a folder (`assets/a.md` beside `assets/a.md/b.md`) on any system.
+ */
+export function assetPathClash(path: string, others: Iterable<string>): Extract<AssetCheck, { ok: false }> | null {
+  const folded = path.toLowerCase();
+  for (const other of others) {
+    if (other === path) continue;
+    const otherFolded = other.toLowerCase();
+    if (otherFolded === folded) {
+      return { ok: false, code: 'ASSET_INVALID_PATH', message: `${path} differs from ${other} only in letter case: unpacked on Windows or macOS, one would overwrite the other.`, hint: 'Rename one of them.' };
+    }
+    const [file, inside] = folded.length < otherFolded.length ? [path, other] : [other, path];
+    if (inside.toLowerCase().startsWith(`${file.toLowerCase()}/`)) {
+      return { ok: false, code: 'ASSET_INVALID_PATH', message: `${inside} would be inside ${file}, which is a file: a file and a folder cannot share a name.`, hint: 'Rename the file or the folder.' };
+    }
+  }
+  return null;
+}
+
 export function checkAssetUpsert(
   path: string,
   content: string,
@@ -99,6 +120,8 @@ export function checkAssetUpsert(
   const sizeCheck = checkAssetSize(path, content);
   if (!sizeCheck.ok) return sizeCheck;
   const others = current.filter((a) => a.path !== path);
+  const clash = assetPathClash(path, others.map((a) => a.path));
+  if (clash) return clash;
   const total = others.reduce((sum, a) => sum + a.bytes, 0) + utf8ByteLength(content);
   const quota = checkAssetQuota(others.length + 1, total);
   return quota.ok ? { ok: true, path } : quota;

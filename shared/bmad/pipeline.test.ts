@@ -237,6 +237,30 @@ describe('stage 5: security and paths', () => {
     ]);
   });
 
+  it('refuses asset paths that would collide once unpacked: same name in another case, a file named like a folder', () => {
+    const report = validate(branching, (f) => {
+      f.set('assets/Plan.md', 'one');
+      f.set('assets/plan.md', 'two');
+      f.set('assets/notes.md', 'a file');
+      f.set('assets/notes.md/inside.md', 'in a folder of the same name');
+      f.set('assets/Guides/a.md', 'a');
+      f.set('assets/guides/b.md', 'b: folders that differ in case merge, no file is lost');
+    });
+    const found = report.issues.filter((i) => i.code === 'ASSET_INVALID_PATH');
+    expect(found.map((i) => [i.filePath, i.message])).toEqual([
+      ['assets/notes.md/inside.md', 'assets/notes.md/inside.md would be inside assets/notes.md, which is a file: a file and a folder cannot share a name.'],
+      ['assets/plan.md', 'assets/plan.md differs from assets/Plan.md only in letter case: unpacked on Windows or macOS, one would overwrite the other.'],
+    ]);
+    // The folder read first (paths are read in order, and "A" comes before "a"), then the file of its name.
+    const reversed = validate(branching, (f) => {
+      f.set('assets/A.md/z.md', 'inside');
+      f.set('assets/a.md', 'the file');
+    });
+    expect(reversed.issues.filter((i) => i.code === 'ASSET_INVALID_PATH').map((i) => [i.filePath, i.message])).toEqual([
+      ['assets/a.md', 'assets/A.md/z.md would be inside assets/a.md, which is a file: a file and a folder cannot share a name.'],
+    ]);
+  });
+
   it('checks the asset count and total size', () => {
     const report = validate(branching, (f) => {
       for (let i = 0; i < 200; i++) f.set(`assets/many/f${i}.txt`, 'x');

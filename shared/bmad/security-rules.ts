@@ -2,7 +2,7 @@
  * Pipeline stage 5, security and paths: asset paths, extensions, sizes and counts (asset-path.ts),
  * graph and manifest file paths that stay inside the package, and files outside the .bmad layout.
  */
-import { checkAssetPath, checkAssetQuota, checkAssetSize } from './asset-path.ts';
+import { assetPathClash, checkAssetPath, checkAssetQuota, checkAssetSize } from './asset-path.ts';
 import { errorIssue, warningIssue } from './issues.ts';
 import type { ValidationIssue } from './issues.ts';
 import { utf8ByteLength } from './limits.ts';
@@ -15,6 +15,9 @@ import type { ValidationStage } from './stage.ts';
 export function checkAssets(assets: readonly BmadAsset[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
+  /** Each path in lower case, and the folders (lower case) the paths sit in: for the clashes of assetPathClash. */
+  const folded = new Map<string, string>();
+  const folders = new Map<string, string>();
   let total = 0;
   for (const asset of assets) {
     total += utf8ByteLength(asset.content);
@@ -23,6 +26,17 @@ export function checkAssets(assets: readonly BmadAsset[]): ValidationIssue[] {
       continue;
     }
     seen.add(asset.path);
+    const lower = asset.path.toLowerCase();
+    const twin = folded.get(lower) ?? folders.get(lower);
+    const parts = lower.split('/');
+    const parent = parts.slice(1, -1).map((_, i) => parts.slice(0, i + 2).join('/')).find((folder) => folded.has(folder));
+    const clash = twin !== undefined ? assetPathClash(asset.path, [twin]) : parent !== undefined ? assetPathClash(asset.path, [folded.get(parent)!]) : null;
+    if (clash) {
+      issues.push(errorIssue(clash.code, asset.path, clash.message, { hint: clash.hint }));
+      continue;
+    }
+    folded.set(lower, asset.path);
+    for (let i = 2; i < parts.length; i++) folders.set(parts.slice(0, i).join('/'), asset.path);
     for (const check of [checkAssetPath(asset.path), checkAssetSize(asset.path, asset.content)]) {
       if (!check.ok) issues.push(errorIssue(check.code, asset.path, check.message, { hint: check.hint }));
     }

@@ -53,6 +53,8 @@ describeBrowser('session lifecycle (browser)', () => {
       const last = request.messages.at(-1);
       if (last?.role === 'tool') return { content: JSON.stringify({ responseType: 'change', assistantSummary: 'Added the line you asked for (1 step changed).' }) };
       const text = messageText(request.messages.findLast((m) => m.role === 'user'));
+      // A question gets an answer in prose, and stages nothing.
+      if (text.startsWith('ASK:')) return { content: 'The check compares each vendor with the risk policy.' };
       const line = /ADD: (.+)$/mu.exec(text)?.[1] ?? 'A line.';
       const current = await stepOf(ownerContext, stepUrl);
       const changeSet = {
@@ -88,6 +90,18 @@ describeBrowser('session lifecycle (browser)', () => {
     expect(await input.inputValue()).toBe('');
     expect(await testids(owner, 'message-user').first().textContent()).toContain('ADD: Cite the vendor risk policy.');
     await owner.locator('[data-testid="validation-status"][data-valid="true"]').waitFor();
+    await expect.poll(() => owner.getByTestId('apply-button').isEnabled()).toBe(true);
+
+    // ---- A question: the answer is prose, and the turn says in the system's words that it staged nothing.
+    await input.fill('ASK: What does this check compare?');
+    await input.press('Enter');
+    await owner.locator('[data-testid="turn-ending"][data-type="finished"]').nth(1).waitFor({ timeout: 30_000 });
+    const turns = testids(owner, 'turn');
+    expect(await turns.nth(1).getByTestId('message-assistant').textContent()).toContain('The check compares each vendor with the risk policy.');
+    expect(await turns.nth(1).getByTestId('turn-staged-nothing').textContent()).toBe('Nothing was staged in this turn: no file changed.');
+    expect(await turns.nth(1).getByTestId('turn-staged').count()).toBe(0);
+    expect(await turns.nth(0).getByTestId('turn-staged').textContent()).toBe(`Staged 1 file: step:${WF}/${STEP} (modified).`);
+    expect(await turns.nth(0).getByTestId('turn-staged-nothing').count()).toBe(0);
     await expect.poll(() => owner.getByTestId('apply-button').isEnabled()).toBe(true);
 
     // ---- A viewer watches the same session.
@@ -170,7 +184,7 @@ describeBrowser('session lifecycle (browser)', () => {
     const phoneInput = phone.getByTestId('composer-input');
     await phoneInput.fill('ADD: Name the approver for every blocking status.');
     await phoneInput.press('Enter');
-    await phone.locator('[data-testid="turn-ending"][data-type="finished"]').nth(1).waitFor({ timeout: 30_000 });
+    await phone.locator('[data-testid="turn-ending"][data-type="finished"]').nth(2).waitFor({ timeout: 30_000 });
     await phone.getByTestId('workbench-tab-changes').click();
     expect(await phone.getByTestId('workbench-pane-changes').isVisible()).toBe(true);
     expect(await phone.getByTestId('workbench-pane-conversation').isVisible()).toBe(false);

@@ -284,6 +284,7 @@ export const workbenchEn = {
     staged_one: 'Staged {{count}} file: {{files}}.',
     staged_other: 'Staged {{count}} files: {{files}}.',
     stagedFile: '{{key}} ({{action}})',
+    stagedNothing: 'Nothing was staged in this turn: no file changed.',
   },
   versions: {
     title: 'Versions',

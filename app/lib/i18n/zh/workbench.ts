@@ -280,6 +280,7 @@ export const workbenchZh: Messages['workbench'] = {
     staged_one: '已暂存 {{count}} 个文件：{{files}}。',
     staged_other: '已暂存 {{count}} 个文件：{{files}}。',
     stagedFile: '{{key}}（{{action}}）',
+    stagedNothing: '本轮没有暂存任何更改：没有文件被修改。',
   },
   versions: {
     title: '版本',
