@@ -159,6 +159,29 @@ describe('assets', () => {
     expect(await historyCount(projectId)).toBe(0);
     expect((await owner.get(`${base}/assets`)).data).toEqual({ revision: 1, assets: [] });
   });
+
+  it('refuses a path that would collide with another asset once the package is unpacked, writing nothing', async () => {
+    const { owner, base, projectId } = await projectWithOwner();
+    expect((await owner.put(`${base}/assets/file`, { path: 'assets/Plan.md', content: 'one' })).status).toBe(200);
+    expect((await owner.put(`${base}/assets/file`, { path: 'assets/guide.md/intro.md', content: 'two' })).status).toBe(200);
+    const before = await historyCount(projectId);
+    const cases = [
+      ['assets/plan.md', 'only in letter case'],
+      ['assets/PLAN.md/x.md', 'cannot share a name'],
+      ['assets/Guide.md', 'cannot share a name'],
+    ] as const;
+    for (const [path, words] of cases) {
+      const res = await owner.put(`${base}/assets/file`, { path, content: 'x' });
+      expect(res.status, path).toBe(422);
+      expect(res.error, path).toMatchObject({ code: 'ASSET_INVALID_PATH', message: expect.stringContaining(words) });
+    }
+    const renamed = await owner.post(`${base}/assets/rename`, { from: 'assets/guide.md/intro.md', to: 'assets/plan.md' });
+    expect(renamed.error?.code).toBe('ASSET_INVALID_PATH');
+    // A rename that changes only the case of one file is fine: nothing else has its name.
+    expect((await owner.post(`${base}/assets/rename`, { from: 'assets/Plan.md', to: 'assets/plan.md' })).status).toBe(200);
+    expect(await historyCount(projectId)).toBe(before + 2);
+    expect((await owner.get(`${base}/assets`)).data.assets.map((a: { path: string }) => a.path)).toEqual(['assets/guide.md/intro.md', 'assets/plan.md']);
+  });
 });
 
 describe('history', () => {

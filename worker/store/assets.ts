@@ -7,7 +7,7 @@ import { nowIso } from '../../shared/ids.ts';
 import { sha256Hex } from '../../shared/hash.ts';
 import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, type Statement } from './commit.ts';
 import { formatObjectKey } from '../../shared/object-keys.ts';
-import { checkAssetPath, checkAssetQuota, checkAssetSize, type AssetCheck } from '../../shared/bmad/asset-path.ts';
+import { assetPathClash, checkAssetPath, checkAssetQuota, checkAssetSize, type AssetCheck } from '../../shared/bmad/asset-path.ts';
 import type { AssetSummaryView, AssetView, AssetsView } from '../../shared/api/store.ts';
 
 export function validAssetPath(path: string): string {
@@ -56,17 +56,22 @@ function refuse(check: { ok: true } | Extract<AssetCheck, { ok: false }>): void 
   }
 }
 
-async function checkLimits(db: Db, projectId: string, path: string, content: string) {
-  refuse(checkAssetSize(path, content));
-  const others = await db
-    .select({
-      files: sql<number>`count(*)`,
-      bytes: sql<number>`coalesce(sum(${assets.bytes}), 0)`,
-    })
+/** The project's other assets, path and size (at most the 200 the quota allows, so one small read). */
+function otherAssets(db: Db, projectId: string, path: string) {
+  return db
+    .select({ path: assets.path, bytes: assets.bytes })
     .from(assets)
     .where(and(eq(assets.projectId, projectId), sql`${assets.path} <> ${path}`))
-    .get();
-  refuse(checkAssetQuota((others?.files ?? 0) + 1, (others?.bytes ?? 0) + new TextEncoder().encode(content).byteLength));
+    .all();
+}
+
+/** `path` may hold `content` beside the project's other assets: size, quota, and no clash once unpacked. */
+async function checkLimits(db: Db, projectId: string, path: string, content: string) {
+  refuse(checkAssetSize(path, content));
+  const others = await otherAssets(db, projectId, path);
+  refuse(assetPathClash(path, others.map((a) => a.path)) ?? { ok: true });
+  const bytes = others.reduce((sum, a) => sum + a.bytes, 0);
+  refuse(checkAssetQuota(others.length + 1, bytes + new TextEncoder().encode(content).byteLength));
 }
 
 export async function assetRow(projectId: string, path: string, content: string) {
@@ -156,6 +161,8 @@ export async function renameAsset(
   if (await findAsset(db, ctx.projectId, to)) {
     throw new ApiError('ASSET_EXISTS', { message: `An asset already exists at ${to}.` });
   }
+  const others = (await otherAssets(db, ctx.projectId, from)).map((a) => a.path);
+  refuse(assetPathClash(to, others) ?? { ok: true });
   const row = await assetRow(ctx.projectId, to, existing.content);
   return commitAssets(
     db,
