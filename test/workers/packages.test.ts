@@ -121,6 +121,23 @@ describe('import', () => {
     expect(await Promise.all(['projects', 'workflows', 'workflow_steps', 'assets', 'project_members'].map(rowCount))).toEqual(before);
   });
 
+  it('imports a package zipped by Finder or Explorer: the wrapping folder and what the system left beside the files are not part of it', async () => {
+    const user = await signedInClient('Desktop');
+    const good = env.TEST_PACKAGES['branching'];
+    const entries: Zippable = Object.fromEntries(Object.entries(good).map(([p, t]) => [`My Package/${p}`, strToU8(t)]));
+    // AppleDouble resource forks and Finder's and Explorer's caches: binary, so they would be refused as files.
+    const binary = new Uint8Array([0x00, 0x05, 0x16, 0x07, 0xff, 0xfe, 0x00, 0x00]);
+    entries['__MACOSX/My Package/._bmad.json'] = binary;
+    entries['My Package/.DS_Store'] = binary;
+    entries['My Package/assets/Thumbs.db'] = binary;
+    entries['My Package/desktop.ini'] = strToU8('[.ShellClassInfo]\r\n');
+    const res = await upload(user, zipSync(entries));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    expect(res.data.warnings).toEqual([]);
+    const imported = await snapshot(res.data.project.id);
+    expect(imported.assets.map((a: any) => a.path)).toEqual(Object.keys(good).filter((p) => p.startsWith('assets/')).sort());
+  });
+
   it('refuses unsafe and broken zips with PKG_* codes', async () => {
     const user = await signedInClient('Unsafe');
     const good = env.TEST_PACKAGES['branching'];

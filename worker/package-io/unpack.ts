@@ -20,6 +20,13 @@ export type UnpackFilesResult =
   | { ok: true; files: Map<string, string>; binaries: string[] }
   | { ok: false; code: EntryFailureCode | 'PKG_INVALID_FORMAT'; message: string; details?: ErrorDetail[] };
 
+/**
+ * What an operating system leaves in a zip of a folder, never part of a package: macOS's
+ * `__MACOSX/` resource forks and `.DS_Store`, Windows's `Thumbs.db` and `desktop.ini`. Skipped
+ * (after the safety checks, which still see every entry).
+ */
+const SYSTEM_LITTER = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$)/i;
+
 function unsafeName(name: string): string | undefined {
   if (name.includes('\0')) return 'contains a NUL character';
   if (name.includes('\\')) return 'contains a backslash';
@@ -85,7 +92,7 @@ export function unpackFiles(zip: Uint8Array): UnpackFilesResult {
   }
   const directory = readCentralDirectory(zip);
   if (!directory.ok) return { ok: false, code: 'PKG_INVALID_ZIP', message: `This is not a usable zip: ${directory.reason}.` };
-  const entries = directory.entries.filter((e) => !e.isDirectory && !/(^|\/)(__MACOSX\/|\.DS_Store$)/.test(e.name));
+  const entries = directory.entries.filter((e) => !e.isDirectory && !SYSTEM_LITTER.test(e.name));
   if (directory.entries.length > IMPORT_LIMITS.maxEntries) {
     return { ok: false, code: 'PKG_TOO_LARGE', message: `The package has more than ${IMPORT_LIMITS.maxEntries} entries.` };
   }
