@@ -181,6 +181,17 @@ describe('lenient where the meaning is unambiguous', () => {
     expect(turn.requests).toHaveLength(1);
   });
 
+  it('reads a final answer whose keys are snake_case and whose changeSet is under change_set, and stages it at once', async () => {
+    const markdown = improved(await storedStepText());
+    const content = JSON.stringify({ response_type: 'Change', summary: 'Cited the policy.', change_set: stepChangeSet(markdown) });
+    const turn = await runTurn([{ content }]);
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'change', summary: 'Cited the policy.', valid: true, repairs: 0 } });
+    // No corrective request was needed.
+    expect(turn.requests).toHaveLength(1);
+    const files = (await turn.owner.get(`${turn.path}/changes`)).data.files as Array<{ key: string; after: string }>;
+    expect(files.find((f) => f.key === STEP_KEY)?.after).toBe(markdown);
+  });
+
   it('stages the changeSet of a final answer that comes after reasoning left in the content (<think>…</think>) and a sentence', async () => {
     const markdown = improved(await storedStepText());
     const answer = { responseType: 'change', assistantSummary: 'Cited the policy.', changeSet: stepChangeSet(markdown) };

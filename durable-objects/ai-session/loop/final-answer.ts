@@ -2,7 +2,8 @@
  * The model's last message of a turn (no tool calls): the original product's final-answer
  * contract `{"responseType": "chat"|"change", "assistantSummary": "…", "changeSet"?: {…}}`
  * read leniently — a fenced JSON block and trailing commas are fine (the reading
- * is shared/ai/lenient-input.ts, as for tool arguments), and plain prose counts as a chat summary —
+ * is shared/ai/lenient-input.ts, as for tool arguments), snake_case or shorter key names and a
+ * responseType in other case are read as the contract's, and plain prose counts as a chat summary —
  * but never shown whole: the chat shows a summary, contents live in the diff.
  */
 import { parseJsonLenient, parseLenient } from '../../../shared/ai/lenient-input.ts';
@@ -19,7 +20,8 @@ export type FinalAnswerParse = { ok: true; answer: FinalAnswer; fromJson: boolea
 
 const FENCED_JSON = /^```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/u;
 const FENCED_ANYWHERE = /```(?:json)?[ \t]*\n([\s\S]*?)\n?```/gu;
-const CONTRACT_KEY = '"responseType"';
+/** A key only the contract has (in any of the spellings contractShape reads): JSON in prose that names one is the answer. */
+const CONTRACT_KEY = /"(?:responseType|response_type|assistantSummary|assistant_summary)"\s*:/u;
 
 function jsonCandidate(content: string): string | null {
   const trimmed = content.trim();
@@ -29,12 +31,12 @@ function jsonCandidate(content: string): string | null {
   if (text.startsWith('{') || fenced) return text;
   // Prose around the contract ("Here is my answer: ```json {…}```", or the object after a sentence):
   // the last fenced object, else the text from the first `{` to the last `}`, when it names the contract's key.
-  const blocks = [...trimmed.matchAll(FENCED_ANYWHERE)].map((m) => m[1]!.trim()).filter((b) => b.startsWith('{') && b.includes(CONTRACT_KEY));
+  const blocks = [...trimmed.matchAll(FENCED_ANYWHERE)].map((m) => m[1]!.trim()).filter((b) => b.startsWith('{') && CONTRACT_KEY.test(b));
   if (blocks.length > 0) return blocks.at(-1)!;
   const start = trimmed.indexOf('{');
   const end = trimmed.lastIndexOf('}');
   const inner = start >= 0 && end > start ? trimmed.slice(start, end + 1) : '';
-  return inner.includes(CONTRACT_KEY) ? inner : null;
+  return CONTRACT_KEY.test(inner) ? inner : null;
 }
 
 /**
@@ -49,6 +51,42 @@ export function summaryOnly(text: string): string {
   return trimmed.length > MAX_SUMMARY_CHARS ? `${trimmed.slice(0, MAX_SUMMARY_CHARS - 1)}…` : trimmed;
 }
 
+/** Other spellings models use for the contract's keys (snake_case, shorter names), in order of preference. */
+const KEY_ALIASES: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['responseType', ['response_type', 'responsetype', 'ResponseType', 'type']],
+  ['assistantSummary', ['assistant_summary', 'assistantsummary', 'AssistantSummary', 'summary', 'message', 'answer', 'reply']],
+  ['changeSet', ['change_set', 'changeset', 'ChangeSet']],
+  ['addressedThreads', ['addressed_threads']],
+];
+
+/**
+ * The answer object with the contract's own key names and a responseType the contract knows:
+ * `{"response_type": "Change", "summary": "…"}` is the answer it plainly is. A missing
+ * responseType is read from the rest: "change" when a changeSet comes with it, else "chat" (what
+ * the turn reports is decided by what was staged, never by this word). Anything else (another
+ * word, a number) is left as it is for the contract check to name.
+ */
+function contractShape(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const answer: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [key, aliases] of KEY_ALIASES) {
+    if (answer[key] !== undefined) continue;
+    const alias = aliases.find((name) => answer[name] !== undefined && (key !== 'assistantSummary' || typeof answer[name] === 'string'));
+    if (alias === undefined) continue;
+    answer[key] = answer[alias];
+    delete answer[alias];
+  }
+  const said = answer['responseType'];
+  if (said === undefined || said === null || said === '') {
+    answer['responseType'] = answer['changeSet'] !== undefined && answer['changeSet'] !== null ? 'change' : 'chat';
+  } else if (typeof said === 'string') {
+    const word = said.trim().toLowerCase();
+    if (word === 'chat' || word === 'change') answer['responseType'] = word;
+    else if (word === 'changes' || word === 'changeset' || word === 'change_set') answer['responseType'] = 'change';
+  }
+  return answer;
+}
+
 export function parseFinalAnswer(content: string, finishReason: FinishReason | null): FinalAnswerParse {
   if (finishReason === 'length') return { ok: false, problem: 'The answer was cut off because it reached the output limit.' };
   if (finishReason === 'content_filter') return { ok: false, problem: "The provider's content filter stopped the answer." };
@@ -58,7 +96,7 @@ export function parseFinalAnswer(content: string, finishReason: FinishReason | n
   if (candidate !== null) {
     const read = parseJsonLenient(candidate);
     if (!read.ok) return { ok: false, problem: 'The answer looks like JSON but does not parse.' };
-    const { result: parsed } = parseLenient(FinalAnswer, read.value);
+    const { result: parsed } = parseLenient(FinalAnswer, contractShape(read.value));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return { ok: false, problem: `The answer does not follow the contract: ${issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'unknown problem'}.` };

@@ -59,6 +59,28 @@ describe('the final answer', () => {
     });
   });
 
+  it('reads the contract under the other names and cases models give its keys and its responseType', () => {
+    const read = (answer: unknown) => parseFinalAnswer(typeof answer === 'string' ? answer : JSON.stringify(answer), 'stop');
+    expect(read({ response_type: 'change', assistant_summary: 'Updated 1 step.' })).toEqual({ ok: true, fromJson: true, answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
+    expect(read({ type: 'Chat', summary: 'Nothing to change.' })).toEqual({ ok: true, fromJson: true, answer: { responseType: 'chat', assistantSummary: 'Nothing to change.' } });
+    expect(read({ responseType: 'CHANGES', message: 'Added a check.' })).toMatchObject({ ok: true, answer: { responseType: 'change', assistantSummary: 'Added a check.' } });
+    // No responseType: a changeSet says "change", none says "chat".
+    expect(read({ assistantSummary: 'Here it is.', change_set: { schemaVersion: '1.0' } })).toEqual({
+      ok: true,
+      fromJson: true,
+      answer: { responseType: 'change', assistantSummary: 'Here it is.', changeSet: { schemaVersion: '1.0' } },
+    });
+    expect(read({ assistantSummary: 'Just answering.' })).toMatchObject({ ok: true, answer: { responseType: 'chat' } });
+    // A summary must still be text: an object under "message" is not taken for it.
+    expect(read({ responseType: 'chat', message: { text: 'x' } })).toMatchObject({ ok: false, problem: expect.stringContaining('assistantSummary') });
+    // In prose, the snake_case contract is found as the camelCase one is.
+    expect(read('Done! {"response_type": "change", "assistant_summary": "Cited the policy."} Bye.')).toEqual({
+      ok: true,
+      fromJson: true,
+      answer: { responseType: 'change', assistantSummary: 'Cited the policy.' },
+    });
+  });
+
   it('keeps a changeSet the answer carries', () => {
     const parsed = parseFinalAnswer(JSON.stringify({ responseType: 'change', assistantSummary: 's', changeSet: { schemaVersion: '1.0' } }), 'stop');
     expect(parsed).toMatchObject({ ok: true, answer: { changeSet: { schemaVersion: '1.0' } } });
