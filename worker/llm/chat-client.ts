@@ -8,7 +8,8 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { Stream } from 'openai/core/streaming';
 import { normalizeChatCompletionChunk } from 'openai/lib/chat-completions/streaming';
 import { VERSION } from 'openai/version';
-import { isJsonResponse, wholeCompletionChunks } from './whole-completion.ts';
+import { MAX_BODY_BYTES, isJsonResponse, wholeCompletionChunks } from './whole-completion.ts';
+import { MAX_RESPONSE_CHARS, ResponseTooLargeError } from './stream-assembler.ts';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -81,6 +82,29 @@ function safeJSON(text: string): unknown {
   }
 }
 
+/**
+ * The response with no line longer than one whole answer may be: the SDK's event reader keeps a line
+ * until its newline, so a server sending one endless line would fill the isolate's memory before a
+ * single chunk reached the assembler's own limit (stream-assembler.ts MAX_RESPONSE_CHARS).
+ */
+function withLinesCapped(response: Response, controller: AbortController): Response {
+  if (!response.body) return response;
+  let sinceNewline = 0;
+  const guard = new TransformStream<Uint8Array, Uint8Array>({
+    transform(bytes, out) {
+      const last = bytes.lastIndexOf(0x0a);
+      sinceNewline = last < 0 ? sinceNewline + bytes.byteLength : bytes.byteLength - last - 1;
+      if (sinceNewline > MAX_BODY_BYTES) {
+        controller.abort();
+        out.error(new ResponseTooLargeError(MAX_RESPONSE_CHARS));
+        return;
+      }
+      out.enqueue(bytes);
+    },
+  });
+  return new Response(response.body.pipeThrough(guard), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 export class ChatClient {
   readonly #url: string;
   readonly #headers: Record<string, string>;
@@ -105,7 +129,7 @@ export class ChatClient {
    */
   async stream(body: ChatCompletionCreateParamsStreaming, options: CallOptions): Promise<AsyncIterable<ChatCompletionChunk>> {
     const { response, controller } = await this.#send(body, options);
-    const events = (sse: Response) => Stream.fromSSEResponse<ChatCompletionChunk>(sse, controller, SILENT_SDK_CLIENT);
+    const events = (sse: Response) => Stream.fromSSEResponse<ChatCompletionChunk>(withLinesCapped(sse, controller), controller, SILENT_SDK_CLIENT);
     const chunks = isJsonResponse(response) ? wholeCompletionChunks(response, controller, events) : events(response);
     return {
       async *[Symbol.asyncIterator]() {

@@ -88,6 +88,16 @@ export function malformedError(ctx: FailureContext, what: string): ProviderError
   });
 }
 
+export function tooLargeError(ctx: FailureContext, limitChars: number): ProviderError {
+  return make(ctx, {
+    code: 'AI_PROVIDER_ERROR',
+    kind: 'too_large',
+    message: `The AI provider's answer grew past ${Math.round(limitChars / (1024 * 1024))} million characters, so it was cut off there and not used.`,
+    hints: ['Ask for a smaller change, or choose another model: no answer a turn can use is that large.'],
+    retryable: false,
+  });
+}
+
 export function streamBrokenError(ctx: FailureContext, detail = ''): ProviderError {
   return make(ctx, {
     code: 'AI_PROVIDER_ERROR',

@@ -19,6 +19,7 @@ export const PROVIDER_FAILURE_KINDS = [
   'unreachable', // DNS, refused, reset before any response byte
   'malformed', // an answer that is not an OpenAI-compatible response
   'stream_broken', // the stream failed after it had started
+  'too_large', // the answer grew past MAX_RESPONSE_CHARS (stream-assembler.ts): cut off, not retried
 ] as const;
 export type ProviderFailureKind = (typeof PROVIDER_FAILURE_KINDS)[number];
 

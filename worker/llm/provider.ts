@@ -7,13 +7,13 @@ import { APIError } from 'openai/core/error';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { providerEndpoint } from './base-url.ts';
 import { ChatClient, type Fetch } from './chat-client.ts';
-import { classifyFailure, malformedError, streamBrokenError, timeoutError, type FailureContext } from './classify.ts';
+import { classifyFailure, malformedError, streamBrokenError, timeoutError, tooLargeError, type FailureContext } from './classify.ts';
 import { rejectedOptionalParameter } from './provider-quirks.ts';
 import type { ProviderError } from './provider-error.ts';
 import { redactChatOutcome } from './redact-result.ts';
 import { retryDelayMs, sleep as defaultSleep } from './retry-policy.ts';
 import { StreamRedactor } from './stream-redactor.ts';
-import { CallbackError, StreamAssembler } from './stream-assembler.ts';
+import { CallbackError, ResponseTooLargeError, StreamAssembler } from './stream-assembler.ts';
 import { withEstimatedUsage } from './usage-estimate.ts';
 import { withTextToolCalls } from './text-tool-calls.ts';
 import type { ChatResult, ProviderProfile, StreamChatRequest } from '../../shared/llm/types.ts';
@@ -148,6 +148,10 @@ async function streamChatUnredacted(provider: Provider, request: StreamChatReque
       return endOfStream(provider, request, deadline, assembler, attempts);
     } catch (error) {
       if (error instanceof CallbackError) throw error.cause;
+      // Cut off: what came before the limit is the partial answer (the loop keeps none of its tool calls).
+      if (error instanceof ResponseTooLargeError) {
+        return failed(tooLargeError(failureContext(provider, phase, request.signal, deadline, profile.timeoutSeconds), error.limitChars), assembler.result(false, attempts));
+      }
       // Refused before any byte: the same request once more without it, not counted as a failure.
       if (phase === 'request' && provider.sendStreamOptions && rejectedOptionalParameter(error, ['stream_options']) !== null) {
         provider.sendStreamOptions = false;

@@ -55,6 +55,7 @@ export function retryDelayMs({ error, responseStarted, attempts, remainingMs, ra
     case 'timeout':
     case 'malformed':
     case 'stream_broken':
+    case 'too_large':
       return null;
     default: {
       const unreachable: never = error.kind;

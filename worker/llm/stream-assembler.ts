@@ -17,6 +17,34 @@ export class CallbackError extends Error {
   }
 }
 
+/**
+ * The most characters one answer may carry (text, reasoning, tool-call arguments and other text
+ * fields together): twice the largest tool arguments a turn takes (tool-calls.ts), far past any
+ * model's output limit. A server that streams on past it (a fault, or a hostile server) is cut off
+ * there instead of filling the isolate's memory and the session's event log.
+ */
+export const MAX_RESPONSE_CHARS = 2 * 1024 * 1024;
+
+/** The answer grew past MAX_RESPONSE_CHARS; nothing of the chunk that crossed it was taken. */
+export class ResponseTooLargeError extends Error {
+  override readonly name = 'ResponseTooLargeError';
+  constructor(readonly limitChars: number) {
+    super(`The answer grew past ${limitChars} characters`);
+  }
+}
+
+/** Characters of text a chunk's delta adds (its strings, tool-call fragments included). */
+function deltaChars(delta: Record<string, unknown>): number {
+  let chars = 0;
+  for (const [key, value] of Object.entries(delta)) {
+    if (typeof value === 'string') chars += value.length;
+    else if (key === 'tool_calls' && Array.isArray(value)) {
+      for (const call of value as ToolCallChunk[]) chars += (call.function?.name?.length ?? 0) + (call.function?.arguments?.length ?? 0) + (call.id?.length ?? 0);
+    }
+  }
+  return chars;
+}
+
 type Callbacks = Pick<StreamChatRequest, 'onTextDelta' | 'onReasoningDelta' | 'onToolCallDelta'>;
 
 interface PartialCall {
@@ -52,9 +80,12 @@ export class StreamAssembler {
   #model: string | undefined;
   readonly #extras: Record<string, unknown> = {};
   #chunks = 0;
+  #chars = 0;
+  readonly #maxChars: number;
 
-  constructor(callbacks: Callbacks = {}) {
+  constructor(callbacks: Callbacks = {}, maxChars = MAX_RESPONSE_CHARS) {
     this.#callbacks = callbacks;
+    this.#maxChars = maxChars;
   }
 
   get chunkCount(): number {
@@ -78,6 +109,8 @@ export class StreamAssembler {
     const choice = (chunk.choices ?? []).find((c) => (c.index ?? 0) === 0);
     if (!choice) return;
     const delta = (choice.delta ?? {}) as Record<string, unknown>;
+    this.#chars += deltaChars(delta);
+    if (this.#chars > this.#maxChars) throw new ResponseTooLargeError(this.#maxChars);
 
     for (const [key, value] of Object.entries(delta)) {
       if (STANDARD_DELTA_FIELDS.has(key) || value === null || value === undefined) continue;

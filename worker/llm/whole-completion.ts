@@ -7,6 +7,7 @@
 
 import { APIError } from 'openai/core/error';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { MAX_RESPONSE_CHARS, ResponseTooLargeError } from './stream-assembler.ts';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -53,6 +54,39 @@ export function chunkOfCompletion(completion: ChatCompletion): ChatCompletionChu
 }
 
 /**
+ * The most bytes of one JSON answer (or one line of a stream) read: room for MAX_RESPONSE_CHARS
+ * characters however JSON escapes them (`\uXXXX` is six bytes). What it gives is held to
+ * MAX_RESPONSE_CHARS itself.
+ */
+export const MAX_BODY_BYTES = 6 * MAX_RESPONSE_CHARS + 64 * 1024;
+
+/** The body as text, refused (and its download stopped) once it passes `maxBytes`. */
+async function cappedText(response: Response, controller: AbortController, maxBytes: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      controller.abort();
+      await reader.cancel().catch(() => undefined);
+      throw new ResponseTooLargeError(MAX_RESPONSE_CHARS);
+    }
+    parts.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/**
  * The JSON answer to a stream request as chunks: one for a chat completion, none for anything else.
  * An abort while the body is read ends it silently, as the SDK's stream does.
  */
@@ -63,9 +97,9 @@ export async function* wholeCompletionChunks(
 ): AsyncGenerator<ChatCompletionChunk> {
   let text: string;
   try {
-    text = await response.text();
+    text = await cappedText(response, controller, MAX_BODY_BYTES);
   } catch (error) {
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted && !(error instanceof ResponseTooLargeError)) return;
     throw error;
   }
   // A stream sent under a JSON content type (a proxy that relabels it): read as the events it is.
