@@ -1,7 +1,8 @@
 /**
  * Asset path and size rules (schemas/bmad-v1.1/README.md, "Paths and sizes"): used by validation stage 5 and by the asset API as
  * the user types. A path is `assets/...`, uses only `[A-Za-z0-9._/-]`, has no empty, `.` or `..`
- * segment, and ends in .md .txt .json .yaml .yml or .csv. Codes are API error codes (shared/errors.ts).
+ * segment, and ends in .md .txt .json .yaml .yml or .csv; no two paths may collide once unpacked
+ * (assetPathClash). Codes are API error codes (shared/errors.ts).
  */
 import type { ErrorCode } from '../errors.ts';
 import { ASSET_EXTENSIONS, MAX_ASSET_BYTES, MAX_ASSET_COUNT, MAX_ASSETS_TOTAL_BYTES, utf8ByteLength } from './limits.ts';
@@ -86,10 +87,6 @@ export function checkAssetQuota(count: number, totalBytes: number): { ok: true }
 }
 
 /**
- * Everything the asset API checks before writing `content` at `path`, given the sizes of the
- * project's current assets (an existing file at `path` is replaced, not added).
- */
-/**
  * Why `path` cannot sit beside `others` once the package is unpacked, or null. Two paths that differ
  * only in letter case are one file on Windows and macOS (one would overwrite the other), and a file
  * cannot share its name with a folder (`assets/a.md` beside `assets/a.md/b.md`) on any system.
@@ -110,6 +107,10 @@ export function assetPathClash(path: string, others: Iterable<string>): Extract<
   return null;
 }
 
+/**
+ * Everything the asset API checks before writing `content` at `path`, given the sizes of the
+ * project's current assets (an existing file at `path` is replaced, not added).
+ */
 export function checkAssetUpsert(
   path: string,
   content: string,
