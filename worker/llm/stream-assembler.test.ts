@@ -65,6 +65,31 @@ describe('StreamAssembler', () => {
     expect(result.assistantMessage).toEqual({ role: 'assistant', content: 'Hi', reasoning_content: 'Thinking.', vendor_flag: { cached: true } });
   });
 
+  it('reads content sent as a list of parts (Mistral reasoning models): text as text, thinking as reasoning', () => {
+    const text: string[] = [];
+    const reasoning: string[] = [];
+    const a = new StreamAssembler({ onTextDelta: (t) => text.push(t), onReasoningDelta: (t) => reasoning.push(t) });
+    a.push(chunk({ role: 'assistant', content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'The step needs ' }] }] }));
+    a.push(chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'a checklist.' }] }] }));
+    a.push(chunk({ content: [{ type: 'text', text: '{"responseType":' }] }));
+    a.push(chunk({ content: [{ type: 'text', text: ' "chat"}' }, 'x'] }));
+    a.push(chunk({}, 'stop'));
+    const result = a.result(true, 1);
+    expect(result.content).toBe('{"responseType": "chat"}x');
+    expect(result.reasoningContent).toBe('The step needs a checklist.');
+    expect(text.join('')).toBe(result.content);
+    expect(reasoning.join('')).toBe('The step needs a checklist.');
+    // What goes back to the model is its text, as a string.
+    expect(result.assistantMessage).toEqual({ role: 'assistant', content: '{"responseType": "chat"}x' });
+  });
+
+  it('reads tool-call arguments a server sent as an object', () => {
+    const a = new StreamAssembler();
+    a.push(chunk({ tool_calls: [{ index: 0, id: 'call_o', type: 'function', function: { name: 'builder_step_read', arguments: { nodeId: 'one' } } }] }));
+    a.push(chunk({}, 'tool_calls'));
+    expect(a.result(true, 1).toolCalls.map((c) => [c.name, c.argumentsText])).toEqual([['builder_step_read', '{"nodeId":"one"}']]);
+  });
+
   it('wraps a throwing callback so the adapter can rethrow it as a bug', () => {
     const a = new StreamAssembler({
       onTextDelta: () => {

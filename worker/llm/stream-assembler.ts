@@ -33,13 +33,44 @@ export class ResponseTooLargeError extends Error {
   }
 }
 
-/** Characters of text a chunk's delta adds (its strings, tool-call fragments included). */
+/**
+ * `content` as text and thinking. Most servers send a string; some (Mistral's reasoning models, a
+ * few proxies) send a list of parts: `{type: "text", text}`, and `{type: "thinking", thinking}`
+ * whose thinking is text or a list of text parts.
+ */
+export function contentParts(value: unknown): { text: string; thinking: string } {
+  if (typeof value === 'string') return { text: value, thinking: '' };
+  if (!Array.isArray(value)) return { text: '', thinking: '' };
+  let text = '';
+  let thinking = '';
+  const textOf = (part: unknown): string =>
+    typeof part === 'string' ? part : Array.isArray(part) ? part.map(textOf).join('') : typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '';
+  for (const part of value) {
+    if (typeof part === 'string') text += part;
+    else if (typeof part !== 'object' || part === null) continue;
+    else if ((part as { type?: unknown }).type === 'thinking' || (part as { type?: unknown }).type === 'reasoning') {
+      thinking += textOf((part as { thinking?: unknown }).thinking ?? (part as { reasoning?: unknown }).reasoning ?? (part as { text?: unknown }).text);
+    } else text += textOf(part);
+  }
+  return { text, thinking };
+}
+
+/** Tool-call arguments as text: most servers stream a string; a few send the object itself. */
+function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : '';
+}
+
+/** Characters of text a chunk's delta adds (its strings, content parts and tool-call fragments included). */
 function deltaChars(delta: Record<string, unknown>): number {
   let chars = 0;
   for (const [key, value] of Object.entries(delta)) {
     if (typeof value === 'string') chars += value.length;
-    else if (key === 'tool_calls' && Array.isArray(value)) {
-      for (const call of value as ToolCallChunk[]) chars += (call.function?.name?.length ?? 0) + (call.function?.arguments?.length ?? 0) + (call.id?.length ?? 0);
+    else if (key === 'content') {
+      const parts = contentParts(value);
+      chars += parts.text.length + parts.thinking.length;
+    } else if (key === 'tool_calls' && Array.isArray(value)) {
+      for (const call of value as ToolCallChunk[]) chars += (call.function?.name?.length ?? 0) + argumentsText(call.function?.arguments).length + (call.id?.length ?? 0);
     }
   }
   return chars;
@@ -57,7 +88,8 @@ interface PartialCall {
 interface ToolCallChunk {
   index?: number;
   id?: string | null;
-  function?: { name?: string | null; arguments?: string | null } | null;
+  /** `arguments` is text on the wire; a few servers send the object itself. */
+  function?: { name?: string | null; arguments?: unknown } | null;
 }
 
 function call<T>(fn: ((value: T) => void) | undefined, value: T): void {
@@ -124,9 +156,14 @@ export class StreamAssembler {
         call(this.#callbacks.onReasoningDelta, text);
       }
     }
-    if (typeof delta['content'] === 'string' && delta['content']) {
-      this.#content += delta['content'];
-      call(this.#callbacks.onTextDelta, delta['content']);
+    const { text, thinking } = contentParts(delta['content']);
+    if (thinking) {
+      this.#reasoning += thinking;
+      call(this.#callbacks.onReasoningDelta, thinking);
+    }
+    if (text) {
+      this.#content += text;
+      call(this.#callbacks.onTextDelta, text);
     }
     const toolCalls = delta['tool_calls'];
     if (Array.isArray(toolCalls)) for (const toolCall of toolCalls as ToolCallChunk[]) this.#mergeToolCall(toolCall);
@@ -156,8 +193,7 @@ export class StreamAssembler {
     if (typeof delta.id === 'string' && delta.id && !current.id) current.id = delta.id;
     const name = delta.function?.name;
     if (typeof name === 'string' && name && !current.name) current.name = name;
-    const fragment = delta.function?.arguments;
-    const argumentsDelta = typeof fragment === 'string' ? fragment : '';
+    const argumentsDelta = argumentsText(delta.function?.arguments);
     current.argumentsText += argumentsDelta;
     call(this.#callbacks.onToolCallDelta, { index, id: current.id, name: current.name, argumentsDelta });
   }

@@ -32,9 +32,10 @@ export function chunkOfCompletion(completion: ChatCompletion): ChatCompletionChu
     const message: Record<string, unknown> = isRecord(choice.message) ? choice.message : {};
     const { tool_calls: calls, ...rest } = message;
     const toolCalls = Array.isArray(calls) ? calls.filter(isRecord).map((call, index) => ({ ...call, index })) : [];
-    // Text fields only (content, reasoning): a message's objects and lists (annotations, audio) are
-    // not part of what a stream sends, nor of what goes back to the model.
-    const text = Object.fromEntries(Object.entries(rest).filter(([, value]) => typeof value === 'string'));
+    // Text fields only (content, reasoning) and content as a list of parts (stream-assembler.ts
+    // contentParts): a message's other objects and lists (annotations, audio) are not part of what
+    // a stream sends, nor of what goes back to the model.
+    const text = Object.fromEntries(Object.entries(rest).filter(([key, value]) => typeof value === 'string' || (key === 'content' && Array.isArray(value))));
     const delta = { ...text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) } as ChatCompletionChunk.Choice.Delta;
     return {
       index: typeof choice.index === 'number' ? choice.index : position,
