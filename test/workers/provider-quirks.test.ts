@@ -79,10 +79,12 @@ describe('provider quirks through a full turn', () => {
     expect(JSON.stringify(state.messages.items)).not.toContain('Thinking');
   });
 
-  it('tool calls written as text (<tool_call> and fenced JSON) run as real calls of offered tools', async () => {
+  it('tool calls written as text (<tool_call>, fenced JSON, [TOOL_CALLS], <function=…>) run as real calls of offered tools', async () => {
     const b = await bench([
       { content: `I will read the step.\n<tool_call>\n${JSON.stringify({ name: 'builder_step_read', arguments: { workflowId: WF, nodeId: STEP } })}\n</tool_call>` },
       { content: '```json\n' + JSON.stringify({ name: 'builder.context.get', arguments: {} }) + '\n```' },
+      { content: `[TOOL_CALLS] ${JSON.stringify([{ name: 'builder_asset_read', arguments: { path: 'assets/policies/support-policy.md' } }])}` },
+      { content: `<function=builder_step_read>${JSON.stringify({ workflowId: WF, nodeId: STEP })}</function>` },
       finalAnswer('Read the step and the context.', 'chat'),
     ]);
     const { end, events } = await runTurn(b);
@@ -91,13 +93,15 @@ describe('provider quirks through a full turn', () => {
     expect(finished).toEqual([
       ['builder.step.read', true],
       ['builder.context.get', true],
+      ['builder.asset.read', true],
+      ['builder.step.read', true],
     ]);
     const completed = events.filter((e) => e.type === 'llm.completed').map((e) => e.payload.toolCallsFromText ?? false);
-    expect(completed).toEqual([true, true, false]);
-    const last = bodies(await b.scripted.requests())[2];
+    expect(completed).toEqual([true, true, true, true, false]);
+    const last = bodies(await b.scripted.requests())[4];
     const calls = last.messages.filter((m: any) => m.role === 'assistant').flatMap((m: any) => m.tool_calls ?? []);
     const results = last.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.tool_call_id);
-    expect(calls.map((c: any) => c.function.name)).toEqual(['builder_step_read', 'builder_context_get']);
+    expect(calls.map((c: any) => c.function.name)).toEqual(['builder_step_read', 'builder_context_get', 'builder_asset_read', 'builder_step_read']);
     expect(results).toEqual(calls.map((c: any) => c.id));
     expect(last.messages.find((m: any) => m.role === 'assistant').content).toBe('I will read the step.');
   });

@@ -26,6 +26,30 @@ describe('tool calls written as text', () => {
     ]);
   });
 
+  it("reads Mistral's [TOOL_CALLS] list, Llama's <|python_tag|> object and Llama 3.1's <function=name> tags", () => {
+    expect(recoverTextToolCalls('[TOOL_CALLS] [{"name": "builder_step_read", "arguments": {"nodeId": "a"}}, {"name": "builder_context_get", "arguments": {}}]', OFFERED)).toEqual({
+      calls: [
+        { name: 'builder_step_read', argumentsText: '{"nodeId":"a"}' },
+        { name: 'builder_context_get', argumentsText: '{}' },
+      ],
+      rest: '',
+    });
+    expect(recoverTextToolCalls('<|python_tag|>{"name": "builder_step_read", "parameters": {"nodeId": "b"}}', OFFERED)?.calls).toEqual([
+      { name: 'builder_step_read', argumentsText: '{"nodeId":"b"}' },
+    ]);
+    expect(recoverTextToolCalls('Reading both.\n<function=builder_step_read>{"nodeId": "c"}</function><function=builder.context.get>{}</function>', OFFERED)).toEqual({
+      calls: [
+        { name: 'builder_step_read', argumentsText: '{"nodeId":"c"}' },
+        { name: 'builder_context_get', argumentsText: '{}' },
+      ],
+      rest: 'Reading both.',
+    });
+    // Not offered, or not JSON inside the tag: left as text.
+    expect(recoverTextToolCalls('<function=shell_exec>{"cmd": "ls"}</function>', OFFERED)).toBeNull();
+    expect(recoverTextToolCalls('<function=builder_step_read>nodeId c</function>', OFFERED)).toBeNull();
+    expect(recoverTextToolCalls('[TOOL_CALLS] not json', OFFERED)).toBeNull();
+  });
+
   it('reads the calls after reasoning left in the content, never one the reasoning only mentions', () => {
     const thinking = '<think>I could call <tool_call>{"name":"builder_context_get","arguments":{}}</tool_call> but the step is better.</think>\n';
     expect(recoverTextToolCalls(`${thinking}<tool_call>{"name":"builder_step_read","arguments":{"nodeId":"a"}}</tool_call>`, OFFERED)).toEqual({

@@ -1,6 +1,7 @@
 // Tool calls written as text: servers without a tool parser (Ollama, vLLM, LM Studio) hand the model's
-// `<tool_call>{"name":…,"arguments":…}</tool_call>` (Hermes/Qwen), a fenced JSON block or a bare JSON
-// object back as plain content. They become real tool calls only when tools were offered and every name
+// `<tool_call>{"name":…,"arguments":…}</tool_call>` (Hermes/Qwen), `<function=name>{…}</function>`
+// (Llama 3.1), a fenced JSON block, or a bare JSON object or array (after Mistral's `[TOOL_CALLS]` or
+// Llama's `<|python_tag|>`) back as plain content. They become real tool calls only when tools were offered and every name
 // is an offered tool; anything else stays text, so a final answer that happens to be JSON is never eaten.
 
 import type { AssembledToolCall, ChatResult } from '../../shared/llm/types.ts';
@@ -21,6 +22,13 @@ export interface RecoveredToolCalls {
 
 const TAGGED = /<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>|$)/g;
 const FENCED = /```(?:json|tool_call|tool)?[ \t]*\n([\s\S]*?)\n?```/g;
+/** Llama 3.1's own format for custom tools: `<function=name>{"arg": …}</function>`. */
+const FUNCTION_TAG = /<function=([A-Za-z0-9_.:\-/]+)>\s*([\s\S]*?)\s*(?:<\/function>|$)/g;
+/**
+ * Markers a chat template puts before calls it did not parse: Mistral's `[TOOL_CALLS]` and Llama's
+ * `<|python_tag|>`; the JSON after them is the calls.
+ */
+const CALL_MARKERS = /^\s*(?:\[TOOL_CALLS\]|<\|python_tag\|>)\s*/;
 
 /** `{name, arguments|parameters}` objects in `value` (one, or an array of them), or null if it is anything else. */
 function callsIn(value: unknown): Array<{ name: string; args: unknown }> | null {
@@ -77,8 +85,16 @@ export function recoverTextToolCalls(content: string, offeredNames: readonly str
     }
     if (blocks.length > 0) break;
   }
-  // A bare JSON object or array as the whole answer (Llama via Ollama without a parser).
-  if (blocks.length === 0) blocks.push({ start: 0, end: text.length, json: text.trim() });
+  if (blocks.length === 0) {
+    // `<function=name>{…}</function>`: written back as the `{name, arguments}` it stands for.
+    for (const match of text.matchAll(FUNCTION_TAG)) {
+      const args = parseJson(match[2] ?? '');
+      if (args === undefined) return null;
+      blocks.push({ start: match.index, end: match.index + match[0].length, json: JSON.stringify({ name: match[1], arguments: args }) });
+    }
+  }
+  // A bare JSON object or array as the whole answer (Llama via Ollama without a parser), after a marker if any.
+  if (blocks.length === 0) blocks.push({ start: 0, end: text.length, json: text.replace(CALL_MARKERS, '').trim() });
 
   const calls: TextToolCall[] = [];
   for (const block of blocks) {
