@@ -3,6 +3,8 @@
  * and its reading: own and total time per function, per unit of work. Used by profile-turn.ts and
  * profile-comment.ts (neither is part of `npm run bench`).
  */
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 
@@ -75,4 +77,24 @@ export function summarise(profile: Profile, units: number, limit = 30, unit = 't
     [...map].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([name, us]) => `| ${(us / 1000 / units).toFixed(3)} | \`${name}\` |`);
   const pauses = `Pauses the sampler did not see (capped sample times): ${(cut / 1000 / units).toFixed(3)} ms per ${unit}, left out.`;
   return [`| ms per ${unit}, own | function |`, '|---:|---|', ...top(self), '', `| ms per ${unit}, in total | function |`, '|---:|---|', ...top(total), '', pauses].join('\n');
+}
+
+/**
+ * The CPU profile of whatever the isolate behind `inspectorPort` does while `run` runs (sampled every
+ * `intervalUs` µs), also written to a temp file named for `name` (open it in Chrome's DevTools).
+ */
+export async function profileWhile(inspectorPort: number, name: string, intervalUs: number, run: () => Promise<void>): Promise<{ profile: Profile; file: string }> {
+  const inspector = await devtools(inspectorPort);
+  try {
+    await inspector.call('Profiler.enable');
+    await inspector.call('Profiler.setSamplingInterval', { interval: intervalUs });
+    await inspector.call('Profiler.start');
+    await run();
+    const { profile } = await inspector.call<{ profile: Profile }>('Profiler.stop');
+    const file = path.join(tmpdir(), `crewagent-${name}-${Date.now()}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    return { profile, file };
+  } finally {
+    inspector.close();
+  }
 }

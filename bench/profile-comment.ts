@@ -6,12 +6,9 @@
  * (profile-turn.ts's reading: own and total time per function, capped sample deltas) while
  * `comments` comments (default 400) are sent one after another, each awaited at the viewer.
  */
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { BENCH_COMMENT_VARS, STEP_KEY, closeAll, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
 import type { Client } from './session-clients.ts';
-import { devtools, summarise, type Profile } from './cpu-profile.ts';
+import { profileWhile, summarise } from './cpu-profile.ts';
 import { stageStep } from './session.ts';
 import { startProduct } from '../test/browser/product.ts';
 
@@ -38,15 +35,9 @@ async function main(comments: number): Promise<void> {
       await Promise.all([seen, ack]);
     };
     for (let n = 0; n < WARMUP; n++) await comment(n);
-    const inspector = await devtools(product.inspectorPort);
-    await inspector.call('Profiler.enable');
-    await inspector.call('Profiler.setSamplingInterval', { interval: 50 });
-    await inspector.call('Profiler.start');
-    for (let n = WARMUP; n < WARMUP + comments; n++) await comment(n);
-    const { profile } = await inspector.call<{ profile: Profile }>('Profiler.stop');
-    inspector.close();
-    const file = path.join(tmpdir(), `crewagent-comment-${Date.now()}.cpuprofile`);
-    writeFileSync(file, JSON.stringify(profile));
+    const { profile, file } = await profileWhile(product.inspectorPort, 'comment', 50, async () => {
+      for (let n = WARMUP; n < WARMUP + comments; n++) await comment(n);
+    });
     console.log(summarise(profile, comments, 40, 'comment'));
     console.log(`\n${comments} comments profiled; the profile: ${file}`);
   } finally {

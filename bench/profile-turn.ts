@@ -8,10 +8,7 @@
  * total, in ms per turn, and writes the profile (open it in Chrome's DevTools) to a temp file.
  * The Worker and the session objects run in one isolate under `wrangler dev`, so both are in it.
  */
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { devtools, summarise, type Profile } from './cpu-profile.ts';
+import { profileWhile, summarise } from './cpu-profile.ts';
 import { STEP, WORKFLOW, closeAll, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
 import type { Client } from './session-clients.ts';
 import { marker, post } from './session.ts';
@@ -51,15 +48,9 @@ async function main(turns: number): Promise<void> {
       if (!ended.text.includes('"type":"turn.finished"')) throw new Error(`a profiled turn did not finish: ${ended.text.slice(0, 300)}`);
     };
     for (let n = 0; n < WARMUP; n++) await turn(n);
-    const inspector = await devtools(product.inspectorPort);
-    await inspector.call('Profiler.enable');
-    await inspector.call('Profiler.setSamplingInterval', { interval: 100 });
-    await inspector.call('Profiler.start');
-    for (let n = WARMUP; n < WARMUP + turns; n++) await turn(n);
-    const { profile } = await inspector.call<{ profile: Profile }>('Profiler.stop');
-    inspector.close();
-    const file = path.join(tmpdir(), `crewagent-turn-${Date.now()}.cpuprofile`);
-    writeFileSync(file, JSON.stringify(profile));
+    const { profile, file } = await profileWhile(product.inspectorPort, 'turn', 100, async () => {
+      for (let n = WARMUP; n < WARMUP + turns; n++) await turn(n);
+    });
     console.log(summarise(profile, turns));
     console.log(`\n${turns} turns profiled (${TOOL_ITERATIONS} tool reads and the final answer each); the profile: ${file}`);
   } finally {

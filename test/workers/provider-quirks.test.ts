@@ -61,6 +61,29 @@ function bodies(requests: Awaited<ReturnType<ScriptedModel['requests']>>): any[]
   return requests.map((r) => r.body);
 }
 
+/**
+ * The model reads the step, stages it with `line` added, and answers: the turn finishes with a valid
+ * change, both tools ran, and the line is staged. `readName` and `stageName` are how the model spells
+ * the tools; `readReply` adds to its first reply. The turn's events, for more checks.
+ */
+async function readThenStage(b: Bench, line: string, spelling: { readName?: string; stageName?: string; readReply?: { content: string } } = {}) {
+  const before = await currentStep(b.owner, b.base);
+  const markdown = `${before.markdown.trimEnd()}\n\n${line}\n`;
+  const stage = toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) });
+  await b.scripted.queue({ ...spelling.readReply, toolCalls: [{ ...STEP_READ, ...(spelling.readName ? { name: spelling.readName } : {}) }] });
+  await b.scripted.queue({ toolCalls: [{ ...stage, ...(spelling.stageName ? { name: spelling.stageName } : {}) }] });
+  await b.scripted.queue(finalAnswer('Added a line to the step.'));
+  const { end, events } = await runTurn(b);
+  expect(end.type).toBe('turn.finished');
+  expect(end.payload).toMatchObject({ responseType: 'change', valid: true });
+  expect(events.filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
+    ['builder.step.read', true],
+    ['builder.change.stage', true],
+  ]);
+  expect(JSON.stringify((await b.owner.get(`${b.path}/changes`)).data)).toContain(line);
+  return events;
+}
+
 describe('provider quirks through a full turn', () => {
   it('DeepSeek reasoning_content: kept out of the summary and the streamed text, sent back within the turn', async () => {
     const b = await bench([
@@ -172,42 +195,17 @@ describe('provider quirks through a full turn', () => {
 
   it('a server that answers a stream request with one JSON completion: its tool calls run, its change set is staged, its text is shown', async () => {
     const b = await bench([{ content: 'unused: the queue answers' }], { quirks: { ignoreStream: true } });
-    const before = await currentStep(b.owner, b.base);
-    const markdown = `${before.markdown.trimEnd()}\n\nAnswer in the customer's own words first.\n`;
-    await b.scripted.queue({ content: 'Reading the step first.', toolCalls: [STEP_READ] });
-    await b.scripted.queue({ toolCalls: [toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) })] });
-    await b.scripted.queue(finalAnswer('Added a line to the step.'));
-    const { end, events } = await runTurn(b);
-    expect(end.type).toBe('turn.finished');
-    expect(end.payload).toMatchObject({ responseType: 'change', valid: true });
-    expect(events.filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
-      ['builder.step.read', true],
-      ['builder.change.stage', true],
-    ]);
+    const events = await readThenStage(b, "Answer in the customer's own words first.", { readReply: { content: 'Reading the step first.' } });
     // The whole text arrives as one delta, and the usage the body reported is kept (not estimated).
     const deltas = events.filter((e) => e.type === 'assistant.delta' && e.payload.iteration === 1).map((e) => e.payload.text);
     expect(deltas.join('')).toBe('Reading the step first.');
     const completed = events.filter((e) => e.type === 'llm.completed').map((e) => e.payload);
     expect(completed.map((p) => p.usageEstimated ?? false)).toEqual([false, false, false]);
-    const changes = (await b.owner.get(`${b.path}/changes`)).data;
-    expect(JSON.stringify(changes)).toContain("Answer in the customer's own words first.");
   });
 
   it('tool names as chat templates leave them (functions. prefix, other case, dots) run as the tools they name', async () => {
     const b = await bench([{ content: 'unused: the queue answers' }]);
-    const before = await currentStep(b.owner, b.base);
-    const markdown = `${before.markdown.trimEnd()}\n\nQuote the policy line you relied on.\n`;
-    await b.scripted.queue({ toolCalls: [{ ...STEP_READ, name: 'functions.builder_step_read' }] });
-    await b.scripted.queue({ toolCalls: [{ ...toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) }), name: 'Builder.Change.Stage' }] });
-    await b.scripted.queue(finalAnswer('Added a line to the step.'));
-    const { end, events } = await runTurn(b);
-    expect(end.type).toBe('turn.finished');
-    expect(end.payload).toMatchObject({ responseType: 'change', valid: true });
-    expect(events.filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
-      ['builder.step.read', true],
-      ['builder.change.stage', true],
-    ]);
-    expect(JSON.stringify((await b.owner.get(`${b.path}/changes`)).data)).toContain('Quote the policy line you relied on.');
+    await readThenStage(b, 'Quote the policy line you relied on.', { readName: 'functions.builder_step_read', stageName: 'Builder.Change.Stage' });
   });
 
   it('a server that refuses stream_options: the request is sent once more without it, usage is estimated', async () => {
