@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
-import { CallbackError, StreamAssembler } from './stream-assembler.ts';
+import { CallbackError, ResponseTooLargeError, StreamAssembler } from './stream-assembler.ts';
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): ChatCompletionChunk {
   return { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'deepseek-reasoner', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra } as ChatCompletionChunk;
@@ -63,6 +63,29 @@ describe('StreamAssembler', () => {
       finishReason: 'stop',
     });
     expect(result.assistantMessage).toEqual({ role: 'assistant', content: 'Hi', reasoning_content: 'Thinking.', vendor_flag: { cached: true } });
+  });
+
+  it("merges OpenRouter's streamed reasoning_details into whole blocks and sends them back with the message", () => {
+    const a = new StreamAssembler();
+    a.push(chunk({ role: 'assistant', reasoning: 'Read', reasoning_details: [{ type: 'reasoning.text', text: 'Read', format: 'anthropic-claude-v1', index: 0 }] }));
+    a.push(chunk({ reasoning: ' the step.', reasoning_details: [{ type: 'reasoning.text', text: ' the step.', format: 'anthropic-claude-v1', index: 0 }] }));
+    a.push(chunk({ reasoning_details: [{ type: 'reasoning.text', signature: 'sig-1', format: 'anthropic-claude-v1', index: 0 }] }));
+    a.push(chunk({ reasoning_details: [{ type: 'reasoning.encrypted', data: 'opaque', format: 'anthropic-claude-v1', index: 1 }] }));
+    a.push(chunk({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'builder_step_read', arguments: '{}' } }] }, 'tool_calls'));
+    const result = a.result(true, 1);
+    expect(result.reasoningContent).toBe('Read the step.');
+    expect(result.assistantMessage['reasoning_details']).toEqual([
+      { type: 'reasoning.text', text: 'Read the step.', signature: 'sig-1', format: 'anthropic-claude-v1', index: 0 },
+      { type: 'reasoning.encrypted', data: 'opaque', format: 'anthropic-claude-v1', index: 1 },
+    ]);
+  });
+
+  it('counts a kept list extra toward the answer cap, so an endless reasoning_details stream is cut off', () => {
+    const a = new StreamAssembler({}, 1_000);
+    const piece = { type: 'reasoning.text', text: 'x'.repeat(100), index: 0 };
+    expect(() => {
+      for (let n = 0; n < 20; n++) a.push(chunk({ reasoning_details: [piece] }));
+    }).toThrow(ResponseTooLargeError);
   });
 
   it('reads content sent as a list of parts (Mistral reasoning models): text as text, thinking as reasoning', () => {

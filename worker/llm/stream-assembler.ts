@@ -71,9 +71,40 @@ function deltaChars(delta: Record<string, unknown>): number {
       chars += parts.text.length + parts.thinking.length;
     } else if (key === 'tool_calls' && Array.isArray(value)) {
       for (const call of value as ToolCallChunk[]) chars += (call.function?.name?.length ?? 0) + argumentsText(call.function?.arguments).length + (call.id?.length ?? 0);
+    } else if (!STANDARD_DELTA_FIELDS.has(key) && typeof value === 'object' && value !== null) {
+      // A provider extra that is kept and merged (reasoning_details): counted as the JSON sent back.
+      chars += JSON.stringify(value).length;
     }
   }
   return chars;
+}
+
+type Item = Record<string, unknown>;
+const isItem = (value: unknown): value is Item => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * One streamed piece of a provider extra added to what came before. Text grows; a list grows, and
+ * an item that continues an earlier one (OpenRouter's `reasoning_details`: the same `index` and
+ * `type` in every chunk of one reasoning block) has its text fields appended to that item, so the
+ * message sent back holds whole blocks, as the provider asks. Anything else is the newest value.
+ */
+export function mergeExtra(previous: unknown, value: unknown): unknown {
+  if (typeof value === 'string') return typeof previous === 'string' ? previous + value : value;
+  if (!Array.isArray(value) || !Array.isArray(previous)) return value;
+  const merged: unknown[] = previous.map((item) => (isItem(item) ? { ...item } : item));
+  for (const item of value) {
+    const earlier = isItem(item) && typeof item['index'] === 'number'
+      ? merged.find((m): m is Item => isItem(m) && m['index'] === item['index'] && m['type'] === item['type'])
+      : undefined;
+    if (!earlier || !isItem(item)) {
+      merged.push(item);
+      continue;
+    }
+    for (const [key, piece] of Object.entries(item)) {
+      earlier[key] = typeof piece === 'string' && typeof earlier[key] === 'string' && key !== 'type' && key !== 'format' && key !== 'id' ? earlier[key] + piece : piece;
+    }
+  }
+  return merged;
 }
 
 type Callbacks = Pick<StreamChatRequest, 'onTextDelta' | 'onReasoningDelta' | 'onToolCallDelta'>;
@@ -146,8 +177,7 @@ export class StreamAssembler {
 
     for (const [key, value] of Object.entries(delta)) {
       if (STANDARD_DELTA_FIELDS.has(key) || value === null || value === undefined) continue;
-      const previous = this.#extras[key];
-      this.#extras[key] = typeof value === 'string' && (previous === undefined || typeof previous === 'string') ? (previous ?? '') + value : value;
+      this.#extras[key] = mergeExtra(this.#extras[key], value);
     }
     for (const field of REASONING_FIELDS) {
       const text = delta[field];
