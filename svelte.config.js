@@ -50,7 +50,9 @@ const config = {
         'connect-src': ['self'],
         'object-src': ['none'],
         'base-uri': ['none'],
-        'form-action': ['self'],
+        // The app never submits a form natively (every form's submit is handled in script), so no
+        // form may send the page anywhere: markup planted in a comment or a file cannot post.
+        'form-action': ['none'],
         'worker-src': ['self'],
         'manifest-src': ['self'],
       },

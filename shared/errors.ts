@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: 404, message: 'Nothing was found at this address.' },
   FORBIDDEN: { status: 403, message: 'You do not have permission to do that.' },
   FORBIDDEN_ORIGIN: { status: 403, message: 'This request came from another site and was refused.' },
+  FORBIDDEN_FORM_POST: { status: 403, message: 'A change cannot be sent by a page form; it was refused.' },
   CONFLICT: { status: 409, message: 'That conflicts with the current state.' },
   REVISION_CONFLICT: {
     status: 409,

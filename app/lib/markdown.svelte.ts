@@ -1,10 +1,13 @@
 /**
  * Markdown for display (the assets panel's preview, review comments): `marked` turns it into HTML
- * and DOMPurify removes anything that could run script, so the result is safe for `{@html}`.
+ * and DOMPurify keeps only what text needs (markdown-policy.ts: no script, no forms, no styles), so
+ * the result is safe for `{@html}`.
  * Nothing else in the app renders HTML from package content. Both load on first use, so no page's
  * first load carries them: until they arrive the text shows escaped, and every `{@html}` that
  * called renderMarkdown renders again when they do (it read `renderer`, a state).
  */
+
+import { markdownSanitizer } from './markdown-policy.ts';
 
 type Render = (text: string) => string;
 
@@ -13,9 +16,10 @@ let loading: Promise<void> | null = null;
 
 function load(): Promise<void> {
   loading ??= Promise.all([import('dompurify'), import('marked')]).then(([{ default: DOMPurify }, { Marked }]) => {
-    // A private instance: no global `marked.use()` elsewhere can change what this renders.
+    // Private instances: no global `marked.use()` or DOMPurify hook elsewhere can change what this renders.
     const marked = new Marked({ gfm: true });
-    renderer = (text) => DOMPurify.sanitize(marked.parse(text, { async: false }), { USE_PROFILES: { html: true } });
+    const sanitize = markdownSanitizer(DOMPurify, window);
+    renderer = (text) => sanitize(marked.parse(text, { async: false }));
   });
   return loading;
 }

@@ -13,6 +13,7 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   NOT_FOUND: 'Check the address, or go back to the projects list.',
   FORBIDDEN: 'Ask an owner of the project for the role you need.',
   FORBIDDEN_ORIGIN: 'Open the product from its own address and try again.',
+  FORBIDDEN_FORM_POST: 'Make the change from the Builder itself; links and forms inside comments or files cannot change anything.',
   CONFLICT: 'Reload the page to see the current state, then try again.',
   REVISION_CONFLICT: 'Reload to see the newer version, then make your change again.',
   RATE_LIMITED: 'Wait for the time shown, then try again.',

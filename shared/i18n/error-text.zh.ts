@@ -12,6 +12,7 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
   NOT_FOUND: { message: '此地址下没有内容。', hint: '请检查地址，或返回项目列表。' },
   FORBIDDEN: { message: '你没有执行此操作的权限。', hint: '请向项目所有者申请所需的角色。' },
   FORBIDDEN_ORIGIN: { message: '此请求来自其他网站，已被拒绝。', hint: '请从本产品自己的地址打开后重试。' },
+  FORBIDDEN_FORM_POST: { message: '网页表单不能提交更改，此请求已被拒绝。', hint: '请在 Builder 中直接操作；评论或文件中的链接和表单无法更改任何内容。' },
   CONFLICT: { message: '与当前状态冲突。', hint: '请刷新页面查看当前状态后重试。' },
   REVISION_CONFLICT: { message: '在此期间有人保存了更新的版本。', hint: '请刷新查看新版本，然后重新修改。' },
   RATE_LIMITED: { message: '尝试次数过多，请稍候再试。', hint: '请等待所示时间后重试。' },

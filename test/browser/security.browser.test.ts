@@ -6,7 +6,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { DEMO_USER, seedDemo } from '../../scripts/seed-demo.ts';
+import { DEMO_USER, DEMO_VIEWER, seedDemo } from '../../scripts/seed-demo.ts';
 import { demo } from '../support/scripted-openai/index.ts';
 import { describeBrowser, signInThroughUi, useModelSuite } from './harness.ts';
 
@@ -82,6 +82,8 @@ describeBrowser('security policy (browser)', () => {
     expect(directives.get('script-src')).toEqual(["'self'", expect.stringMatching(/^'sha256-[A-Za-z0-9+/]+={0,2}'$/)]);
     expect(directives.get('connect-src')).toEqual(["'self'"]);
     expect(directives.get('object-src')).toEqual(["'none'"]);
+    // No form may submit natively (the app handles every submit in script).
+    expect(directives.get('form-action')).toEqual(["'none'"]);
     expect(meta).not.toContain('unsafe-eval');
     // Style attributes: only the hashed ones (SvelteKit's announcer), never any.
     expect(directives.get('style-src-attr')).not.toContain("'unsafe-inline'");
@@ -124,6 +126,72 @@ describeBrowser('security policy (browser)', () => {
 
     expect(violations).toEqual([]);
     await context.close();
+  });
+
+  // A viewer may write a comment everyone on the project reads. Markup in it must stay text's
+  // markup: a <style> and a <form> covering the page with an invisible button would make the
+  // owner's next click anywhere cancel the session with the owner's cookie.
+  it('renders a planted form, button and style in a comment as nothing that acts, and a click anywhere changes nothing', { timeout: 120_000 }, async () => {
+    const { suite, model } = started;
+    const base = suite.product.url;
+    const { projectId } = await seedDemo(base, { scriptedModelUrl: model.url });
+    const api = `${base}/api/projects/${projectId}`;
+    const data = async (res: { json(): Promise<unknown> }) => ((await res.json()) as { data: any }).data;
+    const signedIn = async (user: { email: string; password: string }) => {
+      const context = await suite.newContext();
+      expect((await context.request.post(`${base}/api/auth/login`, { data: { email: user.email, password: user.password }, headers: { origin: base } })).status()).toBe(200);
+      return context;
+    };
+    const owner = await signedIn(DEMO_USER);
+    const viewer = await signedIn(DEMO_VIEWER);
+
+    // ---- A session with a staged step, and the viewer's comment on its first line.
+    const created = await owner.request.post(`${api}/ai/sessions`, { data: { workflowId: WF, targetType: 'step', targetId: STEP, mode: 'optimize' }, headers: { origin: base } });
+    expect(created.status()).toBe(201);
+    const sessionPath = `${api}/ai/sessions/${(await data(created)).sessionId}`;
+    const step = await data(await owner.request.get(`${api}/workflows/${WF}/steps/${STEP}`));
+    const operations = [{ op: 'upsert', targetType: 'step', target: { workflowId: WF, nodeId: STEP }, payload: { stepMarkdown: `${step.step.markdown}\nOne more line.\n` } }];
+    const staged = await owner.request.post(`${sessionPath}/stage`, { data: { changeSet: { schemaVersion: '1.0', targetType: 'step', mode: 'optimize', operations } }, headers: { origin: base } });
+    expect(staged.status()).toBe(200);
+    const trap = [
+      'Planted markup below.',
+      '<style>.trap{position:fixed;inset:0;width:100vw;height:100vh;opacity:0;z-index:2147483647}</style>',
+      `<form method="post" action="/api/projects/${projectId}/ai/sessions/x/cancel"><button class="trap">go</button><input name="q" value="1"><select><option>a</option></select><textarea>t</textarea></form>`,
+      '<div class="modal-backdrop" style="position:fixed;inset:0" id="top-bar">borrowed</div>',
+      '<a href="javascript:alert(1)">a link</a>',
+      '',
+      '- [x] a done task',
+      '',
+      '```ts',
+      'const kept = true;',
+      '```',
+    ].join('\n');
+    const comment = await viewer.request.post(`${sessionPath}/comments`, { data: { objectKey: `step:${WF}/${STEP}`, line: 1, body: trap }, headers: { origin: base } });
+    expect(comment.status()).toBe(201);
+
+    // ---- The owner opens the Workbench and reads it.
+    const page = await owner.newPage();
+    await page.goto(`/builder/${projectId}/ai-workbench?workflowId=${WF}&targetType=step&targetId=${STEP}&mode=optimize`);
+    const body = page.locator('[data-testid="thread-comment"] .body', { hasText: 'Planted markup below.' });
+    await body.waitFor();
+    // The renderer loads on first use: wait for the Markdown (the task list) rather than the escaped text.
+    await body.locator('li').waitFor();
+    expect(await body.locator('style, form, button, select, textarea, [style], [id], [class]:not(code)').count()).toBe(0);
+    expect(await body.locator('input').evaluateAll((inputs) => inputs.map((i) => ({ type: i.getAttribute('type'), disabled: (i as HTMLInputElement).disabled })))).toEqual([
+      { type: null, disabled: true },
+      { type: 'checkbox', disabled: true },
+    ]);
+    expect(await body.locator('code').getAttribute('class')).toBe('language-ts');
+    expect(await body.locator('a[href^="javascript"]').count()).toBe(0);
+
+    // ---- A click in the middle of the page (where the covering button would be) changes nothing.
+    const size = page.viewportSize()!;
+    await page.mouse.click(size.width / 2, size.height / 2);
+    await page.waitForLoadState('networkidle');
+    const state = await data(await owner.request.get(sessionPath));
+    expect(state.status).toBe('active');
+    await owner.close();
+    await viewer.close();
   });
 
   it('cannot be framed by another site', async () => {

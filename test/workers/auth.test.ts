@@ -107,7 +107,7 @@ describe('accounts', () => {
     const unknown = await anon.post('/api/auth/register', { email: 'x@example.test', password: 'long enough pw', name: 'X', admin: true });
     expect(unknown.status).toBe(422);
     expect(unknown.error?.details?.[0]?.message).toContain('admin');
-    const notJson = await anon.request('POST', '/api/auth/login', 'email=a', { 'content-type': 'application/x-www-form-urlencoded' });
+    const notJson = await anon.request('POST', '/api/auth/login', '<email>a</email>', { 'content-type': 'application/xml' });
     expect(notJson.status).toBe(415);
     const huge = await anon.post('/api/auth/register', { email: 'big@example.test', password: 'x'.repeat(2_000_000), name: 'Big' });
     expect(huge.status).toBe(413);
@@ -125,5 +125,37 @@ describe('accounts', () => {
     expect(crossSite.status).toBe(403);
     expect((await user.get('/api/projects')).data.projects).toHaveLength(0);
     expect(ORIGIN).toBe('http://localhost');
+  });
+
+  // A form planted in text someone else reads (a comment, an asset preview) would post from our own
+  // origin with the reader's cookie: a browser marks it a navigation, and only a form sends these encodings.
+  it('refuses a form submission from its own origin, whatever the route, and keeps the app\'s own requests working', async () => {
+    const user = await signedInClient('FormPost');
+    const project = await user.post('/api/projects', { name: 'Targets' });
+    const projectId = project.data.project.id as string;
+    const formLike: Record<string, string>[] = [
+      { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
+      // A browser without fetch metadata: the form's encoding alone gives it away.
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'multipart/form-data; boundary=x' },
+      // A navigation with a JSON-looking type is still a form's (or a planted link's) navigation.
+      { 'content-type': 'application/json', 'sec-fetch-mode': 'navigate' },
+    ];
+    for (const headers of formLike) {
+      for (const [method, path] of [['POST', '/api/auth/logout'], ['POST', '/api/auth/logout-all'], ['PATCH', `/api/projects/${projectId}`], ['DELETE', `/api/projects/${projectId}`]] as const) {
+        const res = await user.request(method, path, headers['content-type']!.startsWith('application/json') ? '{}' : 'name=Owned', headers);
+        expect(res.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(403);
+        expect(res.error?.code).toBe('FORBIDDEN_FORM_POST');
+      }
+    }
+    // Nothing happened: still signed in, the project kept under its name.
+    expect((await user.get(`/api/projects/${projectId}`)).data.project.name).toBe('Targets');
+    // The app's own requests (fetch: same-origin, cors mode, JSON or no body) still pass.
+    const renamed = await user.request('PATCH', `/api/projects/${projectId}`, { name: 'Renamed' }, { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' });
+    expect(renamed.status).toBe(200);
+    const out = await user.request('POST', '/api/auth/logout', undefined, { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' });
+    expect(out.status).toBe(200);
+    expect((await user.get('/api/auth/me')).status).toBe(401);
   });
 });
