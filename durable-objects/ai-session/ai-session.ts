@@ -395,6 +395,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     return (
       this.#session(projectId) ??
       outcomeOf(() => {
+        // An ended session is read-only (PROTOCOL.md): no budget to change.
+        if (this.core.status !== 'active') throw new ApiError('AI_SESSION_CLOSED');
         this.core.turns.setTokenBudget(tokenBudget);
         return { tokenBudget, sessionUsage: this.core.turns.sessionUsage() };
       })

@@ -341,7 +341,7 @@ export class SessionCore {
 
   /** Mark a file or hunk as reviewed by this person (or clear the mark); changes no content. */
   setKeepMark(actor: Actor, input: KeepInput): KeepMark[] {
-    this.#requireMeta();
+    this.#requireActive();
     this.#keeps.set(actor.userId, { objectKey: input.objectKey, hash: input.hash, scope: input.scope, version: this.versions.latest()?.version ?? null }, input.kept);
     return this.#keeps.list(actor.userId);
   }

@@ -4,6 +4,7 @@
  * they are told why), a promoted viewer can edit, a sign-out closes only that login's sockets and
  * "sign out everywhere" closes all of them, in every project.
  */
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from './client.ts';
 import { STEP, WF, YClient, connect, stagedStepSession, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
@@ -166,5 +167,60 @@ describe('signing out reaches live sockets', () => {
     expect((await laptop.get('/api/auth/me')).status).toBe(401);
     await stillLive(ownerSocket, STEP_KEY);
     ownerSocket.close();
+  });
+});
+
+describe('a session that has ended is read-only on every socket', () => {
+  /** A frame's answer: the `ack` or `error` carrying `requestId`. */
+  function answerTo(watcher: Watcher, requestId: string) {
+    return watcher.until(() => watcher.texts().find((m) => (m.type === 'ack' || m.type === 'error') && m.requestId === requestId), `the answer to ${requestId}`);
+  }
+
+  it('refuses the comments of a removed viewer and of a signed-out login on a cancelled session, stores nothing and tells nobody', async () => {
+    const { owner, base, member, sessionId, path } = await stagedSession();
+    const editor = await member('editor');
+    const viewer = await member('viewer');
+    const thread = await owner.post(`${path}/comments`, { objectKey: STEP_KEY, line: 1, body: 'Before the end.' });
+    expect(thread.status).toBe(201);
+    const laptop = await secondLogin(editor.email);
+    const v = await connect(viewer, base, sessionId);
+    const l = await connect(laptop, base, sessionId);
+
+    // The channel tells only active sessions: neither socket is closed by these.
+    expect((await owner.post(`${path}/cancel`)).status).toBe(200);
+    await v.event('session.cancelled');
+    expect((await owner.delete(`${base}/members/${viewer.userId}`)).status).toBe(200);
+    expect((await laptop.post('/api/auth/logout')).status).toBe(200);
+
+    const reply = (requestId: string) => ({ type: 'comment', requestId, comment: { objectKey: STEP_KEY, threadId: thread.data.threadId, body: `@${owner.email} still here` } });
+    v.send(reply('removed-viewer'));
+    expect(await answerTo(v, 'removed-viewer')).toMatchObject({ type: 'error', code: 'AI_SESSION_CLOSED' });
+    l.send(reply('signed-out-login'));
+    expect(await answerTo(l, 'signed-out-login')).toMatchObject({ type: 'error', code: 'AI_SESSION_CLOSED' });
+    l.send({ type: 'presence', file: STEP_KEY });
+    await errorFrame(l, 'AI_SESSION_CLOSED');
+    new YClient(l).doc.getText('written-after-the-end').insert(0, 'SIGNED-OUT LOGIN WAS HERE');
+    await l.until(() => l.texts().filter((m) => m.type === 'error' && m.code === 'AI_SESSION_CLOSED' && !m.requestId).length === 2, 'the Yjs update refused');
+    expect(l.closed).toBeNull();
+
+    // Read-only for everyone, over HTTP too: the owner's reply, resolve and keep mark.
+    const ownerReply = await owner.post(`${path}/comments`, { objectKey: STEP_KEY, threadId: thread.data.threadId, body: 'After the end.' });
+    expect(ownerReply.error?.code).toBe('AI_SESSION_CLOSED');
+    expect((await owner.post(`${path}/threads/${thread.data.threadId}/resolve`)).error?.code).toBe('AI_SESSION_CLOSED');
+    expect((await owner.post(`${path}/keep-marks`, { objectKey: STEP_KEY, hash: 'abc', scope: 'file', kept: true })).error?.code).toBe('AI_SESSION_CLOSED');
+
+    const threads = (await owner.get(path)).data.review.threads as Array<{ status: string; comments: unknown[] }>;
+    expect(threads.map((t) => [t.status, t.comments.length])).toEqual([['open', 1]]);
+    const mentions = await env.DB.prepare('SELECT id FROM mentions WHERE session_id = ?').bind(sessionId).all();
+    expect(mentions.results).toEqual([]);
+    expect(v.events().filter((e) => e.type === 'comment.added' || e.type === 'mention')).toHaveLength(1);
+
+    // Nothing live reaches a socket on an ended session: someone joining is not announced to it.
+    const mark = v.frames.length;
+    const o = await connect(owner, base, sessionId);
+    v.send({ type: 'hello', lastSeq: 1_000_000 });
+    await v.until(() => v.frames.slice(mark).find((f) => f.kind === 'text' && f.value.type === 'events' && f.value.replay), 'the probe replay');
+    expect(v.frames.slice(mark).filter((f) => f.kind === 'text' && f.value.type === 'presence')).toEqual([]);
+    for (const w of [v, l, o]) w.close();
   });
 });

@@ -14,8 +14,11 @@ import { sessionObject, type AiSessionNamespace } from './session-stub.ts';
 type ChannelEnv = { AI_SESSION: AiSessionNamespace };
 
 /**
- * Only active sessions are told: sockets on a cancelled session can no longer change anything
- * (the object refuses edits and there is no turn to stop), see PROTOCOL.md.
+ * Only active sessions are told. An ended (cancelled) session is read-only for every socket and
+ * every route, and sends nothing live (no event, no presence), so a socket on it that missed a
+ * removal or a sign-out can neither change nor learn anything: PROTOCOL.md "Ended sessions are
+ * read-only". The cancel itself runs in the object's queue, so no comment slips in while D1 already
+ * says cancelled and the object does not yet.
  */
 async function deliver(env: ChannelEnv, sessions: ReadonlyArray<{ id: string; projectId: string }>, message: ProjectChannelMessage): Promise<number> {
   const results = await Promise.allSettled(

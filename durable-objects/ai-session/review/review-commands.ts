@@ -2,7 +2,8 @@
  * Shared review on the session (session.ts runs these one at a time): line comments (viewers may),
  * resolving and reopening threads, approving the latest validated version (by its content hash),
  * withdrawing an approval, requests for changes, an owner's dismiss and override. The rules are
- * review-service.ts's; this file checks the session and the version the reviewer saw first.
+ * review-service.ts's; this file checks the session and the version the reviewer saw first. A
+ * session that is no longer active is read-only: every step here is refused (AI_SESSION_CLOSED).
  */
 import { ApiError } from '../../../shared/api-error.ts';
 import { userActor } from '../../../shared/ai/events.ts';
@@ -23,14 +24,14 @@ export class ReviewCommands {
     this.#edits = edits;
   }
 
-  /** Start or answer a thread (viewers may: reviewers often are). */
+  /** Start or answer a thread (viewers may: reviewers often are). Like every review step, refused once the session ended. */
   async comment(actor: Actor, input: CommentInput) {
-    this.#host.requireMeta();
+    this.#host.requireActive();
     return this.#host.reviewer.comment(actor, input);
   }
 
   async setThreadStatus(actor: Actor, threadId: string, status: 'open' | 'resolved') {
-    this.#host.requireMeta();
+    this.#host.requireActive();
     return this.#host.reviewer.setThreadStatus(actor, threadId, status);
   }
 
@@ -63,7 +64,7 @@ export class ReviewCommands {
 
   async withdrawApproval(actor: Actor) {
     const host = this.#host;
-    host.requireMeta();
+    host.requireActive();
     for (const revoked of host.review.revoke('withdrawn', { userId: actor.userId })) {
       host.emit({ type: 'approval.revoked', actor: userActor(actor), payload: { ...revoked, reason: 'withdrawn' } });
     }
@@ -79,12 +80,12 @@ export class ReviewCommands {
   }
 
   async withdrawChangeRequest(actor: Actor) {
-    this.#host.requireMeta();
+    this.#host.requireActive();
     return this.#host.reviewer.withdrawRequest(actor);
   }
 
   async dismissChangeRequest(actor: Actor, requestId: string, reason: string) {
-    this.#host.requireMeta();
+    this.#host.requireActive();
     return this.#host.reviewer.dismissRequest(actor, requestId, reason);
   }
 

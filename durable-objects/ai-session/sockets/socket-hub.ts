@@ -2,14 +2,14 @@
  * The session's sockets (PROTOCOL.md): the hello and the resume replay, text frames, Yjs sync and
  * awareness, presence, and what the project channel tells about people (a role change, a removal,
  * a sign-out). Every frame that changes something is checked against the role the object was told
- * last (members.ts), not the role read at connect. The Durable Object class hands its socket
- * callbacks here.
+ * last (members.ts), not the role read at connect. A session that is no longer active is read-only
+ * for every socket: its hello is answered (the replay), everything else is refused with
+ * AI_SESSION_CLOSED, and it has no presence (PROTOCOL.md "Ended sessions"). The Durable Object
+ * class hands its socket callbacks here.
  */
 import type { WSMessage } from 'partyserver';
 import * as decoding from 'lib0/decoding';
-import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
-import * as Y from 'yjs';
 import { atLeast, type Role } from '../../../shared/api/common.ts';
 import type { MembershipChanged, SignedOut, SocketChannelMessage } from '../../../shared/ai/project-channel.ts';
 import { ERROR_CODES } from '../../../shared/errors.ts';
@@ -24,13 +24,10 @@ import {
   YJS_MESSAGE,
   utf8Bytes,
   type CloseCode,
-  type AiPresence,
-  type PresenceEntry,
-  type ServerMessage,
 } from '../../../shared/protocol.ts';
 import { ApiError } from '../../../shared/api-error.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
-import { aiPresenceAfter } from './ai-presence.ts';
+import { Presence } from './presence.ts';
 import { AiAwareness } from './ai-awareness.ts';
 import { AwarenessRate, awarenessRemovalFrame, checkAwareness } from './awareness.ts';
 import type { TurnRunner } from '../loop/turn-runner.ts';
@@ -38,7 +35,7 @@ import type { Members } from './members.ts';
 import type { SignOuts } from './sign-outs.ts';
 import { replayFrames } from '../events/replay.ts';
 import type { SessionCore } from '../session.ts';
-import { send, sendBinary, sendText, type SessionConnection, type SocketState } from './socket-state.ts';
+import { send, sendBinary, sendText, syncStep1Frame, syncStep2Frame, type SessionConnection, type SocketState } from './socket-state.ts';
 import { commentFromSocket } from './socket-requests.ts';
 
 export interface SocketHubDeps {
@@ -56,13 +53,14 @@ export interface SocketHubDeps {
 export class SocketHub {
   readonly #deps: SocketHubDeps;
   readonly #awarenessRate = new AwarenessRate();
-  /** What the AI is doing in the running turn (ai-presence.ts); in memory, as a running turn keeps the object awake. */
-  #ai: AiPresence | null = null;
+  /** Who is here and what the AI is doing (presence.ts). */
+  readonly #presence: Presence;
   /** The AI's cursor in the co-editor while a turn runs (ai-awareness.ts). */
   readonly #aiAwareness: AiAwareness;
 
   constructor(deps: SocketHubDeps) {
     this.#deps = deps;
+    this.#presence = new Presence({ connections: () => deps.connections(), live: () => this.#live, workflowId: () => deps.core.meta?.workflowId ?? null });
     this.#aiAwareness = new AiAwareness(deps.core.overlay.doc, 'ai', (frame) => {
       for (const c of deps.connections()) if (c.state && !c.state.revoked) sendBinary(c, frame);
     });
@@ -127,10 +125,7 @@ export class SocketHub {
       canEdit: atLeast(role, 'editor'),
     });
     // Yjs: ask for the client's state (sync step 1); it answers and asks for ours.
-    const encoder = encoding.createEncoder();
-    encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
-    syncProtocol.writeSyncStep1(encoder, this.#core.overlay.doc);
-    sendBinary(connection, encoding.toUint8Array(encoder));
+    sendBinary(connection, syncStep1Frame(this.#core.overlay.doc));
     const ai = this.#aiAwareness.current();
     if (ai) sendBinary(connection, ai);
     this.#broadcastPresence();
@@ -149,23 +144,23 @@ export class SocketHub {
   }
 
   #broadcastPresence(): void {
-    const present: PresenceEntry[] = [];
-    const open = [...this.#deps.connections()].filter((c) => c.readyState === WebSocket.OPEN && c.state && !c.state.revoked);
-    for (const c of open) {
-      const s = c.state!;
-      present.push({ connectionId: c.id, userId: s.userId, name: s.name, role: s.role, file: s.file, since: s.since });
-    }
-    const frame = JSON.stringify({ type: 'presence', present, ai: this.#ai } satisfies ServerMessage);
-    for (const c of open) c.send(frame);
+    this.#presence.broadcast();
   }
 
   /** A stored event: when it moves the AI (a tool started, the turn ended), everyone is told. */
   noteEvent(event: SessionEvent): void {
-    const next = aiPresenceAfter(event, this.#ai, this.#core.meta?.workflowId ?? null);
-    if (next === undefined || JSON.stringify(next) === JSON.stringify(this.#ai)) return;
-    this.#ai = next;
-    this.#aiAwareness.follow(next);
-    this.#broadcastPresence();
+    const next = this.#presence.noteEvent(event);
+    if (next !== undefined) this.#aiAwareness.follow(next);
+  }
+
+  /** Whether the session still takes changes; once not, every socket is read-only. */
+  get #live(): boolean {
+    return this.#core.status === 'active';
+  }
+
+  /** A frame that would change something on an ended session: refused, the socket stays open. */
+  #ended(connection: SessionConnection): void {
+    send(connection, { type: 'error', code: 'AI_SESSION_CLOSED', message: ERROR_CODES.AI_SESSION_CLOSED.message });
   }
 
   /** The role a frame is checked against: what the Worker last told this object, not the role at connect. */
@@ -241,6 +236,7 @@ export class SocketHub {
         return;
       }
       case 'presence':
+        if (!this.#live) return this.#ended(connection);
         connection.setState({ ...connection.state!, file: frame.file });
         this.#broadcastPresence();
         return;
@@ -298,29 +294,22 @@ export class SocketHub {
       return;
     }
     if (syncType === syncProtocol.messageYjsSyncStep1) {
-      const encoder = encoding.createEncoder();
-      encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
-      encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2);
-      let diff: Uint8Array;
-      try {
-        diff = Y.encodeStateAsUpdate(this.#core.overlay.doc, payload);
-      } catch {
-        this.#refuse(connection, 'YJS_MALFORMED', 'The document state vector could not be read.');
-        return;
-      }
-      encoding.writeVarUint8Array(encoder, diff);
-      sendBinary(connection, encoding.toUint8Array(encoder));
+      const answer = syncStep2Frame(this.#core.overlay.doc, payload);
+      if (answer) sendBinary(connection, answer);
+      else this.#refuse(connection, 'YJS_MALFORMED', 'The document state vector could not be read.');
       return;
     }
     if (syncType !== syncProtocol.messageYjsSyncStep2 && syncType !== syncProtocol.messageYjsUpdate) {
       this.#refuse(connection, 'PROTOCOL_ERROR', 'Unknown document message type.');
       return;
     }
-    const canEdit = atLeast(role, 'editor') && this.#core.status === 'active';
+    const canEdit = atLeast(role, 'editor') && this.#live;
     const result = this.#core.overlay.applyClientUpdate(payload, connection.id, !canEdit);
     if (!result.ok) {
       if (result.code === 'YJS_MALFORMED') {
         this.#refuse(connection, 'YJS_MALFORMED', result.message);
+      } else if (result.code === 'YJS_FORBIDDEN_CHANGE' && !this.#live) {
+        this.#ended(connection);
       } else {
         send(connection, { type: 'error', code: result.code, message: result.message });
       }
@@ -335,6 +324,8 @@ export class SocketHub {
       this.#refuse(connection, 'RATE_LIMITED', 'Too many cursor updates; the connection was closed.');
       return;
     }
+    // Nobody co-edits an ended session: no cursor is relayed.
+    if (!this.#live) return this.#ended(connection);
     const state = connection.state!;
     const others = [...this.#deps.connections()].filter((c) => c.id !== connection.id);
     const check = checkAwareness(decoder, state.awarenessClientId, (id) => others.some((c) => c.state?.awarenessClientId === id), state.name);

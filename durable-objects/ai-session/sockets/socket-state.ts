@@ -5,6 +5,7 @@
 import type { Connection } from 'partyserver';
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
 import { YJS_MESSAGE, type ServerMessage, type SocketIdentity } from '../../../shared/protocol.ts';
 
 export interface SocketState extends SocketIdentity {
@@ -42,5 +43,28 @@ export function syncUpdateFrame(update: Uint8Array): Uint8Array {
   const encoder = encoding.createEncoder();
   encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
   syncProtocol.writeUpdate(encoder, update);
+  return encoding.toUint8Array(encoder);
+}
+
+/** Sync step 1 for `doc`: the server asks for what a client has that it lacks. */
+export function syncStep1Frame(doc: Y.Doc): Uint8Array {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
+  syncProtocol.writeSyncStep1(encoder, doc);
+  return encoding.toUint8Array(encoder);
+}
+
+/** Sync step 2: what `doc` has beyond a client's state vector; null when that vector cannot be read. */
+export function syncStep2Frame(doc: Y.Doc, stateVector: Uint8Array): Uint8Array | null {
+  let diff: Uint8Array;
+  try {
+    diff = Y.encodeStateAsUpdate(doc, stateVector);
+  } catch {
+    return null;
+  }
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, YJS_MESSAGE.SYNC);
+  encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2);
+  encoding.writeVarUint8Array(encoder, diff);
   return encoding.toUint8Array(encoder);
 }
