@@ -1,7 +1,7 @@
 /**
  * Reads one zip entry's bytes without trusting what the zip declares: the deflate stream is
- * inflated with a hard output cap (the declared size, the per-file limit or what is left of the
- * package's total, whichever is smallest) and stopped as soon as it passes it; the stream must reach
+ * inflated with a hard output cap (one byte past the declared size, the per-file limit or what is
+ * left of the package's total, whichever is smallest) and stopped as soon as it passes it; the stream must reach
  * its final block, and the produced size and CRC-32 must equal the declared ones. Stored (method 0)
  * entries get the same checks. A lying central directory once made a 1 GiB inflate block the Worker.
  */
@@ -65,8 +65,11 @@ export function readEntryBytes(zip: Uint8Array, entry: ZipEntryInfo, budget: Ent
   } else {
     if (data.length === 0) return fail('PKG_ENTRY_TRUNCATED', `${entry.name} has no compressed data.`, 0);
     try {
-      // zlib refuses a cap of 0, so an empty entry gets 1; the check below still holds it to 0.
-      bytes = inflateRawSync(data, { maxOutputLength: Math.max(1, limit) });
+      // One byte past the limit: workerd's inflate throws when the output exactly fills its cap
+      // once it spans more than one output chunk (~40 KB), so a cap of the limit itself refused honest
+      // files of exactly the declared size. The check below holds the output to the limit. (It is
+      // also never 0, which zlib refuses.)
+      bytes = inflateRawSync(data, { maxOutputLength: limit + 1 });
     } catch (error) {
       // Past the cap both Node and workerd throw a RangeError (a bomb stops here, near the cap).
       if (error instanceof RangeError) return overLimit(limit + 1);
