@@ -2,17 +2,21 @@
 /**
  * Controlling the AI turn, inside workerd against the real Worker, session object and scripted
  * model: stop (route and socket frame), one turn at a time, refused input, validation repairs,
- * suggest-only turns, usage and the token budget, a viewer joining mid-turn, and the history window.
+ * suggest-only turns, usage and the token budget, who may resume a paused turn (whose key it spends),
+ * a viewer joining mid-turn, and the history window.
  * Every model reply is queued in order, so a test reads as the conversation it plays.
  */
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { SUMMARY_HEADING } from '../../durable-objects/ai-session/prompt/history.ts';
 import { ERROR_CODES, isErrorCode } from '../../shared/errors.ts';
 import { estimatePromptTokens } from '../support/scripted-openai/wire.ts';
 import type { TestClient } from './client.ts';
 import type { ScriptStep, ScriptedModel } from './scripted-model.ts';
 import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession, type Watcher } from './sessions.ts';
-import { auditRows, expectOrdered, finalAnswer, send, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
+import { auditRows, expectOrdered, finalAnswer, send, sessionObject, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
@@ -465,6 +469,61 @@ describe('usage and token budget', () => {
     expect(overBudget.status).toBe(409);
     expect(overBudget.error?.code).toBe('AI_TOKEN_BUDGET_EXCEEDED');
     expect(await conversation(owner, path)).toHaveLength(2);
+  });
+});
+
+describe("resuming a paused turn spends its sender's key", () => {
+  /** The owner's turn, on the owner's own model and key, paused at a 1,000-token session budget; an editor beside them. */
+  async function pausedOwnTurn() {
+    const setup = await turnSetup([readContext(), finalAnswer('Done on the owner\'s key.', 'chat')], { tokenBudget: 1_000 });
+    const editor = await setup.member('editor');
+    const turnId = await startTurn(setup.owner, setup.path, 'Summarise the step.');
+    expect((await turnEnd(setup.watcher, turnId)).type).toBe('turn.paused');
+    return { ...setup, editor, turnId };
+  }
+
+  it("refuses another editor's resume of a turn on the owner's own key, even after they raised the budget; the owner can", async () => {
+    const { owner, editor, path, scripted, watcher, turnId } = await pausedOwnTurn();
+    // Raising the budget spends nothing by itself, so an editor may.
+    expect((await editor.patch(path, { tokenBudget: 10_000_000 })).status).toBe(200);
+    const refused = await editor.post(`${path}/resume`);
+    expect(refused.status).toBe(403);
+    expect(refused.error).toMatchObject({ code: 'FORBIDDEN', turnId });
+    expect(refused.error?.message).toMatch(/Owner's own AI model and key/);
+    expect(refused.error?.hints).toEqual(['Ask Owner to resume it, or stop it and send a new message to run on your own model.']);
+    expect((await owner.get(path)).data.turn).toMatchObject({ turnId, status: 'paused' });
+    expect(turnEvents(watcher, turnId, 'turn.resumed')).toEqual([]);
+    expect(await scripted.requests()).toHaveLength(1);
+
+    const resumed = await owner.post(`${path}/resume`);
+    expect(resumed.status).toBe(200);
+    expect((await watcher.event('turn.finished', (e) => e.turnId === turnId)).payload.summary).toBe("Done on the owner's key.");
+    expect(await scripted.requests()).toHaveLength(2);
+  });
+
+  it("lets another editor stop it: a stop spends nothing", async () => {
+    const { editor, path, scripted, turnId } = await pausedOwnTurn();
+    const stopped = await editor.post(`${path}/stop`);
+    expect(stopped.status).toBe(200);
+    expect(stopped.data).toEqual({ turnId, status: 'stopped' });
+    expect(await scripted.requests()).toHaveLength(1);
+  });
+
+  it('lets any editor resume a turn that now runs on the system default model', async () => {
+    const { owner, editor, path, sessionId, scripted, watcher, turnId } = await pausedOwnTurn();
+    // The owner turns their own model off: the turn would now run on the system default (here the same scripted queue).
+    expect((await owner.put('/api/users/me/llm-profile', { provider: 'disabled' })).status).toBe(200);
+    await runInDurableObject(sessionObject(sessionId), (instance: AiSessionDurableObject) => {
+      const object = instance as unknown as { env: Record<string, unknown> };
+      // The scripted server, like OpenAI, wants some key (the demo's, no secret: app/lib/llm-presets.ts).
+      object.env = { ...object.env, LLM_SYSTEM_DEFAULT_BASE_URL: env.SCRIPTED_OPENAI_URL, LLM_SYSTEM_DEFAULT_MODEL: scripted.model, LLM_SYSTEM_DEFAULT_API_KEY: 'sk-local-demo-key' };
+    });
+    expect((await editor.patch(path, { tokenBudget: 10_000_000 })).status).toBe(200);
+    const resumed = await editor.post(`${path}/resume`);
+    expect(resumed.status).toBe(200);
+    expect((await watcher.event('turn.resumed', (e) => e.turnId === turnId)).actor).toMatchObject({ userId: editor.userId });
+    const ended = await watcher.until(() => watcher.events().find((e) => e.turnId === turnId && ['turn.finished', 'turn.failed', 'turn.stopped'].includes(e.type)), 'the resumed turn to end');
+    expect(ended).toMatchObject({ type: 'turn.finished', payload: { summary: "Done on the owner's key." } });
   });
 });
 

@@ -124,18 +124,31 @@ export class TurnRunner {
     return { turnId: turn.id, status: 'stopped' };
   }
 
-  /** Continue a turn the token budget paused, once the budget allows it. */
+  /**
+   * Continue a turn the token budget paused, once the budget allows it. The turn runs on its
+   * sender's model: on their own profile (their key, their bill) only they may resume it; on the
+   * system default any editor may. Raising the budget spends nothing; this is the spend.
+   */
   async resume(actor: Actor): Promise<{ turnId: string; status: 'running' }> {
     const { core } = this.#deps;
+    if (core.status !== 'active') throw new ApiError('AI_SESSION_CLOSED');
     const turn = core.turns.open();
     if (!turn || turn.status !== 'paused') throw new ApiError('AI_TURN_NOT_RUNNING', { message: 'There is no paused turn to resume.' });
     if (!atLeast(actor.role, 'editor')) throw new ApiError('FORBIDDEN', { message: 'Resuming the AI needs the editor role.' });
+    const profile = await this.#deps.resolveProfile(turn.userId);
+    if (profile.type === 'unavailable') throw new ApiError(profile.code, { message: profile.message, hints: profile.hints });
+    if (profile.profile.source === 'user' && actor.userId !== turn.userId) {
+      const name = turn.userName || 'the person who sent it';
+      throw new ApiError('FORBIDDEN', {
+        message: `This turn runs on ${name}'s own AI model and key, so only ${name} can resume it.`,
+        hints: [`Ask ${name} to resume it, or stop it and send a new message to run on your own model.`],
+        extra: { turnId: turn.id },
+      });
+    }
     const budget = budgetReached(core);
     if (budget !== null) {
       throw new ApiError('AI_TOKEN_BUDGET_EXCEEDED', { hints: ['Raise the session token budget, then resume.'], extra: { tokenBudget: budget, turnId: turn.id } });
     }
-    const profile = await this.#deps.resolveProfile(turn.userId);
-    if (profile.type === 'unavailable') throw new ApiError(profile.code, { message: profile.message, hints: profile.hints });
     // Checked again after the await: a second resume (or a stop) may have come in meanwhile.
     if (this.#active || core.turns.open()?.status !== 'paused') throw new ApiError('AI_TURN_NOT_RUNNING', { message: 'There is no paused turn to resume.' });
     core.turns.update(turn.id, { status: 'running' });
