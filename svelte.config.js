@@ -3,6 +3,7 @@
 // Worker first). Every page renders in the browser (app/routes/+layout.ts: ssr = false).
 import { createHash } from 'node:crypto';
 import adapter from '@sveltejs/adapter-static';
+import { caretStyles } from './app/lib/workbench/caret-styles.ts';
 
 /**
  * The style attribute of SvelteKit's route announcer (kit's generated root.svelte). If a SvelteKit
@@ -10,6 +11,9 @@ import adapter from '@sveltejs/adapter-static';
  */
 const SVELTEKIT_ANNOUNCER_STYLE =
   'position: absolute; left: 0; top: 0; clip: rect(0 0 0 0); clip-path: inset(50%); overflow: hidden; white-space: nowrap; width: 1px; height: 1px';
+
+/** A CSP source allowing one exact style attribute value. */
+const styleHash = (style) => `sha256-${createHash('sha256').update(style).digest('base64')}`;
 
 /** @type {import('@sveltejs/kit').Config} */
 const config = {
@@ -41,8 +45,9 @@ const config = {
         // cannot leak anything: images, fonts and requests are same-origin only.
         'style-src-elem': ['self', 'unsafe-inline'],
         // No style attributes (Svelte Flow and our components set styles through the CSSOM, which
-        // CSP allows), except SvelteKit's own route announcer (root.svelte), allowed by hash.
-        'style-src-attr': ['unsafe-hashes', `sha256-${createHash('sha256').update(SVELTEKIT_ANNOUNCER_STYLE).digest('base64')}`],
+        // CSP allows), except exact values allowed by hash: SvelteKit's own route announcer
+        // (root.svelte) and the colours of other people's carets in the shared draft (caret-styles.ts).
+        'style-src-attr': ['unsafe-hashes', styleHash(SVELTEKIT_ANNOUNCER_STYLE), ...caretStyles().map(styleHash)],
         'img-src': ['self', 'data:'],
         'font-src': ['self'],
         // The API and the session socket are same-origin; CSP3 browsers match ws(s): of the own

@@ -9,6 +9,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_USER, DEMO_VIEWER, seedDemo } from '../../scripts/seed-demo.ts';
 import { describeBrowser, newUser, registerViaApi, screenshot, startSuite, type Suite } from './harness.ts';
+import { colourOf } from '../../app/lib/workbench/person-colour.ts';
 
 const WF = 'vendor-intake';
 const STEP = 'quick-check';
@@ -72,7 +73,7 @@ describeBrowser('co-editing the staged draft (browser)', () => {
     const ownerContext = await suite.newContext();
     await signIn(ownerContext, base, DEMO_USER);
     const editorUser = newUser('Editor');
-    await registerViaApi(suite.product, editorUser);
+    const { id: editorId } = await registerViaApi(suite.product, editorUser);
     await api(ownerContext, base, 'POST', `${projectApi}/members`, { email: editorUser.email, role: 'editor' });
     const editorContext = await suite.newContext();
     await signIn(editorContext, base, editorUser);
@@ -132,6 +133,10 @@ describeBrowser('co-editing the staged draft (browser)', () => {
     const caret = viewerEditor.locator('.cm-ySelectionCaret', { hasText: editorUser.name });
     await caret.waitFor();
     expect(await caret.locator('.cm-ySelectionInfo').textContent()).toBe(editorUser.name);
+    // In the editor's own colour (the page policy allows the caret's style by hash), not a bare black bar.
+    const hex = colourOf(editorId);
+    const rgb = `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+    expect(await caret.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(rgb);
 
     // The viewer's keystrokes change nothing, in the page or on the server.
     await viewerEditor.locator('.cm-line', { hasText: ADDED_LINE }).click();

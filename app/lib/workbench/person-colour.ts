@@ -1,7 +1,7 @@
 /** A person's colour and initials for avatars and remote cursors: stable per user id, the same in every browser. */
 
 /** Colours readable as text on white and as a caret on the editor's background. */
-const PALETTE = ['#2563eb', '#db2777', '#059669', '#d97706', '#7c3aed', '#dc2626', '#0891b2', '#4d7c0f'] as const;
+export const PALETTE = ['#2563eb', '#db2777', '#059669', '#d97706', '#7c3aed', '#dc2626', '#0891b2', '#4d7c0f'] as const;
 
 export const AI_COLOUR = '#6d28d9';
 
@@ -11,9 +11,14 @@ export function colourOf(userId: string): string {
   return PALETTE[hash % PALETTE.length]!;
 }
 
-/** The same colour, faded for a selection background (y-codemirror.next's `colorLight`). */
+/** A colour faded for a selection background (y-codemirror.next's `colorLight`). */
+export function faded(colour: string): string {
+  return `${colour}33`;
+}
+
+/** The person's colour, faded for a selection background. */
 export function lightColourOf(userId: string): string {
-  return `${colourOf(userId)}33`;
+  return faded(colourOf(userId));
 }
 
 export function initialsOf(name: string): string {
