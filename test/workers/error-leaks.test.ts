@@ -62,6 +62,26 @@ describe('no secrets in logs or bodies', () => {
     expectClean(logged, [email, CANARY_NAME, CANARY_PASSWORD]);
   });
 
+  // An outside probe found these three answering 500 and logging a URIError's or TypeError's stack.
+  it('answers a malformed path escape with 404 and a broken upload with 400, logging no unhandled error', async () => {
+    const user = new TestClient();
+    expect((await user.post('/api/auth/register', { email: `escape-${Date.now()}@example.test`, password: 'long enough pw', name: 'Escape' })).status).toBe(201);
+    const project = (await user.post('/api/projects', { name: 'Escapes' })).data.project.id as string;
+    for (const path of ['/api/projects/%E0%A4%A', `/api/projects/${project}/ai/sessions/%ff`, '/api/projects/%ff/workflows']) {
+      const res = await user.get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.error?.code).toMatch(/NOT_FOUND$/);
+    }
+    const cut = await exports.default.fetch(`${ORIGIN}/api/projects/import`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, cookie: user.cookie!, 'content-type': 'multipart/form-data; boundary=----x' },
+      body: '------x\r\nContent-Disposition: form-data; name="file"; filename="a.bmad"\r\n\r\nnot a zip and no closing boundary',
+    });
+    expect(cut.status).toBe(400);
+    expect(((await cut.json()) as { error: { code: string } }).error.code).toBe('PKG_INVALID_FORMAT');
+    expect(lines().join('\n')).not.toMatch(/unhandled|URIError|TypeError/);
+  });
+
   it('logs nothing secret when concurrent registrations race for one email', async () => {
     const email = `canary-race-${Date.now()}@example.test`;
     const results = await Promise.all(Array.from({ length: 4 }, () => registration(email)));

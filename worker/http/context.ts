@@ -14,3 +14,15 @@ export function param(c: Context<AppEnv>, name: string): string {
   if (value === undefined) throw new ApiError('NOT_FOUND');
   return value;
 }
+
+/**
+ * A path segment decoded as the router decodes its parameters: a malformed escape (`%E0%A4%A`,
+ * `%ff`) is kept as written, so it names nothing and ends as the route's 404, not a URIError's 500.
+ */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

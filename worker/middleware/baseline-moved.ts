@@ -7,6 +7,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { tellProject, tellSessions } from '../live/project-channel.ts';
+import { decodeSegment } from '../http/context.ts';
 
 /** Project-scoped writes that change what a session reads under its overlay; group 1 or 2 is the project id. */
 const MOVES = /^\/api\/projects\/([^/]+)\/(?:workflows|agents|assets|history)(?:\/.*)?$|^\/api\/projects\/([^/]+)\/ai\/sessions\/[^/]+\/apply$/;
@@ -34,11 +35,11 @@ export function baselineMoved(): MiddlewareHandler<AppEnv> {
     if (c.res.status >= 300) return;
     const projectId = movedProject(c.req.method, c.req.path);
     if (!projectId) return;
-    const id = decodeURIComponent(projectId);
+    const id = decodeSegment(projectId);
     const message = { type: 'baselineMoved' } as const;
     const access = c.get('access') as { projectId: string | null; liveSessions: string[] } | undefined;
     const appliedBy = APPLIED_BY.exec(c.req.path)?.[1];
-    const others = appliedBy === undefined ? access?.liveSessions : access?.liveSessions.filter((sessionId) => sessionId !== decodeURIComponent(appliedBy));
+    const others = appliedBy === undefined ? access?.liveSessions : access?.liveSessions.filter((sessionId) => sessionId !== decodeSegment(appliedBy));
     if (access?.projectId === id && others) await tellSessions(c.env, others.map((sessionId) => ({ id: sessionId, projectId: id })), message);
     else await tellProject(c.env, c.var.db, id, message);
   };

@@ -11,12 +11,13 @@ import { ApiError } from '../../shared/api-error.ts';
 import { clearSessionCookie, readSessionCookie } from '../auth/cookies.ts';
 import { lookupSession, type LookupScope } from '../auth/accounts.ts';
 import { preloadsFor, type Preload } from '../auth/preload.ts';
+import { decodeSegment } from '../http/context.ts';
 
 const SCOPED_PATH = /^\/api\/projects\/([^/]+)(?:\/ai\/sessions\/([^/]+))?/;
 
 function scopeOf(path: string): LookupScope {
   const match = SCOPED_PATH.exec(path);
-  return { projectId: match?.[1] ? decodeURIComponent(match[1]) : null, sessionId: match?.[2] ? decodeURIComponent(match[2]) : null };
+  return { projectId: match?.[1] ? decodeSegment(match[1]) : null, sessionId: match?.[2] ? decodeSegment(match[2]) : null };
 }
 
 export function requireUser(preloads: readonly Preload<unknown>[] = []): MiddlewareHandler<AppEnv> {

@@ -35,7 +35,13 @@ async function uploadedZip(c: Context<AppEnv>): Promise<{ zip: Uint8Array; name:
       status: 415,
     });
   }
-  const form = await c.req.parseBody();
+  let form: Awaited<ReturnType<typeof c.req.parseBody>>;
+  try {
+    form = await c.req.parseBody();
+  } catch {
+    // A body that is not the multipart it says it is (a cut upload, a wrong boundary).
+    throw new ApiError('PKG_INVALID_FORMAT', { message: 'The upload could not be read as a file.', hints: ['Choose the file again and retry the upload.'] });
+  }
   const file = form.file;
   if (!(file instanceof File)) {
     throw new ApiError('PKG_INVALID_FORMAT', { message: 'Choose a .bmad file or a BMAD-METHOD folder zip to import.', hints: ['Send it in the form field "file".'] });
