@@ -151,6 +151,27 @@ export const MAX_AWARENESS_ENTRIES = 4;
 export const AWARENESS_BURST = 60;
 export const AWARENESS_REFILL_PER_SECOND = 20;
 
+/**
+ * Every kind of frame a client sends has a budget per socket: a token bucket of `burst` frames,
+ * refilled at `perMinute`; a socket that spends it is closed with 4429 RATE_LIMITED. Sized for
+ * what the Workbench sends (app/lib/workbench/): one `hello` per (re)connect, and each reconnect is
+ * a new socket; a sync step 1 on connect and each time a draft editor opens ("Edit draft" / "Watch
+ * live draft"); `presence` when the person opens a file; Yjs updates as they type. A hello replays
+ * the whole event log and a step 1 with an empty state vector answers the whole draft, so those
+ * two are rare by design.
+ */
+export const FRAME_RATES = {
+  hello: { burst: 4, perMinute: 4 },
+  syncStep1: { burst: 10, perMinute: 10 },
+  presence: { burst: 30, perMinute: 300 },
+  awareness: { burst: AWARENESS_BURST, perMinute: AWARENESS_REFILL_PER_SECOND * 60 },
+  /** Yjs sync step 2 and updates: keystrokes (a held key repeats about 30 times a second). */
+  update: { burst: 300, perMinute: 3_600 },
+  /** `stop`, `comment` (each person also has a comment rate) and frames that cannot be read. */
+  other: { burst: 60, perMinute: 60 },
+} as const satisfies Record<string, { burst: number; perMinute: number }>;
+export type FrameKind = keyof typeof FRAME_RATES;
+
 const utf8 = new TextEncoder();
 /** The size of a string on the wire: caps are in bytes, and `string.length` counts UTF-16 units. */
 export function utf8Bytes(text: string): number {

@@ -1,17 +1,14 @@
 /**
  * Checks on awareness frames (cursors, selections) before the session relays them: the update is
  * decoded as y-protocols writes it (count, then clientID, clock and JSON state per entry), each
- * state is capped in UTF-8 bytes, a socket speaks only for the client id it used first, and each
- * socket has a token bucket. No socket may pass for the AI (ai-awareness.ts speaks for it). The
- * bucket lives in memory: hibernation forgets it, which at worst gives a socket a fresh burst
- * after a quiet spell.
+ * state is capped in UTF-8 bytes and a socket speaks only for the client id it used first (its
+ * rate, like every frame's, is frame-rates.ts's). No socket may pass for the AI (ai-awareness.ts
+ * speaks for it).
  */
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import {
   AI_AWARENESS,
-  AWARENESS_BURST,
-  AWARENESS_REFILL_PER_SECOND,
   MAX_AWARENESS_ENTRIES,
   MAX_AWARENESS_STATE_BYTES,
   YJS_MESSAGE,
@@ -95,24 +92,4 @@ export function awarenessFrame(clientId: number, clock: number, state: unknown):
 /** The awareness frame that tells the others a client has gone (its state becomes null). */
 export function awarenessRemovalFrame(clientId: number, clock: number): Uint8Array {
   return awarenessFrame(clientId, clock + 1, null);
-}
-
-/** A token bucket per socket id. */
-export class AwarenessRate {
-  readonly #buckets = new Map<string, { tokens: number; at: number }>();
-
-  /** Take one token for `socketId`; false when the bucket is empty. */
-  take(socketId: string, now = Date.now()): boolean {
-    const bucket = this.#buckets.get(socketId) ?? { tokens: AWARENESS_BURST, at: now };
-    bucket.tokens = Math.min(AWARENESS_BURST, bucket.tokens + ((now - bucket.at) / 1000) * AWARENESS_REFILL_PER_SECOND);
-    bucket.at = now;
-    this.#buckets.set(socketId, bucket);
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
-  }
-
-  forget(socketId: string): void {
-    this.#buckets.delete(socketId);
-  }
 }

@@ -2,7 +2,8 @@
  * The session's sockets (PROTOCOL.md): the hello and the resume replay, text frames, Yjs sync and
  * awareness, presence, and what the project channel tells about people (a role change, a removal,
  * a sign-out). Every frame that changes something is checked against the role the object was told
- * last (members.ts), not the role read at connect. A session that is no longer active is read-only
+ * last (members.ts), not the role read at connect, and spends the socket's budget for its kind
+ * (frame-rates.ts). A session that is no longer active is read-only
  * for every socket: its hello is answered (the replay), everything else is refused with
  * AI_SESSION_CLOSED, and it has no presence (PROTOCOL.md "Ended sessions"). The Durable Object
  * class hands its socket callbacks here.
@@ -24,12 +25,14 @@ import {
   YJS_MESSAGE,
   utf8Bytes,
   type CloseCode,
+  type FrameKind,
 } from '../../../shared/protocol.ts';
 import { ApiError } from '../../../shared/api-error.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import { Presence } from './presence.ts';
 import { AiAwareness } from './ai-awareness.ts';
-import { AwarenessRate, awarenessRemovalFrame, checkAwareness } from './awareness.ts';
+import { awarenessRemovalFrame, checkAwareness } from './awareness.ts';
+import { FrameRates, RATE_LIMIT_MESSAGES } from './frame-rates.ts';
 import type { TurnRunner } from '../loop/turn-runner.ts';
 import type { Members } from './members.ts';
 import type { SignOuts } from './sign-outs.ts';
@@ -52,7 +55,8 @@ export interface SocketHubDeps {
 
 export class SocketHub {
   readonly #deps: SocketHubDeps;
-  readonly #awarenessRate = new AwarenessRate();
+  /** Each socket's budget per kind of frame (frame-rates.ts). */
+  readonly #rates = new FrameRates();
   /** Who is here and what the AI is doing (presence.ts). */
   readonly #presence: Presence;
   /** The AI's cursor in the co-editor while a turn runs (ai-awareness.ts). */
@@ -128,22 +132,18 @@ export class SocketHub {
     sendBinary(connection, syncStep1Frame(this.#core.overlay.doc));
     const ai = this.#aiAwareness.current();
     if (ai) sendBinary(connection, ai);
-    this.#broadcastPresence();
+    this.#presence.broadcast();
   }
 
   /** A socket is gone (or going): its cursor disappears for the others, and the presence list updates. */
   farewell(connection: SessionConnection): void {
-    this.#awarenessRate.forget(connection.id);
+    this.#rates.forget(connection.id);
     const state = connection.state;
     if (state?.awarenessClientId != null) {
       const frame = awarenessRemovalFrame(state.awarenessClientId, state.awarenessClock);
       connection.setState({ ...state, awarenessClientId: null });
       for (const other of this.#deps.connections()) if (other.id !== connection.id) sendBinary(other, frame);
     }
-    this.#broadcastPresence();
-  }
-
-  #broadcastPresence(): void {
     this.#presence.broadcast();
   }
 
@@ -201,6 +201,13 @@ export class SocketHub {
     else this.#onBinary(connection, role, message instanceof ArrayBuffer ? new Uint8Array(message) : new Uint8Array(message.buffer, message.byteOffset, message.byteLength));
   }
 
+  /** Spend one frame of `kind` from this socket's budget (frame-rates.ts); a spent budget closes it (4429). */
+  #within(connection: SessionConnection, kind: FrameKind): boolean {
+    if (this.#rates.take(connection.id, kind)) return true;
+    this.#refuse(connection, 'RATE_LIMITED', RATE_LIMIT_MESSAGES[kind]);
+    return false;
+  }
+
   #refuse(connection: SessionConnection, code: 'PROTOCOL_ERROR' | 'FRAME_TOO_LARGE' | 'YJS_MALFORMED' | 'RATE_LIMITED' | 'AWARENESS_REFUSED', message: string): void {
     send(connection, { type: 'error', code, message });
     const closeCode: CloseCode =
@@ -214,14 +221,19 @@ export class SocketHub {
       this.#refuse(connection, 'FRAME_TOO_LARGE', `Text frames are limited to ${MAX_CLIENT_TEXT_FRAME_BYTES} bytes.`);
       return;
     }
-    let value: unknown;
+    let value: unknown = undefined;
     try {
       value = JSON.parse(text);
     } catch {
+      // Answered below, once the frame is counted.
+    }
+    const parsed = value === undefined ? null : ClientMessage.safeParse(value);
+    const type = parsed?.success ? parsed.data.type : null;
+    if (!this.#within(connection, type === 'hello' || type === 'presence' ? type : 'other')) return;
+    if (!parsed) {
       send(connection, { type: 'error', code: 'INVALID_JSON', message: 'A text frame must be one JSON object.' });
       return;
     }
-    const parsed = ClientMessage.safeParse(value);
     if (!parsed.success) {
       send(connection, { type: 'error', code: 'PROTOCOL_ERROR', message: 'Unknown or malformed frame.' });
       return;
@@ -237,8 +249,10 @@ export class SocketHub {
       }
       case 'presence':
         if (!this.#live) return this.#ended(connection);
+        // The same file again changes nothing: nobody is told (a flood of them costs no broadcast).
+        if (frame.file === connection.state!.file) return;
         connection.setState({ ...connection.state!, file: frame.file });
-        this.#broadcastPresence();
+        this.#presence.broadcast();
         return;
       case 'stop': {
         const { userId, name } = connection.state!;
@@ -293,6 +307,7 @@ export class SocketHub {
       this.#refuse(connection, 'YJS_MALFORMED', 'The document message could not be read.');
       return;
     }
+    if (!this.#within(connection, syncType === syncProtocol.messageYjsSyncStep1 ? 'syncStep1' : 'update')) return;
     if (syncType === syncProtocol.messageYjsSyncStep1) {
       const answer = syncStep2Frame(this.#core.overlay.doc, payload);
       if (answer) sendBinary(connection, answer);
@@ -320,10 +335,7 @@ export class SocketHub {
 
   /** Cursors and selections: checked (rate, shape, size, own client id), then relayed to the others. */
   #onAwareness(connection: SessionConnection, decoder: decoding.Decoder, data: Uint8Array): void {
-    if (!this.#awarenessRate.take(connection.id)) {
-      this.#refuse(connection, 'RATE_LIMITED', 'Too many cursor updates; the connection was closed.');
-      return;
-    }
+    if (!this.#within(connection, 'awareness')) return;
     // Nobody co-edits an ended session: no cursor is relayed.
     if (!this.#live) return this.#ended(connection);
     const state = connection.state!;
@@ -372,7 +384,7 @@ export class SocketHub {
         send(connection, { type: 'role', role, canEdit, reason });
       }
     }
-    if (sockets.length > 0) this.#broadcastPresence();
+    if (sockets.length > 0) this.#presence.broadcast();
     return sockets.length;
   }
 
