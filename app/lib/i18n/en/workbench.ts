@@ -371,6 +371,7 @@ export const workbenchEn = {
     errors_one: '✕ {{count}} error',
     errors_other: '✕ {{count}} errors',
     notValidated: 'Not validated yet.',
+    preExisting: '(already in the stored package; it does not block Apply)',
     filesNav: 'Changed files',
     keys: 'Keys: n/p file, j/k change.',
     blockedWorking: 'The AI is still working; apply once it has finished.',

@@ -366,6 +366,7 @@ export const workbenchZh: Messages['workbench'] = {
     errors_one: '✕ {{count}} 个错误',
     errors_other: '✕ {{count}} 个错误',
     notValidated: '尚未校验。',
+    preExisting: '（已保存的包中原本就有；不会阻止应用）',
     filesNav: '修改的文件',
     keys: '快捷键：n/p 切换文件，j/k 切换修改。',
     blockedWorking: 'AI 仍在工作；请在它完成后再应用。',
