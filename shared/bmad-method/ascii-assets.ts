@@ -15,6 +15,7 @@
  */
 import { warningIssue, type ValidationIssue } from '../bmad/issues.ts';
 import type { BmadPackage } from '../bmad/package.ts';
+import { OriginPath } from '../bmad/models.ts';
 
 const SEGMENT = /^[A-Za-z0-9._-]+$/u;
 
@@ -103,4 +104,18 @@ export function asciiAssetPaths(pkg: BmadPackage): { pkg: BmadPackage; renames: 
     }),
   );
   return { pkg: next, renames, issues };
+}
+
+/**
+ * The origin record with the assets the import renamed (`assets: {stored path → path in the
+ * BMAD layout}`), so export to BMAD-METHOD writes each under its own name again. A path the
+ * record cannot keep (over 300 characters, a colon) is left out: that asset stays under its ASCII name.
+ */
+export function withAssetNames<T extends { assets?: Record<string, string> }>(origin: T, renames: readonly AssetRename[]): T {
+  const assets = Object.fromEntries(
+    renames
+      .map((r) => [r.to, r.from.replace(/^assets\//u, '')] as const)
+      .filter(([to, from]) => OriginPath.safeParse(to).success && OriginPath.safeParse(from).success),
+  );
+  return Object.keys(assets).length > 0 ? { ...origin, assets } : origin;
 }

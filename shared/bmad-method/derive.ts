@@ -8,6 +8,7 @@
 import { ASSET_EXTENSIONS } from '../bmad/limits.ts';
 import { errorIssue, warningIssue, type ValidationIssue } from '../bmad/issues.ts';
 import type { BmadPackage } from '../bmad/package.ts';
+import { BmadMethodOriginRecord } from '../bmad/models.ts';
 import { agentFromYaml, isAgentFile, placeholderAgent } from './agents.ts';
 import { agentFromCompiledMd, isCompiledAgentFile } from './agents-md.ts';
 import { buildWorkflow, type DerivedWorkflowSummary, type SourceEdge } from './build-graph.ts';
@@ -21,20 +22,27 @@ export type { DerivedWorkflowSummary } from './build-graph.ts';
 /** More step files than this in one folder is refused: no honest workflow has them. */
 export const MAX_BMAD_STEPS_PER_FOLDER = 500;
 
-export interface OriginWorkflow {
-  id: string;
-  /** Folder of the workflow in the BMAD layout ('' = the zip root). */
-  dir: string;
-  /** Name of its main file, e.g. `workflow.md`, `workflow-create-prd.md`, or `instructions.md` of a legacy workflow.yaml. */
-  file: string;
-  /** Step files stored under an ASCII name: package path in the workflow folder → path in the BMAD folder. */
-  renamed?: Record<string, string>;
-}
+/**
+ * Stored with the project (bmad.json as imported, key `bmadMethod`; a `.bmad` export keeps it and
+ * its import reads it back): how to export back. Its model, with the path rules that keep an export
+ * inside its zip, is `BmadMethodOriginRecord` in shared/bmad/models.ts. Per workflow: its folder in
+ * the BMAD layout (`dir`, '' = the zip root), its main file (`workflow.md`, `workflow-create-prd.md`,
+ * or `instructions.md` of a legacy workflow.yaml), and the step files stored under an ASCII name
+ * (`renamed`: package path in the workflow folder → path in the BMAD folder); `assets`: assets
+ * stored under an ASCII name (package path → path in the BMAD layout).
+ */
+export type BmadMethodOrigin = BmadMethodOriginRecord;
+export type OriginWorkflow = BmadMethodOrigin['workflows'][number];
 
-/** Stored with the project (bmad.json as imported, key `bmadMethod`): how to export back. */
-export interface BmadMethodOrigin {
-  layout: 'bmad-method';
-  workflows: OriginWorkflow[];
+/** The origin record of a bmad.json (`bmadMethod`), when it has a valid one. */
+export function originFromManifest(manifestJson: string | null): BmadMethodOrigin | null {
+  try {
+    const manifest = JSON.parse(manifestJson ?? '') as { bmadMethod?: unknown } | null;
+    const parsed = BmadMethodOriginRecord.safeParse(manifest?.bmadMethod);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface BmadMethodImport {

@@ -28,6 +28,26 @@ function readGraphEdges(graphJson: string | null): { edges: Array<{ from: string
   }
 }
 
+/**
+ * Every mention of an asset the import renamed to ASCII (`asset-8f8649fe.csv`) spelled again as the
+ * author named it (`清单.csv`), the reverse of ascii-assets.ts, for the assets still stored under
+ * that name. (A link the author had percent-encoded comes back unencoded.)
+ */
+function giveAssetNamesBack(files: ReadonlyMap<string, string>, pkg: BmadPackage, names: Readonly<Record<string, string>>): Map<string, string> {
+  const pairs: Array<[string, string]> = [];
+  for (const asset of pkg.assets) {
+    const original = names[asset.path];
+    if (original === undefined) continue;
+    const depth = asset.path.split('/').length - 1;
+    const ascii = asset.path.split('/').slice(depth).join('/');
+    const own = `assets/${original}`.split('/').slice(depth).join('/');
+    if (ascii !== own) pairs.push([ascii, own]);
+  }
+  if (pairs.length === 0) return new Map(files);
+  pairs.sort(([a], [b]) => b.length - a.length);
+  return new Map([...files].map(([path, text]) => [path, pairs.reduce((out, [from, to]) => out.split(from).join(to), text)]));
+}
+
 export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | null): BmadMethodExport {
   const files = new Map<string, string>();
   const warnings: ValidationIssue[] = [];
@@ -96,8 +116,9 @@ export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | nu
       }
     }
   }
+  const assetNames = origin?.assets ?? {};
   for (const asset of pkg.assets) {
-    const target = asset.path.replace(/^assets\//u, '');
+    const target = assetNames[asset.path] ?? asset.path.replace(/^assets\//u, '');
     if (files.has(target)) {
       warnings.push(warningIssue('BMAD_EXPORT_NOT_WRITTEN', asset.path, `${asset.path} would overwrite ${target}, a workflow file; it was left out.`));
       continue;
@@ -111,8 +132,10 @@ export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | nu
   );
   if (!origin) {
     warnings.push(
-      warningIssue('BMAD_EXPORT_NOT_WRITTEN', 'bmad.json', 'This project was not imported from the BMAD-METHOD layout: each workflow is written to a folder named by its id, and files keep their .bmad frontmatter.'),
+      warningIssue('BMAD_EXPORT_NOT_WRITTEN', 'bmad.json', 'This project has no record of BMAD-METHOD folders (it was made here, or imported from a .bmad without one): each workflow is written to a folder named by its id (<id>/workflow.md, <id>/steps/…). Fields a BMAD-METHOD import added are removed; a file made here keeps its .bmad frontmatter.',
+      { hint: 'To get the original folders and file names back, export to BMAD-METHOD from the project the BMAD-METHOD zip was imported into, or from a .bmad exported from it.' }),
     );
   }
-  return { files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))), warnings };
+  const named = giveAssetNamesBack(files, pkg, assetNames);
+  return { files: new Map([...named].sort(([a], [b]) => a.localeCompare(b))), warnings };
 }

@@ -43,6 +43,42 @@ export const ManifestWorkflow = z.strictObject({
 });
 export type ManifestWorkflow = z.infer<typeof ManifestWorkflow>;
 
+/**
+ * One folder or file name of the BMAD-METHOD layout: any script, no "." or "..", no slash,
+ * backslash, colon or control character. Paths of the origin record below are built from these,
+ * so an export written from it stays inside its zip.
+ */
+const ORIGIN_SEGMENT = String.raw`(?!\.\.?(?:/|$))[^/\\:\u0000-\u001f\u007f]+`;
+/** The longest path the origin record keeps (the asset API's limit on a path). */
+export const MAX_ORIGIN_PATH = 300;
+const OriginDir = z.string().max(MAX_ORIGIN_PATH).regex(new RegExp(`^(?:${ORIGIN_SEGMENT}/)*$`, 'u'));
+const OriginFile = z.string().max(MAX_ORIGIN_PATH).regex(new RegExp(`^${ORIGIN_SEGMENT}$`, 'u'));
+export const OriginPath = z.string().max(MAX_ORIGIN_PATH).regex(new RegExp(`^(?:${ORIGIN_SEGMENT}/)*${ORIGIN_SEGMENT}$`, 'u'));
+
+/**
+ * `bmadMethod` in bmad.json: where a package imported from the BMAD-METHOD layout came from, so
+ * its export back writes every file to its own folder and name (shared/bmad-method/derive.ts).
+ */
+export const BmadMethodOriginRecord = z.strictObject({
+  layout: z.literal('bmad-method'),
+  workflows: z
+    .array(
+      z.strictObject({
+        id: Id,
+        /** Folder of the workflow in the BMAD layout ('' = the zip root, else ending in "/"). */
+        dir: OriginDir,
+        /** Its main file in that folder (`workflow.md`, `instructions.md`, …). */
+        file: OriginFile,
+        /** Step files stored under an ASCII name: path in the package's workflow folder → path in the BMAD folder. */
+        renamed: z.record(OriginPath, OriginPath).optional(),
+      }),
+    )
+    .max(500),
+  /** Assets stored under an ASCII name: package path (`assets/…`) → path in the BMAD layout. */
+  assets: z.record(OriginPath, OriginPath).optional(),
+});
+export type BmadMethodOriginRecord = z.infer<typeof BmadMethodOriginRecord>;
+
 export const BmadManifest = z.strictObject({
   schemaVersion: SchemaVersion,
   name: NonEmptyString,
@@ -56,6 +92,7 @@ export const BmadManifest = z.strictObject({
     .strictObject({ minRuntimeVersion: z.string().optional(), requiresNetwork: z.boolean().optional() })
     .optional(),
   integrity: z.strictObject({ sha256: z.string().regex(SHA256_PATTERN).optional() }).optional(),
+  bmadMethod: BmadMethodOriginRecord.optional(),
 });
 export type BmadManifest = z.infer<typeof BmadManifest>;
 

@@ -7,10 +7,10 @@
 import { ApiError } from '../../shared/api-error.ts';
 import { packageFilesOf, unpackFiles } from './unpack.ts';
 import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue } from '../../shared/bmad/index.ts';
-import { deriveBmadMethod, isBmadMethodLayout, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
+import { deriveBmadMethod, isBmadMethodLayout, originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
 import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
-import { asciiAssetPaths } from '../../shared/bmad-method/ascii-assets.ts';
+import { asciiAssetPaths, withAssetNames } from '../../shared/bmad-method/ascii-assets.ts';
 
 export type { ImportLayout, ImportNote, ImportPreview };
 
@@ -78,7 +78,8 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
     return {
       original,
       pkg,
-      origin: null,
+      // A .bmad exported from a BMAD-METHOD import carries where its files came from (validated with bmad.json above).
+      origin: report.valid ? originFromManifest(original.manifestJson) : null,
       warnings: [...ascii.issues, ...report.warnings],
       errors: report.errors,
       preview: {
@@ -101,6 +102,8 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
   const derived = deriveBmadMethod(unpacked.files, unpacked.binaries);
   const ascii = asciiAssetPaths(derived.pkg);
   const renamedTo = new Map(ascii.renames.map((r) => [r.from, r.to]));
+  // Export back gives each renamed asset its own name again (shared/bmad-method/export.ts).
+  const origin = withAssetNames(derived.origin, ascii.renames);
   const report = validatePackage(ascii.pkg);
   const deriveErrors = derived.issues.filter((i) => i.severity === 'error');
   const deriveWarnings = [...derived.issues.filter((i) => i.severity === 'warning'), ...ascii.issues];
@@ -109,7 +112,7 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
   return {
     original: ascii.pkg,
     pkg: toMultiWorkflowLayout(ascii.pkg),
-    origin: derived.origin,
+    origin,
     warnings,
     errors,
     preview: {

@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { deriveManifest, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
-import type { BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
+import { originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 
 interface StoredManifest {
   name?: unknown;
@@ -32,6 +32,9 @@ export function packageNameFrom(projectName: string): string {
 }
 
 function originOf(stored: StoredManifest): BmadMethodOrigin | null {
+  const valid = originFromManifest(JSON.stringify(stored));
+  if (valid) return valid;
+  // An older record the model refuses (e.g. a folder name with a colon) still guides the BMAD-METHOD export.
   const origin = stored.bmadMethod as Partial<BmadMethodOrigin> | undefined;
   if (!origin || origin.layout !== 'bmad-method' || !Array.isArray(origin.workflows)) return null;
   const workflows = origin.workflows.filter(
@@ -92,10 +95,10 @@ export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRow
       steps: stepRows.filter((s) => s.workflowId === w.id).map((s) => ({ nodeId: s.nodeId, path: s.path, markdown: s.markdown })),
     };
   });
-  // The project's own fields win over the imported manifest: they are what people edit here.
-  const { bmadMethod: _origin, ...kept } = stored;
+  // The project's own fields win over the imported manifest: they are what people edit here. The
+  // origin record (`bmadMethod`) stays, so a .bmad export can be exported back to BMAD-METHOD later.
   const fields = {
-    ...kept,
+    ...stored,
     schemaVersion: '1.1',
     name: typeof stored.name === 'string' && stored.name ? stored.name : packageNameFrom(project.name),
     version: project.version,

@@ -1,0 +1,88 @@
+/**
+ * A BMAD-METHOD import travels through a `.bmad` export and back: the `.bmad` keeps where every
+ * file came from (`bmadMethod` in bmad.json), its import reads that back, and the export to
+ * BMAD-METHOD gives the original files byte for byte, names outside ASCII (steps and assets) and
+ * the folder they sat in included.
+ */
+import { exports } from 'cloudflare:workers';
+import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN, signedInClient, type TestClient } from './client.ts';
+
+type Files = Record<string, string>;
+
+/** A workflow at the zip root, named in Chinese, with a renamed data file its first step uses. */
+const ZH: Files = {
+  'workflow.md': '---\nname: 需求评审\ndescription: 评审需求文档\n---\n\n# 需求评审\n\n先读取 `./steps/步骤-01-收集.md` 并执行。\n',
+  'steps/步骤-01-收集.md':
+    "---\nname: '步骤-01-收集'\nnextStepFile: './步骤-02-评审.md'\nchecklist: '../data/清单.csv'\n---\n\n# 第一步：收集\n\n## STEP GOAL:\n\n收集需求。\n\n## Sequence of Instructions\n\n- 使用 {checklist}\n- 然后读取 {nextStepFile}\n",
+  'steps/步骤-02-评审.md': "---\nname: '步骤-02-评审'\n---\n\n# 第二步：评审\n\n## STEP GOAL:\n\n评审。\n\n## Sequence of Instructions\n\n- 结束。\n",
+  'data/清单.csv': '编号,检查项\n1,是否完整\n',
+  'template.md': '# 模板\n',
+};
+
+function zipOf(files: Files): Uint8Array {
+  const entries: Zippable = {};
+  for (const [path, text] of Object.entries(files)) entries[path] = strToU8(text);
+  return zipSync(entries);
+}
+
+async function importZip(client: TestClient, zip: Uint8Array, name: string) {
+  const form = new FormData();
+  form.set('file', new File([new Uint8Array(zip)], 'upload.zip', { type: 'application/zip' }));
+  form.set('name', name);
+  const res = await exports.default.fetch(`${ORIGIN}/api/projects/import`, { method: 'POST', headers: { origin: ORIGIN, cookie: client.cookie! }, body: form });
+  const body = (await res.json()) as { data: any; error: any };
+  expect(res.status, JSON.stringify(body.error)).toBe(201);
+  return body.data.project.id as string;
+}
+
+async function exportZip(client: TestClient, projectId: string, layout: 'bmad' | 'bmad-method') {
+  const res = await exports.default.fetch(`${ORIGIN}/api/projects/${projectId}/export?layout=${layout}`, { headers: { cookie: client.cookie! } });
+  expect(res.status).toBe(200);
+  const zip = new Uint8Array(await res.arrayBuffer());
+  const files = Object.fromEntries(Object.entries(unzipSync(zip)).map(([p, b]) => [p, strFromU8(b)]));
+  return { zip, files, warnings: JSON.parse(decodeURIComponent(res.headers.get('x-bmad-warnings-json') ?? '%5B%5D')) as Array<{ code: string }> };
+}
+
+const withoutWarnings = ({ 'WARNINGS.md': _w, ...files }: Files) => files;
+
+describe('BMAD-METHOD → .bmad → BMAD-METHOD', () => {
+  it('an asset named outside ASCII is stored under an ASCII name and exported under its own again, links too', async () => {
+    const user = await signedInClient('Assetnamer');
+    const project = await importZip(user, zipOf(ZH), 'zh assets');
+    const assets = (await user.get(`/api/projects/${project}/assets`)).data.assets.map((a: { path: string }) => a.path);
+    expect(assets).toContainEqual(expect.stringMatching(/^assets\/data\/asset-[0-9a-f]{8}\.csv$/u));
+    const direct = await exportZip(user, project, 'bmad-method');
+    expect(withoutWarnings(direct.files)).toEqual(ZH);
+  });
+
+  it('gives back the original files byte for byte, names outside ASCII and the zip-root folder included', async () => {
+    const user = await signedInClient('Roundtripper');
+    const first = await importZip(user, zipOf(ZH), 'zh first');
+
+    const bmad = await exportZip(user, first, 'bmad');
+    expect(JSON.parse(bmad.files['bmad.json']!).bmadMethod).toMatchObject({ layout: 'bmad-method', workflows: [{ dir: '', file: 'workflow.md' }] });
+    const second = await importZip(user, bmad.zip, 'zh second');
+    const back = await exportZip(user, second, 'bmad-method');
+    expect(withoutWarnings(back.files)).toEqual(ZH);
+    expect(back.warnings.map((w) => w.code)).not.toContain('BMAD_EXPORT_REWRITTEN');
+  });
+
+  it('a .bmad whose origin record would write outside the zip is refused, naming the field', async () => {
+    const user = await signedInClient('Forger');
+    const first = await importZip(user, zipOf(ZH), 'zh forged');
+    const bmad = await exportZip(user, first, 'bmad');
+    for (const forged of [{ dir: '../../', file: 'workflow.md' }, { dir: '', file: '../x.md' }, { dir: '/etc/', file: 'workflow.md' }]) {
+      const manifest = JSON.parse(bmad.files['bmad.json']!);
+      Object.assign(manifest.bmadMethod.workflows[0], forged);
+      const zip = zipOf({ ...bmad.files, 'bmad.json': JSON.stringify(manifest) });
+      const form = new FormData();
+      form.set('file', new File([zip], 'forged.bmad'));
+      const res = await exports.default.fetch(`${ORIGIN}/api/projects/import/preview`, { method: 'POST', headers: { origin: ORIGIN, cookie: user.cookie! }, body: form });
+      const preview = ((await res.json()) as { data: any }).data.preview;
+      expect(preview.valid).toBe(false);
+      expect(preview.errors.map((e: { path: string }) => e.path).join(' ')).toContain('bmad.json');
+    }
+  });
+});
