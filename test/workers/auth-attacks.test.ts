@@ -61,6 +61,43 @@ describe('sign-in throttling', () => {
     expect(await env.DB.prepare('SELECT count(*) AS n FROM auth_throttle WHERE key = ?').bind(key).first()).toEqual({ n: 0 });
   });
 
+  // Guesses from anywhere share the account's counter, so a stranger who knows the email could keep
+  // the owner waiting for ever (one guess each time the wait ends). A browser the owner signed in
+  // with before counts on its own (the trusted-device cookie).
+  it('never keeps the owner out of a browser they signed in with before, whatever others guess', async () => {
+    const owner = await signedInClient('Trusted');
+    const signIn = await new TestClient().request('POST', '/api/auth/login', { email: owner.email, password: RIGHT });
+    expect(signIn.status).toBe(200);
+    const cookies = signIn.headers.getSetCookie();
+    const device = cookies.find((c) => c.startsWith('bmad_device='))!;
+    expect(device).toMatch(/HttpOnly/i);
+    expect(device).toMatch(/SameSite=Strict/i);
+    expect(device).toMatch(/Path=\/api\/auth\/login/i);
+    const deviceCookie = device.split(';')[0]!;
+    expect(deviceCookie).not.toContain(owner.email);
+
+    // A stranger guesses the account into its delay …
+    for (let i = 0; i < ACCOUNT_LOGIN_POLICY.allowance; i++) expect((await login(owner.email, WRONG)).status).toBe(401);
+    expectThrottled(await login(owner.email, WRONG), ACCOUNT_LOGIN_POLICY.baseDelayMs / 1000);
+    // … and the owner's trusted browser still signs in at once, with the right password only.
+    expect((await login(owner.email, WRONG, { cookie: deviceCookie })).status).toBe(401);
+    expect((await login(owner.email, RIGHT, { cookie: deviceCookie })).status).toBe(200);
+    // A new browser waits the account's delay, and a forged, altered or other account's cookie is a new browser.
+    expectThrottled(await login(owner.email, RIGHT), ACCOUNT_LOGIN_POLICY.baseDelayMs / 1000);
+    const [version, nonce, mac] = deviceCookie.slice('bmad_device='.length).split('.');
+    // The first character: all its bits are the MAC's (the last one's lowest two are padding).
+    const flipped = `${mac!.startsWith('A') ? 'B' : 'A'}${mac!.slice(1)}`;
+    const other = await signedInClient('OtherDevice');
+    const otherSignIn = await new TestClient().request('POST', '/api/auth/login', { email: other.email, password: RIGHT });
+    const otherDevice = otherSignIn.headers.getSetCookie().find((c) => c.startsWith('bmad_device='))!.split(';')[0]!;
+    for (const forged of [`bmad_device=${version}.${nonce}.${flipped}`, `bmad_device=${version}.AAAAAAAAAAAAAAAAAAAAAA.${mac}`, 'bmad_device=v1.x.y', otherDevice]) {
+      expectThrottled(await login(owner.email, RIGHT, { cookie: forged }), ACCOUNT_LOGIN_POLICY.baseDelayMs / 1000);
+    }
+    // The trusted browser has a counter of its own: guessing there delays it alone.
+    for (let i = 0; i < ACCOUNT_LOGIN_POLICY.allowance; i++) expect((await login(owner.email, WRONG, { cookie: deviceCookie })).status).toBe(401);
+    expectThrottled(await login(owner.email, RIGHT, { cookie: deviceCookie }), ACCOUNT_LOGIN_POLICY.baseDelayMs / 1000);
+  });
+
   it('limits guesses per client address across many emails, keyed on CF-Connecting-IP only', async () => {
     const address = '203.0.113.21';
     for (let i = 0; i < IP_LOGIN_POLICY.allowance; i++) {

@@ -90,14 +90,16 @@ export async function register(
 /**
  * Sign in. Both counters (the client's address, then the account) are taken before the password
  * is checked, so concurrent guesses cannot all slip through one read of the counter; the password
- * work is the same whether or not the email has an account.
+ * work is the same whether or not the email has an account. A browser that signed in to this
+ * account before (`device`: its trusted-device cookie, device-cookie.ts) counts on its own
+ * counter instead of the account's, so guesses from elsewhere cannot keep the owner out of it.
  */
-export async function login(db: Db, input: { email: string; password: string }, address: string | null): Promise<LoginResult> {
+export async function login(db: Db, input: { email: string; password: string }, address: string | null, device: string | null = null): Promise<LoginResult> {
   if (address !== null) {
     const byAddress = await takeAttempt(db, `login:ip:${address}`, IP_LOGIN_POLICY);
     if (byAddress.type === 'throttled') return byAddress;
   }
-  const accountKey = `login:acct:${input.email}`;
+  const accountKey = device ? `login:device:${device}` : `login:acct:${input.email}`;
   const byAccount = await takeAttempt(db, accountKey, ACCOUNT_LOGIN_POLICY);
   if (byAccount.type === 'throttled') return byAccount;
   const user = await db.select().from(users).where(eq(users.email, input.email)).get();

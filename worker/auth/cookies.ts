@@ -5,7 +5,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 export const SESSION_COOKIE = 'bmad_session';
 export const SESSION_TTL_SECONDS = 14 * 24 * 60 * 60;
 
-function isLocalhost(c: Context): boolean {
+export function isLocalhost(c: Context): boolean {
   const host = new URL(c.req.url).hostname;
   return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost');
 }

@@ -77,5 +77,24 @@ export async function clearAttempts(db: Db, key: string): Promise<void> {
  */
 export function clientAddress(headers: Headers): string | null {
   const value = headers.get('cf-connecting-ip')?.trim();
-  return value ? value.toLowerCase() : null;
+  return value ? addressKey(value) : null;
+}
+
+/**
+ * The part of an address one client controls: an IPv4 address whole, an IPv6 address by its /64
+ * (one home or server is given a whole /64, so each of its 2^64 addresses must not get its own
+ * allowance). An IPv4-mapped IPv6 address is its IPv4 address. Anything unparsable is kept as sent.
+ */
+export function addressKey(address: string): string {
+  const value = address.toLowerCase();
+  if (!value.includes(':')) return value;
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(value);
+  if (mapped) return mapped[1]!;
+  const [head, tail, more] = value.split('::');
+  if (more !== undefined) return value;
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  if (groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return value;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }

@@ -9,6 +9,7 @@ import { login, logout, logoutAll, register, setUserLocale } from '../auth/accou
 import { loginSessionId } from '../auth/login-session-id.ts';
 import { tellUserProjects } from '../live/project-channel.ts';
 import { clearSessionCookie, setSessionCookie } from '../auth/cookies.ts';
+import { issueDeviceCookie, trustedDevice } from '../auth/device-cookie.ts';
 import { clientAddress } from '../auth/throttle.ts';
 import { requireUser } from '../middleware/require-user.ts';
 
@@ -30,13 +31,17 @@ export const authRoutes = new Hono<AppEnv>()
       throw new ApiError('AUTH_EMAIL_TAKEN', { hints: ['Sign in instead, or use another email.'] });
     }
     setSessionCookie(c, result.token);
+    await issueDeviceCookie(c, c.env, result.user.email);
     return ok(c, { user: result.user }, 201);
   })
   .post('/login', jsonBody(LoginInput), async (c) => {
-    const result = await login(c.var.db, c.req.valid('json'), clientAddress(c.req.raw.headers));
+    const input = c.req.valid('json');
+    const device = await trustedDevice(c, c.env, input.email);
+    const result = await login(c.var.db, input, clientAddress(c.req.raw.headers), device);
     switch (result.type) {
       case 'signed_in':
         setSessionCookie(c, result.token);
+        await issueDeviceCookie(c, c.env, result.user.email);
         return ok(c, { user: result.user });
       case 'invalid_credentials':
         throw new ApiError('AUTH_INVALID_CREDENTIALS', { hints: ['Check the email and password and try again.'] });
