@@ -8,6 +8,7 @@ import { ORIGIN, signedInClient, type TestClient } from './client.ts';
 import { buildZip, crc32, deflated, packageEntries, stored, type EndRecord, type RawEntry } from './zip-builder.ts';
 import { readCentralDirectory } from '../../worker/package-io/zip-entries.ts';
 import { readEntryBytes } from '../../worker/package-io/inflate-entry.ts';
+import { unpackFiles } from '../../worker/package-io/unpack.ts';
 import { guardLogs } from './log-canary.ts';
 
 // Nothing this file's faults make the Worker or the session object log may carry a key, an email or a hash.
@@ -91,11 +92,54 @@ describe('sizes actually produced', () => {
     expect(error.details).toEqual([expect.objectContaining({ path: 'assets/z0.md' })]);
   });
 
-  it('refuses a package whose declared sizes add up past the unpacked limit before inflating anything', async () => {
-    // Each declares 9.5 MiB from 64 KiB (a believable ratio), 11 of them: 104.5 MiB in all.
-    const big = Array.from({ length: 11 }, (_, i) => stored(`assets/b${i}.md`, 'x', { size: 9.5 * MiB, compressedSize: 64 * 1024 }));
+  it('refuses a package whose declared sizes add up past the unpacked limit (24 MiB, well below the isolate\'s 128 MB) before inflating anything', async () => {
+    // Each declares 9.5 MiB from 64 KiB (a believable ratio), 3 of them: 28.5 MiB in all.
+    const big = Array.from({ length: 3 }, (_, i) => stored(`assets/b${i}.md`, 'x', { size: 9.5 * MiB, compressedSize: 64 * 1024 }));
     const error = await expectRefused(withExtra(big), 'PKG_TOO_LARGE');
-    expect(error.message).toContain('unpacks to more than 100 MB');
+    expect(error.message).toContain('unpacks to more than 24 MB, the limit for one import');
+  });
+
+  it('refuses many entries of exactly 1 MiB that each compress ~1000× (the shape that grew workerd by ~123 MB), nothing inflated', async () => {
+    const mib = new Uint8Array(MiB).fill(0x20);
+    const data = deflateSync(mib);
+    const crc = crc32(mib);
+    const bombs = Array.from({ length: 20 }, (_, i): RawEntry => ({ name: `assets/s${i}.md`, data, method: 8, size: MiB, crc }));
+    const error = await expectRefused(withExtra(bombs), 'PKG_INVALID_ZIP');
+    expect(error.message).toMatch(/expands more than 200 times .*past the limit/u);
+  });
+
+  it('holds the whole package to the ratio: 100 entries of 200 KiB, each under the per-entry floor, refused before inflating', async () => {
+    const small = new Uint8Array(200 * 1024).fill(0x20);
+    const data = deflateSync(small);
+    const crc = crc32(small);
+    const bombs = Array.from({ length: 100 }, (_, i): RawEntry => ({ name: `assets/t${i}.md`, data, method: 8, size: small.length, crc }));
+    const error = await expectRefused(withExtra(bombs), 'PKG_INVALID_ZIP');
+    expect(error.message).toMatch(/^The package expands more than 200 times .*past the limit for one import/u);
+  });
+
+  it('refuses one entry of 256 KiB–1 MiB that compresses past 200×', () => {
+    const half = new Uint8Array(512 * 1024).fill(0x20);
+    const result = unpackFiles(buildZip([deflated('assets/half.md', half)]));
+    expect(result).toMatchObject({ ok: false, code: 'PKG_INVALID_ZIP', message: expect.stringContaining('assets/half.md expands more than 200 times') });
+  });
+
+  it('unpacks an honest ~12 MB package (text compressing a few times), larger than the bench\'s 10 MB one', () => {
+    const words = ['step', 'goal', 'review', 'the', 'draft', 'with', 'user', 'and', 'write', 'notes', 'menu', 'continue', 'template', 'section'];
+    let seed = 7;
+    const text = (bytes: number) => {
+      const out: string[] = [];
+      let n = 0;
+      while (n < bytes) {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        const word = words[seed % words.length]!;
+        out.push(word);
+        n += word.length + 1;
+      }
+      return out.join(' ');
+    };
+    const entries = Array.from({ length: 8 }, (_, i) => deflated(`workflows/w${i}/steps/big.md`, text(1.5 * MiB)));
+    const result = unpackFiles(buildZip(entries));
+    expect(result.ok, result.ok ? '' : result.message).toBe(true);
   });
 
   it('stops at the space the package has left in total, whatever the entry declares', () => {

@@ -88,7 +88,7 @@ export function packageFilesOf(unpacked: { files: ReadonlyMap<string, string>; b
  */
 export function unpackFiles(zip: Uint8Array): UnpackFilesResult {
   if (zip.byteLength > IMPORT_LIMITS.maxZipBytes) {
-    return { ok: false, code: 'PKG_TOO_LARGE', message: `The package is larger than ${IMPORT_LIMITS.maxZipBytes / 1024 / 1024} MB.` };
+    return { ok: false, code: 'PKG_TOO_LARGE', message: `The package is larger than ${IMPORT_LIMITS.maxZipBytes / 1024 / 1024} MB, the limit for one import.` };
   }
   const directory = readCentralDirectory(zip);
   if (!directory.ok) return { ok: false, code: 'PKG_INVALID_ZIP', message: `This is not a usable zip: ${directory.reason}.` };
@@ -99,6 +99,7 @@ export function unpackFiles(zip: Uint8Array): UnpackFilesResult {
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
   let total = 0;
+  let compressed = 0;
   for (const entry of directory.entries) {
     const why = unsafeName(entry.name);
     if (why) details.push({ path: entry.name, message: `This entry's name ${why}.`, hint: 'Rebuild the zip from the package folder.' });
@@ -111,12 +112,26 @@ export function unpackFiles(zip: Uint8Array): UnpackFilesResult {
     if (entry.size > IMPORT_LIMITS.maxFileBytes) {
       return { ok: false, code: 'PKG_TOO_LARGE', message: `${entry.name} is larger than ${IMPORT_LIMITS.maxFileBytes / 1024 / 1024} MB.` };
     }
-    if (entry.size > 1024 * 1024 && entry.size / Math.max(1, entry.compressedSize) > IMPORT_LIMITS.maxRatio) {
-      return { ok: false, code: 'PKG_INVALID_ZIP', message: `${entry.name} expands suspiciously (a zip bomb?); it was not unpacked.` };
+    compressed += entry.compressedSize;
+    if (entry.size >= IMPORT_LIMITS.ratioFloorEntryBytes && entry.size / Math.max(1, entry.compressedSize) > IMPORT_LIMITS.maxRatio) {
+      return {
+        ok: false,
+        code: 'PKG_INVALID_ZIP',
+        message: `${entry.name} expands more than ${IMPORT_LIMITS.maxRatio} times (a zip bomb?), past the limit for one file; it was not unpacked.`,
+      };
     }
   }
   if (total > IMPORT_LIMITS.maxUnpackedBytes) {
-    return { ok: false, code: 'PKG_TOO_LARGE', message: `The package unpacks to more than ${IMPORT_LIMITS.maxUnpackedBytes / 1024 / 1024} MB.` };
+    return { ok: false, code: 'PKG_TOO_LARGE', message: `The package unpacks to more than ${IMPORT_LIMITS.maxUnpackedBytes / 1024 / 1024} MB, the limit for one import.` };
+  }
+  // Many entries each under the per-entry floor still add up: the whole package is held to the ratio
+  // too. Entries may share their compressed bytes (an overlapping zip), so the zip's size bounds them.
+  if (total >= IMPORT_LIMITS.ratioFloorPackageBytes && total / Math.max(1, Math.min(compressed, zip.byteLength)) > IMPORT_LIMITS.maxRatio) {
+    return {
+      ok: false,
+      code: 'PKG_INVALID_ZIP',
+      message: `The package expands more than ${IMPORT_LIMITS.maxRatio} times (${(total / 1024 / 1024).toFixed(1)} MB from a ${Math.ceil(zip.byteLength / 1024)} KB zip; a zip bomb?), past the limit for one import; nothing was unpacked.`,
+    };
   }
   if (details.length > 0) {
     return { ok: false, code: 'PKG_INVALID_ZIP', message: 'The zip holds entries that are not safe to unpack.', details };
