@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { TestClient, projectWithOwner, signedInClient } from './client.ts';
+import { MEMBER_ADD_POLICY } from '../../worker/auth/throttle.ts';
 
 describe('projects and roles', () => {
   it('creates a project owned by its creator and lists only my projects', async () => {
@@ -102,6 +103,26 @@ describe('members', () => {
     expect(missing.error?.code).toBe('USER_NOT_FOUND');
     const bad = await owner.post(`${base}/members`, { email: 'ghost@example.test', role: 'admin' });
     expect(bad.status).toBe(422);
+  });
+
+  // Each add looks an email up: unlimited, any account could list who else has one.
+  it('limits how many members one person adds in a short time, counted before the email is looked up', async () => {
+    const { owner, base } = await projectWithOwner();
+    const real = await signedInClient('Listed');
+    for (let i = 0; i < MEMBER_ADD_POLICY.allowance; i++) {
+      expect((await owner.post(`${base}/members`, { email: `ghost-${i}@example.test`, role: 'viewer' })).error?.code).toBe('USER_NOT_FOUND');
+    }
+    for (const email of ['ghost-next@example.test', real.email]) {
+      const refused = await owner.post(`${base}/members`, { email, role: 'viewer' });
+      expect(refused.status).toBe(429);
+      expect(refused.error?.code).toBe('RATE_LIMITED');
+      expect(Number(refused.headers.get('retry-after'))).toBe(MEMBER_ADD_POLICY.baseDelayMs / 1000);
+    }
+    // The refusal says nothing of whether the account exists, and nobody was added.
+    expect((await real.get(base)).status).toBe(404);
+    // Another owner has an allowance of their own.
+    const other = await projectWithOwner();
+    expect((await other.owner.post(`${other.base}/members`, { email: real.email, role: 'viewer' })).status).toBe(201);
   });
 
   it('only owners manage members, anyone may leave, and the last owner stays', async () => {

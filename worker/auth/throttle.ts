@@ -9,6 +9,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { authThrottle } from '../db/schema.ts';
+import { ApiError } from '../../shared/api-error.ts';
 
 export interface ThrottlePolicy {
   /** Attempts that go through without any delay. */
@@ -30,6 +31,12 @@ export const ACCOUNT_LOGIN_POLICY: ThrottlePolicy = { allowance: 5, baseDelayMs:
 export const IP_LOGIN_POLICY: ThrottlePolicy = { allowance: 20, baseDelayMs: 30_000, maxDelayMs: 15 * MINUTE, resetAfterMs: 60 * MINUTE };
 /** Per client address: a few accounts at once is normal, a flood is not. */
 export const IP_REGISTER_POLICY: ThrottlePolicy = { allowance: 5, baseDelayMs: 60_000, maxDelayMs: 60 * MINUTE, resetAfterMs: 24 * 60 * MINUTE };
+
+/**
+ * Per person adding members: each add looks an email up, so it could list who has an account.
+ * Thirty at once (a team joining) go through; then 10 s, 20 s … up to 10 min between adds.
+ */
+export const MEMBER_ADD_POLICY: ThrottlePolicy = { allowance: 30, baseDelayMs: 10_000, maxDelayMs: 10 * MINUTE, resetAfterMs: 60 * MINUTE };
 
 export type ThrottleDecision = { type: 'admitted'; attempts: number } | { type: 'throttled'; retryAfterSeconds: number };
 
@@ -62,6 +69,16 @@ export async function takeAttempt(db: Db, key: string, policy: ThrottlePolicy, n
   const row = await db.select({ nextAllowedAt: authThrottle.nextAllowedAt }).from(authThrottle).where(eq(authThrottle.key, key)).get();
   const waitMs = (row?.nextAllowedAt ?? now) - now;
   return { type: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+}
+
+/** 429 with Retry-After, in words a person can act on ("Too many sign-in attempts. Try again in 30 seconds."). */
+export function throttledError(what: string, retryAfterSeconds: number): ApiError {
+  const wait = retryAfterSeconds < 90 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
+  return new ApiError('RATE_LIMITED', {
+    message: `Too many ${what}. Try again in ${wait}.`,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+    extra: { retryAfterSeconds },
+  });
 }
 
 /** Forget a key's attempts (a successful sign-in clears its account's counter, never its address's). */

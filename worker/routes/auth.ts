@@ -10,23 +10,13 @@ import { loginSessionId } from '../auth/login-session-id.ts';
 import { tellUserProjects } from '../live/project-channel.ts';
 import { clearSessionCookie, setSessionCookie } from '../auth/cookies.ts';
 import { issueDeviceCookie, trustedDevice } from '../auth/device-cookie.ts';
-import { clientAddress } from '../auth/throttle.ts';
+import { clientAddress, throttledError } from '../auth/throttle.ts';
 import { requireUser } from '../middleware/require-user.ts';
-
-/** 429 with Retry-After, in words a person can act on. */
-function throttled(what: string, retryAfterSeconds: number): ApiError {
-  const wait = retryAfterSeconds < 90 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
-  return new ApiError('RATE_LIMITED', {
-    message: `Too many ${what}. Try again in ${wait}.`,
-    headers: { 'retry-after': String(retryAfterSeconds) },
-    extra: { retryAfterSeconds },
-  });
-}
 
 export const authRoutes = new Hono<AppEnv>()
   .post('/register', jsonBody(RegisterInput), async (c) => {
     const result = await register(c.var.db, c.req.valid('json'), clientAddress(c.req.raw.headers));
-    if (result.type === 'throttled') throw throttled('registrations from this network', result.retryAfterSeconds);
+    if (result.type === 'throttled') throw throttledError('registrations from this network', result.retryAfterSeconds);
     if (result.type === 'email_taken') {
       throw new ApiError('AUTH_EMAIL_TAKEN', { hints: ['Sign in instead, or use another email.'] });
     }
@@ -46,7 +36,7 @@ export const authRoutes = new Hono<AppEnv>()
       case 'invalid_credentials':
         throw new ApiError('AUTH_INVALID_CREDENTIALS', { hints: ['Check the email and password and try again.'] });
       case 'throttled':
-        throw throttled('sign-in attempts', result.retryAfterSeconds);
+        throw throttledError('sign-in attempts', result.retryAfterSeconds);
       default: {
         const never: never = result;
         throw new Error(`unhandled login result ${String(never)}`);

@@ -13,12 +13,16 @@ import { atLeast } from '../../shared/api/common.ts';
 import { AddMemberInput, UpdateMemberInput } from '../../shared/api/projects.ts';
 import { addMember, listMembers, removeMember, updateMemberRole } from '../store/projects.ts';
 import { tellProject } from '../live/project-channel.ts';
+import { MEMBER_ADD_POLICY, takeAttempt, throttledError } from '../auth/throttle.ts';
 
 export const memberRoutes = new Hono<AppEnv>()
   // Viewers pass the router's gate so they can leave; each write route checks its own role.
   .use(projectAccess({ write: 'viewer' }))
   .get('/', async (c) => ok(c, { members: await listMembers(c.var.db, c.var.projectId) }))
   .post('/', requireRole('owner'), jsonBody(AddMemberInput), async (c) => {
+    // Counted before the email is looked up, so adding cannot be used to list who has an account.
+    const decision = await takeAttempt(c.var.db, `members:add:${c.var.user.id}`, MEMBER_ADD_POLICY);
+    if (decision.type === 'throttled') throw throttledError('members added in a short time', decision.retryAfterSeconds);
     const member = await addMember(c.var.db, c.var.projectId, c.req.valid('json'));
     // `at` is taken after the D1 write, so it is newer than any role an upgrade read before it.
     await tellProject(c.env, c.var.db, c.var.projectId, { type: 'membershipChanged', userId: member.userId, role: member.role, at: Date.now() });
