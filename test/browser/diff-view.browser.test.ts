@@ -90,6 +90,21 @@ describeBrowser('the diff view (browser)', () => {
     // The choice is remembered for the next visit.
     expect(await page.evaluate(() => localStorage.getItem('workbench.diff-mode'))).toBe('split');
 
+    // ---- The comment affordance is a speech bubble shown on the hovered line only, never a "+"
+    // beside every line number (readers took unchanged lines for added ones).
+    const stagedSide = split.locator('.cm-mergeViewEditor').nth(1);
+    const bubbles = stagedSide.locator('[data-testid="diff-comment-line"]');
+    expect(await bubbles.count()).toBeGreaterThan(1);
+    expect((await bubbles.allTextContents()).join('')).not.toContain('+');
+    expect(await bubbles.first().locator('svg').count()).toBe(1);
+    const opacity = (line: number) => stagedSide.locator(`[data-testid="diff-comment-line"][data-line="${line}"]`).evaluate((b) => getComputedStyle(b).opacity);
+    const target = hunks[0]!.newStart;
+    await expect.poll(() => opacity(target)).toBe('0');
+    await stagedSide.locator('.cm-content .cm-line').filter({ hasText: 'carefully' }).hover();
+    await expect.poll(() => opacity(target)).toBe('1');
+    const shown = await bubbles.evaluateAll((all) => all.filter((b) => getComputedStyle(b).opacity !== '0').map((b) => (b as HTMLElement).dataset['line']));
+    expect(shown).toEqual([String(target)]);
+
     // ---- Keyboard: from the first file (the asset), n goes to the step; j steps through its hunks.
     await page.locator(`[data-testid="changed-file"][data-key="${ASSET_KEY}"] summary`).focus();
     await page.keyboard.press('n');

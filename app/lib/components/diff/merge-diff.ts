@@ -10,13 +10,14 @@
 import { t } from '../../i18n/i18n.svelte.ts';
 import type { EditorView as EditorViewType } from '@codemirror/view';
 import { wordHighlight } from './word-highlight.ts';
+import { commentIcon } from './comment-icon.ts';
 
 export type MergeMode = 'split' | 'inline';
 
 export interface CommentGutter {
   /** Open threads on a staged line (1-based). */
   threadsOn: (line: number) => number;
-  /** Offer "+" to comment on a staged line; absent: markers only. */
+  /** Offer a comment on a staged line (a speech-bubble button shown on hover); absent: markers only. */
   oncomment?: ((line: number) => void) | undefined;
 }
 
@@ -66,17 +67,38 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
     create: () => options.gutter,
     update: (value, tr) => tr.effects.reduce((v, e) => (e.is(setGutter) ? e.value : v), value),
   });
+  // The line under the pointer (0: none): its comment button shows, as on GitHub; every other
+  // line's stays hidden, so nothing in the gutter reads as an added-line sign.
+  const setHover = StateEffect.define<number>();
+  const hoverState = StateField.define<number>({
+    create: () => 0,
+    update: (value, tr) => tr.effects.reduce((v, e) => (e.is(setHover) ? e.value : v), value),
+  });
+  const hoverLines = EditorView.domEventHandlers({
+    mousemove(event, v) {
+      const pos = v.posAtCoords({ x: event.clientX, y: event.clientY }, false);
+      const line = pos === null ? 0 : v.state.doc.lineAt(pos).number;
+      if (line !== v.state.field(hoverState)) v.dispatch({ effects: setHover.of(line) });
+      return false;
+    },
+    mouseleave(_event, v) {
+      if (v.state.field(hoverState) !== 0) v.dispatch({ effects: setHover.of(0) });
+      return false;
+    },
+  });
 
   class CommentMarker extends GutterMarker {
     constructor(
       readonly line: number,
       readonly count: number,
       readonly oncomment: ((line: number) => void) | undefined,
+      /** Under the pointer or the focused cursor: the comment button is shown. */
+      readonly active: boolean,
     ) {
       super();
     }
     override eq(other: CommentMarker): boolean {
-      return other.line === this.line && other.count === this.count && other.oncomment === this.oncomment;
+      return other.line === this.line && other.count === this.count && other.oncomment === this.oncomment && other.active === this.active;
     }
     override toDOM(): HTMLElement {
       const box = document.createElement('span');
@@ -92,8 +114,8 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
       if (this.oncomment) {
         const button = document.createElement('button');
         button.type = 'button';
-        button.className = 'cm-comment-add';
-        button.textContent = '+';
+        button.className = this.active ? 'cm-comment-add is-active' : 'cm-comment-add';
+        button.append(commentIcon());
         // CodeMirror hides its gutters from assistive technology, so the button is for the pointer;
         // the keyboard comments on the cursor's line from the button beside the diff (FileDiff.svelte).
         button.tabIndex = -1;
@@ -114,9 +136,11 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
       const g = v.state.field(gutterState);
       const line = v.state.doc.lineAt(block.from).number;
       const count = g.threadsOn(line);
-      return count > 0 || g.oncomment ? new CommentMarker(line, count, g.oncomment) : null;
+      const active = line === v.state.field(hoverState) || (v.hasFocus && line === v.state.doc.lineAt(v.state.selection.main.head).number);
+      return count > 0 || g.oncomment ? new CommentMarker(line, count, g.oncomment, active) : null;
     },
-    lineMarkerChange: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setGutter))),
+    lineMarkerChange: (update) =>
+      update.selectionSet || update.focusChanged || update.transactions.some((tr) => tr.effects.some((e) => e.is(setGutter) || e.is(setHover))),
   });
 
   const common = [
@@ -131,6 +155,8 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
   const staged = [
     ...common,
     gutterState,
+    hoverState,
+    hoverLines,
     commentGutter,
     EditorView.updateListener.of((u) => {
       if (u.selectionSet && options.oncursor) options.oncursor(u.state.doc.lineAt(u.state.selection.main.head).number);
