@@ -8,6 +8,7 @@
  * `INTERNAL_ERROR` value with status 0 (or the HTTP status), so pages can always show a message.
  * A 401 that means "no valid sign-in" also sends the user to /login?next=… (see `onUnauthorized`).
  */
+import { unreachableError } from './local-error.ts';
 import { t } from './i18n/i18n.svelte.ts';
 import { goto } from '$app/navigation';
 import { navigating } from '$app/state';
@@ -161,8 +162,8 @@ function buildUrl(path: string, query: Query | undefined): string {
   return `/api${path}${qs ? `?${qs}` : ''}`;
 }
 
-const UNREACHABLE = (): ApiResult<never> =>
-  failure(0, 'INTERNAL_ERROR', t('network.unreachable'), [t('network.checkConnection')]);
+// Its words are read when shown, so a language switch translates an error already on the page.
+const UNREACHABLE = (): ApiResult<never> => ({ ok: false, status: 0, error: unreachableError() });
 
 /** The newest D1 bookmark the Worker answered, sent back so this tab reads its own writes from any replica. */
 let d1Bookmark: string | null = null;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_USER, seedDemo } from '../../scripts/seed-demo.ts';
 import { loadPackageDir, PACKAGES_DIR } from '../fixtures/packages.ts';
 import { hunksOf } from '../../shared/ai/hunks.ts';
+import { diffView as zhDiff } from '../../app/lib/i18n/zh/diff-view.ts';
 import { describeBrowser, useModelSuite } from './harness.ts';
 
 const WF = 'vendor-intake';
@@ -104,6 +105,17 @@ describeBrowser('the diff view (browser)', () => {
     await expect.poll(() => opacity(target)).toBe('1');
     const shown = await bubbles.evaluateAll((all) => all.filter((b) => getComputedStyle(b).opacity !== '0').map((b) => (b as HTMLElement).dataset['line']));
     expect(shown).toEqual([String(target)]);
+
+    // ---- A language switch reaches the open diff: its folded-lines text and its screen-reader labels.
+    const folded = () => split.locator('.cm-collapsedLines').first().textContent();
+    const labels = async () => [await stagedSide.locator('.cm-content').getAttribute('aria-label'), await bubbles.first().getAttribute('aria-label')];
+    expect(await folded()).toMatch(/unchanged lines/u);
+    await page.getByTestId('language-switch').selectOption('zh');
+    await expect.poll(folded).toMatch(/行未改动/u);
+    await expect.poll(labels).toEqual([zhDiff.changesIn.replace('{{file}}', 'workflows/vendor-intake/steps/capture-request.md'), expect.stringMatching(/^评论第 \d+ 行$/u)]);
+    await page.getByTestId('language-switch').selectOption('en');
+    await expect.poll(folded).toMatch(/unchanged lines/u);
+    expect((await labels())[1]).toMatch(/^Comment on line \d+$/u);
 
     // ---- Keyboard: from the first file (the asset), n goes to the step; j steps through its hunks.
     await page.locator(`[data-testid="changed-file"][data-key="${ASSET_KEY}"] summary`).focus();

@@ -7,7 +7,7 @@ import type { SessionEvent } from '../../../shared/ai/events.ts';
 import { isErrorCode, type ErrorBody } from '../../../shared/errors.ts';
 import type { AiPresence, ClientComment, HelloMessage, PresenceEntry, ServerMessage } from '../../../shared/protocol.ts';
 import { MAX_CLIENT_TEXT_FRAME_BYTES } from '../../../shared/protocol-limits.ts';
-import { t } from '../i18n/i18n.svelte.ts';
+import { unreachableError } from '../local-error.ts';
 import type { LiveConnection, LiveHandlers, LiveStatus } from './live-socket.ts';
 import { lazyConnect } from './lazy-connect.ts';
 import { EMPTY_LOG, foldEvents, type SessionLog } from './turn-log.ts';
@@ -271,5 +271,5 @@ export class LiveFeed {
 
 /** A request whose answer did not come: the socket closed, or the time ran out. */
 function unanswered(): CommentAnswer {
-  return { ok: false, error: { code: 'INTERNAL_ERROR', message: t('network.unreachable'), hints: [t('network.checkConnection')] } };
+  return { ok: false, error: unreachableError() };
 }
