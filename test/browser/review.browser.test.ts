@@ -121,8 +121,22 @@ describeBrowser('reviewing a session together (browser, three people)', () => {
 
     // ---- The editor replies; the owner resolves; both reach everyone.
     const threadOf = (page: Page) => page.getByTestId('review-thread').first();
-    await threadOf(editor).getByTestId('thread-reply-input').fill('Yes: section 4.2.');
+    // "@" offers the members (keyboard: Enter picks); a unique first name ("@Demo") counts too, and
+    // the box says who will be notified before anything is sent.
+    const reply = threadOf(editor).getByTestId('thread-reply-input');
+    await reply.click();
+    await reply.pressSequentially('@Ve');
+    const option = threadOf(editor).getByTestId('mention-option');
+    await option.first().waitFor();
+    expect(await option.allTextContents()).toEqual([expect.stringContaining(DEMO_VIEWER.name)]);
+    await reply.press('Enter');
+    expect(await reply.inputValue()).toBe(`@${DEMO_VIEWER.name} `);
+    await reply.pressSequentially('and @Demo: yes, section 4.2.');
+    const notify = threadOf(editor).getByTestId('mention-will-notify');
+    await expect.poll(() => notify.textContent()).toContain(DEMO_USER.name);
+    expect(await notify.textContent()).toContain(DEMO_VIEWER.name);
     await threadOf(editor).getByTestId('thread-reply').click();
+    for (const page of [owner, viewer]) await page.getByTestId('mention-notice').first().waitFor();
     for (const page of [owner, viewer]) await expect.poll(() => threadOf(page).getByTestId('thread-comment').count()).toBe(2);
     expect(commentPosts).toEqual([]);
     await threadOf(owner).getByTestId('thread-resolve').click();
