@@ -149,8 +149,9 @@ export function fileSources(id: string, dir: string, order: readonly string[], t
 
 /**
  * The steps a workflow text holds inline: one source per `<step n=…>` (chained in the order
- * written, `<goto step=…>` an extra edge, the last step ending on an edge of its own when it has
- * gotos), or, with no `<step>` at all, one source holding the whole body. Null when the body is empty.
+ * written unless a step exits or jumps away, `<goto step=…>` and "Jump to Step N" extra edges
+ * labelled by their `<check if>`, the last step ending on an edge of its own when it has gotos), or,
+ * with no `<step>` at all, one source holding the whole body. Null when the body is empty.
  */
 export function inlineSources(id: string, candidate: Candidate): { sources: StepSource[]; edgesOf: Map<string, SourceEdge[]>; endAfter: Map<string, string>; workflowSteps: Array<{ start: number; end: number; nodeId: string }>; whole: boolean } | null {
   const raw = candidate.text.raw;
@@ -176,17 +177,41 @@ export function inlineSources(id: string, candidate: Candidate): { sources: Step
   });
   const edgesOf = new Map<string, SourceEdge[]>();
   const endAfter = new Map<string, string>();
+  const indexOf = (step: string) => blocks.findIndex((x) => x.n === step);
+  // Steps an earlier step jumps forward to, over others (sprint-status: step 0 → 20 and 30 by mode).
+  const jumpedTo = new Map<number, number>();
+  blocks.forEach((b, i) => {
+    for (const g of b.gotos) {
+      const target = indexOf(g.step);
+      if (target > i + 1 && !jumpedTo.has(target)) jumpedTo.set(target, i);
+    }
+  });
   blocks.forEach((b, i) => {
     const out: SourceEdge[] = [];
     const line = raw.slice(0, b.start).split('\n').length;
-    if (i + 1 < sources.length) out.push({ to: sources[i + 1]!.key, label: 'next', key: 'nextStepFile', line });
+    const toNext = b.gotos.find((g) => indexOf(g.step) === i + 1);
+    // Written order is the way on, unless the step leaves it: an exit or a jump outside any <check>,
+    // or an exit it offers right before a step that only an earlier step's jump reaches.
+    const leaves =
+      b.exits === 'always' ||
+      b.gotos.some((g) => !g.conditional && indexOf(g.step) !== i + 1) ||
+      (b.exits === 'maybe' && !toNext && (jumpedTo.get(i + 1) ?? i) < i);
+    if (i + 1 < sources.length && (!leaves || toNext)) out.push({ to: sources[i + 1]!.key, label: toNext?.conditional ? toNext.label : 'next', key: 'nextStepFile', line });
     for (const g of b.gotos) {
-      const target = blocks.findIndex((x) => x.n === g.step);
+      const target = indexOf(g.step);
       if (target < 0 || target === i || out.some((e) => e.to === sources[target]!.key)) continue;
       out.push({ to: sources[target]!.key, label: g.label, line: g.line });
     }
     edgesOf.set(sources[i]!.key, out);
-    if (i + 1 === sources.length && out.length > 0) endAfter.set(sources[i]!.key, 'done');
+  });
+  // A step left with no way in would be a second start (refused): it keeps its chain from the step before.
+  sources.forEach((source, j) => {
+    if (j === 0 || [...edgesOf.values()].some((out) => out.some((e) => e.to === source.key))) return;
+    const line = raw.slice(0, blocks[j - 1]!.start).split('\n').length;
+    edgesOf.get(sources[j - 1]!.key)!.unshift({ to: source.key, label: 'next', key: 'nextStepFile', line });
+  });
+  sources.forEach((source, i) => {
+    if (i + 1 === sources.length && edgesOf.get(source.key)!.length > 0) endAfter.set(source.key, 'done');
   });
   return { sources, edgesOf, endAfter, workflowSteps: blocks.map((b, i) => ({ start: b.start, end: b.end, nodeId: sources[i]!.nodeId })), whole };
 }
