@@ -117,6 +117,17 @@ describeBrowser('the diff view (browser)', () => {
     await expect.poll(folded).toMatch(/unchanged lines/u);
     expect((await labels())[1]).toMatch(/^Comment on line \d+$/u);
 
+    // ---- "Semantic" is a switch of its own, not a fourth view: one view choice is pressed.
+    expect(await stepFile.getByTestId('diff-mode-semantic').getAttribute('type')).toBe('checkbox');
+    expect(await stepFile.locator('.modes [aria-pressed="true"]').count()).toBe(1);
+
+    // ---- A kept change reads as accepted, never struck through (as if dismissed).
+    const second = stepFile.locator(`[data-testid="hunk"][data-hash="${hunks[1]!.hash}"]`);
+    await second.getByTestId('keep-hunk').click();
+    await stepFile.locator(`[data-testid="hunk"][data-hash="${hunks[1]!.hash}"][data-kept="true"]`).waitFor();
+    const decorations = await second.evaluate((li) => [li, ...li.querySelectorAll('*')].map((el) => getComputedStyle(el).textDecorationLine));
+    expect(decorations).not.toContain('line-through');
+
     // ---- Keyboard: from the first file (the asset), n goes to the step; j steps through its hunks.
     await page.locator(`[data-testid="changed-file"][data-key="${ASSET_KEY}"] summary`).focus();
     await page.keyboard.press('n');

@@ -115,6 +115,8 @@ describeBrowser('reviewing a session together (browser, three people)', () => {
       const thread = page.locator(`[data-testid="review-thread"][data-line="${line}"]`);
       await thread.waitFor();
       expect(await thread.locator('[data-testid="thread-comment"] strong').textContent()).toBe('policy section');
+      // The thread names the file by its path, not by the internal key.
+      expect(await thread.getByTestId('thread-place').textContent()).toBe(`workflows/${WF}/steps/${STEP}.md, line ${line}`);
       await file(page).locator(`[data-testid="diff-thread-marker"][data-line="${line}"]`).waitFor();
     }
     expect(await viewer.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
