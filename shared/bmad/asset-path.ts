@@ -1,11 +1,11 @@
 /**
  * Asset path and size rules (schemas/bmad-v1.1/README.md, "Paths and sizes"): used by validation stage 5 and by the asset API as
  * the user types. A path is `assets/...`, uses only `[A-Za-z0-9._/-]`, has no empty, `.` or `..`
- * segment, and ends in .md .txt .json .yaml .yml or .csv; no two paths may collide once unpacked
+ * segment, is at most 300 characters, and ends in .md .txt .json .yaml .yml or .csv; no two paths may collide once unpacked
  * (assetPathClash). Codes are API error codes (shared/errors.ts).
  */
 import type { ErrorCode } from '../errors.ts';
-import { ASSET_EXTENSIONS, MAX_ASSET_BYTES, MAX_ASSET_COUNT, MAX_ASSETS_TOTAL_BYTES, utf8ByteLength } from './limits.ts';
+import { ASSET_EXTENSIONS, MAX_ASSET_BYTES, MAX_ASSET_COUNT, MAX_ASSET_PATH_CHARS, MAX_ASSETS_TOTAL_BYTES, utf8ByteLength } from './limits.ts';
 
 export type AssetCheck =
   | { ok: true; path: string }
@@ -20,6 +20,9 @@ function invalid(message: string, hint: string): AssetCheck {
 
 export function checkAssetPath(path: string): AssetCheck {
   if (typeof path !== 'string' || path === '') return invalid('The asset path is empty.', `Enter a path under assets/, ${EXAMPLE}.`);
+  if (path.length > MAX_ASSET_PATH_CHARS) {
+    return invalid(`The asset path is ${path.length} characters long; the limit is ${MAX_ASSET_PATH_CHARS}.`, 'Shorten the file name or its folders.');
+  }
   if (path.includes('\0')) return invalid('The asset path contains a NUL character.', 'Remove the invisible character.');
   if (path.includes('\\')) return invalid('The asset path contains a backslash (\\).', 'Separate folders with a forward slash (/).');
   if (path.startsWith('/') || /^[A-Za-z]:/u.test(path)) {

@@ -10,6 +10,8 @@ export const MAX_ASSET_BYTES = 256 * 1024;
 export const MAX_ASSETS_TOTAL_BYTES = 2 * 1024 * 1024;
 /** Asset files per project (original: 200). */
 export const MAX_ASSET_COUNT = 200;
+/** The longest asset path: the asset API takes paths up to this length (shared/api/store.ts), so a longer one could be neither read nor deleted. */
+export const MAX_ASSET_PATH_CHARS = 300;
 /** Extensions an asset may have; assets are text only. */
 export const ASSET_EXTENSIONS = ['.md', '.txt', '.json', '.yaml', '.yml', '.csv'] as const;
 

@@ -259,3 +259,23 @@ describe('zip safety branches', () => {
     expect((await expectRefused(markedByLocator, 'PKG_INVALID_ZIP')).message).toContain('ZIP64');
   });
 });
+
+describe('asset paths the file systems and the asset API cannot hold', () => {
+  it('refuses assets/A.md beside assets/a.md, in a .bmad and in a BMAD-METHOD folder', async () => {
+    const bmad = await expectRefused(withExtra([deflated('assets/A.md', notes), deflated('assets/a.md', notes)]), 'PKG_VALIDATION_FAILED');
+    expect(bmad.details).toContainEqual(expect.objectContaining({ code: 'ASSET_INVALID_PATH', message: expect.stringContaining('only in letter case') }));
+    const folder = buildZip([deflated('wf/workflow.md', '---\nname: wf\n---\n\nLoad `./steps/step-01.md`\n'), deflated('wf/steps/step-01.md', '# One\n'), deflated('wf/A.md', notes), deflated('wf/a.md', notes)]);
+    const bmadMethod = await expectRefused(folder, 'PKG_VALIDATION_FAILED');
+    expect(bmadMethod.details).toContainEqual(expect.objectContaining({ code: 'ASSET_INVALID_PATH', message: expect.stringContaining('only in letter case') }));
+  });
+
+  it('refuses an asset path past 300 characters (the asset API could neither read nor delete it), naming the limit', async () => {
+    const long = `assets/${'x'.repeat(5000)}.md`;
+    const error = await expectRefused(withExtra([deflated(long, notes)]), 'PKG_VALIDATION_FAILED');
+    expect(error.details).toContainEqual(expect.objectContaining({ code: 'ASSET_INVALID_PATH', path: long, message: 'The asset path is 5010 characters long; the limit is 300.' }));
+    // Exactly 300 is still one the API takes.
+    const user = await signedInClient('Longpath');
+    const fits = `assets/${'x'.repeat(300 - 'assets/'.length - 3)}.md`;
+    expect((await upload(user, withExtra([deflated(fits, notes)]))).status).toBe(201);
+  });
+});
