@@ -86,3 +86,27 @@ describe('BMAD-METHOD → .bmad → BMAD-METHOD', () => {
     }
   });
 });
+
+describe('WARNINGS.md', () => {
+  it('one an export wrote is not imported again, and an export ships its own report, never a stale one', async () => {
+    const user = await signedInClient('Reporter');
+    const first = await importZip(user, zipOf(ZH), 'zh report');
+    const exported = await exportZip(user, first, 'bmad-method');
+    expect(exported.files['WARNINGS.md']).toMatch(/^# Export warnings \(BMAD-METHOD layout\)/u);
+    const again = await importZip(user, exported.zip, 'zh report again');
+    const assets = (await user.get(`/api/projects/${again}/assets`)).data.assets.map((a: { path: string }) => a.path);
+    expect(assets).not.toContain('assets/WARNINGS.md');
+    const back = await exportZip(user, again, 'bmad-method');
+    expect(back.files['WARNINGS.md']).toContain(`${back.warnings.length} warning(s).`);
+
+    // A stale report stored as a file (a project imported before imports dropped it) is replaced by this export's.
+    const stale = '# Export warnings (BMAD-METHOD layout)\n\n9 warning(s).\n\n- **OLD** `x`: stale\n';
+    expect((await user.put(`/api/projects/${again}/assets/file`, { path: 'assets/WARNINGS.md', content: stale })).status).toBe(200);
+    const fresh = await exportZip(user, again, 'bmad-method');
+    expect(fresh.files['WARNINGS.md']).toContain(`${fresh.warnings.length} warning(s).`);
+    expect(fresh.files['WARNINGS.md']).not.toContain('stale');
+    // An author's own WARNINGS.md is theirs: kept.
+    expect((await user.put(`/api/projects/${again}/assets/file`, { path: 'assets/WARNINGS.md', content: '# Known issues\n' })).status).toBe(200);
+    expect((await exportZip(user, again, 'bmad-method')).files['WARNINGS.md']).toBe('# Known issues\n');
+  });
+});

@@ -15,6 +15,14 @@ export type ExportLayout = 'bmad' | 'bmad-method';
 
 export const WARNINGS_FILE = 'WARNINGS.md';
 
+/** The first line of every WARNINGS.md an export writes: how an import knows the file as ours, not the author's. */
+const WARNINGS_HEADER = /^# Export warnings \((?:\.bmad|BMAD-METHOD) layout\)\n\n\d+ warning\(s\)\.\n/u;
+
+/** Whether `text` is a WARNINGS.md an export of this product wrote (a report about one export, stale in any other). */
+export function isExportWarnings(text: string): boolean {
+  return WARNINGS_HEADER.test(text);
+}
+
 /** The warnings as a Markdown file a person reads beside the exported files. */
 export function warningsMarkdown(warnings: readonly ValidationIssue[], layout: ExportLayout): string {
   const lines = [`# Export warnings (${layout === 'bmad' ? '.bmad' : 'BMAD-METHOD'} layout)`, '', `${warnings.length} warning(s).`, ''];
@@ -49,7 +57,11 @@ export async function exportPackage(
   const utf8 = new TextEncoder();
   const entries = new Map<string, Uint8Array>();
   for (const [path, text] of files) entries.set(path, utf8.encode(text));
-  if (warnings.length > 0 && !files.has(WARNINGS_FILE)) entries.set(WARNINGS_FILE, utf8.encode(warningsMarkdown(warnings, layout)));
+  // The report is of this export: one an earlier export left among the files (a project imported
+  // before imports dropped it) is replaced; only an author's own WARNINGS.md is kept.
+  const stale = files.has(WARNINGS_FILE) && isExportWarnings(files.get(WARNINGS_FILE)!);
+  if (stale) entries.delete(WARNINGS_FILE);
+  if (warnings.length > 0 && !entries.has(WARNINGS_FILE)) entries.set(WARNINGS_FILE, utf8.encode(warningsMarkdown(warnings, layout)));
   const name = packageNameFrom(projectName);
   return { zip: zipEntries(entries), fileName: layout === 'bmad' ? `${name}.bmad` : `${name}-bmad-method.zip`, warnings };
 }

@@ -10,6 +10,7 @@ import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPack
 import { deriveBmadMethod, isBmadMethodLayout, originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
 import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
+import { isExportWarnings, WARNINGS_FILE } from './export.ts';
 import { asciiAssetPaths, withAssetNames } from '../../shared/bmad-method/ascii-assets.ts';
 
 export type { ImportLayout, ImportNote, ImportPreview };
@@ -53,9 +54,22 @@ function hasManifest(files: ReadonlyMap<string, string>): boolean {
   return first !== undefined && files.has(`${first}/bmad.json`) && [...files.keys()].every((p) => p.startsWith(`${first}/`));
 }
 
+/**
+ * The WARNINGS.md an export wrote beside the package's own files (at the top, or in the one folder
+ * that holds everything) is a report on that export, not part of the package: kept, it would be
+ * an asset, and later exports would ship it stale.
+ */
+function dropExportWarnings(files: Map<string, string>): void {
+  const first = files.keys().next().value?.split('/')[0];
+  for (const path of [WARNINGS_FILE, `${first}/${WARNINGS_FILE}`]) {
+    if (files.has(path) && isExportWarnings(files.get(path)!)) files.delete(path);
+  }
+}
+
 export function prepareImport(zip: Uint8Array): PreparedImport {
   const unpacked = unpackFiles(zip);
   if (!unpacked.ok) throw new ApiError(unpacked.code, { message: unpacked.message, ...(unpacked.details ? { details: unpacked.details } : {}) });
+  dropExportWarnings(unpacked.files);
   if (hasManifest(unpacked.files) || !isBmadMethodLayout(unpacked.files)) {
     // The .bmad layout keeps its strict reading: text files only, bmad.json at the top (from the entries inflated above).
     const strict = packageFilesOf(unpacked);
