@@ -107,3 +107,20 @@ describe('<step> examples in fenced code', () => {
     expect(d.pkg.workflows[0]!.workflowMd).toContain('<step n="1" goal="Example goal">');
   });
 });
+
+describe('checks of imported inline steps', () => {
+  it('a goal attribute is the goal and the text the step holds its instructions: no STEP_MISSING_* warnings', () => {
+    const d = deriveBmadMethod(fixture());
+    const report = validatePackage(d.pkg);
+    expect(report.warnings.map((w) => w.code).filter((c) => c.startsWith('STEP_MISSING'))).toEqual([]);
+  });
+
+  it('a step without a goal attribute, or holding nothing, still gets its warning', () => {
+    const text = '---\nname: bare\n---\n\n<workflow>\n<step n="1">\n  <action>Do it</action>\n</step>\n<step n="2" goal="Finish">\n</step>\n</workflow>\n';
+    const report = validatePackage(deriveBmadMethod(new Map([['bare/workflow.md', text]])).pkg);
+    expect(report.warnings.filter((w) => w.code.startsWith('STEP_MISSING')).map((w) => `${w.code} ${w.filePath}`)).toEqual([
+      'STEP_MISSING_GOAL workflows/bare/steps/step-1.md',
+      'STEP_MISSING_INSTRUCTIONS workflows/bare/steps/step-2.md',
+    ]);
+  });
+});

@@ -17,7 +17,9 @@ export interface StepBodyOptions {
   /**
    * The step was imported from the BMAD-METHOD layout (frontmatter `origin: bmad-method`): its own
    * `## STEP GOAL:` heading counts as the goal, and a missing section is a warning, not an error,
-   * because BMAD steps are written to their own conventions (shared/bmad-method/README.md).
+   * because BMAD steps are written to their own conventions (shared/bmad-method/README.md). An
+   * inline step (`<step n goal="…">` … `</step>`) has its goal in the attribute and its
+   * instructions in the text it holds.
    */
   bmadMethod?: boolean;
 }
@@ -30,6 +32,22 @@ function bmadTitleMatches(title: string, name: string): boolean {
   return titleMatches(plain, name);
 }
 
+/** An imported inline step, `<step n="1" goal="…">` … `</step>`: the tag's attributes and what it holds. */
+const INLINE_STEP = /^\s*<step\b([^>]*)>([\s\S]*)<\/step>\s*$/u;
+
+/**
+ * Sections an imported inline step has in its own form: a `goal` attribute is its goal, and the
+ * text the `<step>` holds is its instructions (real BMAD inline steps have no headings at all).
+ */
+function inlineSections(body: string): Set<string> {
+  const m = INLINE_STEP.exec(body);
+  if (!m) return new Set();
+  const found = new Set<string>();
+  if (/\bgoal\s*=\s*("[^"]*\S[^"]*"|'[^']*\S[^']*')/u.test(m[1]!)) found.add('Goal');
+  if (m[2]!.trim()) found.add('Instructions');
+  return found;
+}
+
 /**
  * @param bodyStartLine 1-based line of the file on which `body` starts, so messages cite file lines.
  */
@@ -37,7 +55,9 @@ export function checkStepBody(body: string, filePath: string, bodyStartLine = 1,
   const issues: ValidationIssue[] = [];
   const sections = markdownSections(body);
   const fileLine = (line: number) => line + bodyStartLine - 1;
+  const inline = options.bmadMethod ? inlineSections(body) : new Set<string>();
   for (const spec of SECTIONS) {
+    if (inline.has(spec.name)) continue;
     const named = sections.filter((s) => (options.bmadMethod ? bmadTitleMatches(s.title, spec.name) : titleMatches(s.title, spec.name)));
     const matches = named.filter((s) => s.level === 2);
     if (matches.length === 0) {
