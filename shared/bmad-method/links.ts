@@ -37,7 +37,9 @@ export function readStepText(text: string): StepText {
     return { raw: text, frontmatter: parsed.value.data, frontmatterOk: true, body: parsed.value.body, bodyStartLine: parsed.value.bodyStartLine, ...(title ? { title } : {}) };
   }
   const hasBlock = /^\uFEFF?---\r?\n/u.test(text);
-  const title = /^#\s+(.+?)\s*$/mu.exec(text)?.[1];
+  // The title is the body's `# Heading`, never a `# …` comment line of the frontmatter block (set-aside invalid YAML).
+  const afterBlock = hasBlock ? text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/u, '') : text;
+  const title = /^#\s+(.+?)\s*$/mu.exec(afterBlock)?.[1];
   return { raw: text, frontmatter: {}, frontmatterOk: !hasBlock, body: text, bodyStartLine: 1, ...(title ? { title } : {}) };
 }
 
