@@ -6,3 +6,10 @@
 
 /** Text frames from a client above this close the socket with FRAME_TOO_LARGE. */
 export const MAX_CLIENT_TEXT_FRAME_BYTES = 16 * 1024;
+
+/**
+ * The keep-alive (PROTOCOL.md "Keep-alive"): a client sends exactly this text, and the platform
+ * answers exactly `PONG_FRAME` for the session object without waking it or counting it.
+ */
+export const PING_FRAME = '{"type":"ping"}';
+export const PONG_FRAME = '{"type":"pong"}';

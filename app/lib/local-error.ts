@@ -7,6 +7,13 @@ import type { ErrorBody, ErrorCode } from '../../shared/errors.ts';
 import { t } from './i18n/i18n.svelte.ts';
 import type { MessageKey, MessageValues } from './i18n/catalogue.ts';
 
+/** Errors that say the server could not be reached: stale once the connection is back. */
+const unreachable = new WeakSet<object>();
+
+export function isUnreachable(error: ErrorBody | null | undefined): boolean {
+  return !!error && unreachable.has(error);
+}
+
 export function localError(code: ErrorCode, key: MessageKey, values?: MessageValues, hintKeys: MessageKey[] = []): ErrorBody {
   const body = { code } as ErrorBody;
   Object.defineProperty(body, 'message', { enumerable: true, get: () => t(key, values) });
@@ -16,5 +23,7 @@ export function localError(code: ErrorCode, key: MessageKey, values?: MessageVal
 
 /** The server could not be reached: check the connection. */
 export function unreachableError(): ErrorBody {
-  return localError('INTERNAL_ERROR', 'network.unreachable', undefined, ['network.checkConnection']);
+  const error = localError('INTERNAL_ERROR', 'network.unreachable', undefined, ['network.checkConnection']);
+  unreachable.add(error);
+  return error;
 }

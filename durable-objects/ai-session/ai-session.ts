@@ -12,6 +12,7 @@ import type { NewEvent, SessionEvent } from '../../shared/ai/events.ts';
 import type { SessionMeta } from '../../shared/ai/session.ts';
 import type { ProjectChannelMessage } from '../../shared/ai/project-channel.ts';
 import { CLOSE_CODES } from '../../shared/protocol.ts';
+import { PING_FRAME, PONG_FRAME } from '../../shared/protocol-limits.ts';
 import { createDb } from '../../worker/db/client.ts';
 import { instrumentD1 } from '../../worker/db/instrumented-d1.ts';
 import { resolveEffectiveProfile } from '../../worker/llm/effective-profile.ts';
@@ -95,6 +96,9 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   override onStart(): void {
     if (this.#core || this.#releasedNow) return;
+    // The workbench's keep-alive (PROTOCOL.md "Keep-alive"): the platform answers the ping itself,
+    // without waking the object or reaching the frame budgets, so a client finds out its socket died.
+    this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
     const sql = this.ctx.storage.sql;
     migrate(sql);
     // Read here, with the schema, so a message (the first request of a woken object too) reads no task.

@@ -59,6 +59,9 @@ export class LiveFeed {
   #log = $state.raw<SessionLog>(EMPTY_LOG);
   #replayed = $state(false);
   #status = $state<LiveStatus>('closed');
+  /** How many times the socket opened: an error from before the last open may be stale. */
+  #opens = $state(0);
+  readonly #openWaiters = new Set<() => void>();
   #closeDetail = $state.raw<{ code: number; reason: string } | null>(null);
   #you = $state.raw<HelloMessage['you'] | null>(null);
   #presence = $state.raw<PresenceEntry[]>([]);
@@ -112,6 +115,25 @@ export class LiveFeed {
   get connected(): boolean {
     return this.#status === 'open';
   }
+  get opens(): number {
+    return this.#opens;
+  }
+
+  /** Resolves true once the socket is open (at once if it is), false after `timeoutMs` or when it closes for good. */
+  whenOpen(timeoutMs: number): Promise<boolean> {
+    if (this.#status === 'open') return Promise.resolve(true);
+    if (this.#status === 'closed') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (value: boolean) => {
+        clearTimeout(timer);
+        this.#openWaiters.delete(wake);
+        resolve(value);
+      };
+      const wake = () => done(this.#status === 'open');
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.#openWaiters.add(wake);
+    });
+  }
 
   /** Route the socket's binary frames to `peer` (the draft editor) until the returned function runs. */
   attach(peer: BinaryPeer): () => void {
@@ -139,8 +161,15 @@ export class LiveFeed {
       lastSeq: () => this.#log.lastSeq,
       onStatus: (status, detail) => {
         this.#status = status;
+        if (status === 'open') this.#opens += 1;
         // A request's answer comes on the socket it was sent on, or not at all.
         if (status !== 'open') this.#settleUnanswered();
+        // Who is here is known only while connected: a dead socket must not keep saying "also here".
+        if (status !== 'open') {
+          this.#presence = [];
+          this.#ai = null;
+        }
+        if (status === 'open' || status === 'closed') for (const wake of [...this.#openWaiters]) wake();
         this.#closeDetail = detail ?? null;
         // A new connection starts with no file: say again which one we look at.
         if (status === 'open' && this.#lookingAt !== null) this.#connection?.send({ type: 'presence', file: this.#lookingAt });
@@ -201,6 +230,7 @@ export class LiveFeed {
   /** Disconnect and forget the session's events. */
   close(): void {
     this.#settleUnanswered();
+    for (const wake of [...this.#openWaiters]) wake();
     this.#connection?.close();
     this.#connection = null;
     this.#log = EMPTY_LOG;

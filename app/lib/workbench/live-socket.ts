@@ -7,13 +7,34 @@
  *
  * Reconnection is partysocket's `ReconnectingWebSocket` (a dependency already); this wrapper adds
  * the protocol: the resume handshake, the frames as values, and which close codes are final.
+ *
+ * A socket can die without a close (the network went, a laptop slept): the browser keeps calling it
+ * open and nothing arrives. So the wrapper notices it: the browser's `offline` event says
+ * "reconnecting" at once, `online` reconnects without waiting out the back-off, and a keep-alive
+ * sends `{"type":"ping"}` (the server answers `{"type":"pong"}` without waking, PROTOCOL.md
+ * "Keep-alive") whenever the socket was quiet for an interval; when nothing at all comes back
+ * within the next interval, the socket is taken for dead and replaced.
  */
 import ReconnectingWebSocket from 'partysocket/ws';
 import { CLOSE_CODES, ServerMessage, type ClientMessage } from '../../../shared/protocol.ts';
+import { PING_FRAME, PONG_FRAME } from '../../../shared/protocol-limits.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import '../i18n/workbench-words.ts';
 
 export type LiveStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+/** How long a socket may stay quiet before it is pinged, and how long the ping may go unanswered. */
+export const KEEP_ALIVE_MS = 10_000;
+/** The close code of a socket given up for dead (no answer to the keep-alive); not final. */
+export const DEAD_SOCKET_CODE = 4000;
+
+export interface LiveOptions {
+  keepAliveMs?: number;
+  /** The WebSocket class (tests pass a fake). */
+  WebSocket?: unknown;
+  /** Where `online` and `offline` are heard (tests pass their own target). */
+  network?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | null;
+}
 
 export interface LiveHandlers {
   /** Every text frame the server sent that parses as a `ServerMessage`. */
@@ -76,9 +97,14 @@ export function sessionSocketUrl(projectId: string, sessionId: string, location:
   return `${scheme}://${location.host}/api/projects/${encodeURIComponent(projectId)}/ai/sessions/${encodeURIComponent(sessionId)}/ws`;
 }
 
-export function connectLive(url: string, handlers: LiveHandlers): LiveConnection {
+export function connectLive(url: string, handlers: LiveHandlers, options: LiveOptions = {}): LiveConnection {
   let closedByUs = false;
+  /** Closed with a final code: nothing reconnects it. */
+  let ended = false;
+  const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
+  const network = options.network === undefined ? (typeof window === 'undefined' ? null : window) : options.network;
   const socket = new ReconnectingWebSocket(url, undefined, {
+    ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
     // A dropped socket comes back quickly, then backs off to 10 s.
     minReconnectionDelay: 500,
     maxReconnectionDelay: 10_000,
@@ -92,11 +118,49 @@ export function connectLive(url: string, handlers: LiveHandlers): LiveConnection
   socket.binaryType = 'arraybuffer';
   handlers.onStatus('connecting');
 
+  // The keep-alive: `heard` is set by every frame; a quiet interval sends a ping, and a second
+  // interval with nothing heard gives the socket up (partysocket's reconnect closes and replaces it).
+  let heard = true;
+  let pinged = false;
+  const keepAlive = setInterval(() => {
+    if (socket.readyState !== socket.OPEN) return;
+    if (heard) {
+      heard = false;
+      pinged = false;
+      return;
+    }
+    if (!pinged) {
+      pinged = true;
+      socket.send(PING_FRAME);
+      return;
+    }
+    pinged = false;
+    heard = true;
+    socket.reconnect(DEAD_SOCKET_CODE, 'no answer to the keep-alive');
+  }, keepAliveMs);
+
+  // The browser knows before the socket does: offline says so at once, online reconnects now.
+  const onOffline = () => {
+    if (!closedByUs && socket.readyState === socket.OPEN) handlers.onStatus('reconnecting');
+  };
+  const onOnline = () => {
+    if (closedByUs || ended) return;
+    heard = true;
+    pinged = false;
+    socket.reconnect(DEAD_SOCKET_CODE, 'back online');
+  };
+  network?.addEventListener('offline', onOffline);
+  network?.addEventListener('online', onOnline);
+
   socket.addEventListener('open', () => {
+    heard = true;
+    pinged = false;
     handlers.onStatus('open');
     socket.send(JSON.stringify({ type: 'hello', lastSeq: handlers.lastSeq() } satisfies ClientMessage));
   });
   socket.addEventListener('message', (event) => {
+    heard = true;
+    if (event.data === PONG_FRAME) return;
     if (typeof event.data !== 'string') {
       if (event.data instanceof ArrayBuffer) handlers.onBinary?.(new Uint8Array(event.data));
       return;
@@ -113,6 +177,10 @@ export function connectLive(url: string, handlers: LiveHandlers): LiveConnection
   socket.addEventListener('close', (event) => {
     if (closedByUs) return;
     const final = FINAL_CLOSE_CODES.has(event.code);
+    if (final) {
+      ended = true;
+      clearInterval(keepAlive);
+    }
     handlers.onStatus(final ? 'closed' : 'reconnecting', { code: event.code, reason: event.reason });
   });
 
@@ -127,6 +195,9 @@ export function connectLive(url: string, handlers: LiveHandlers): LiveConnection
     },
     close() {
       closedByUs = true;
+      clearInterval(keepAlive);
+      network?.removeEventListener('offline', onOffline);
+      network?.removeEventListener('online', onOnline);
       socket.close(CLOSE_CODES.NORMAL);
       handlers.onStatus('closed');
     },

@@ -10,6 +10,7 @@ import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { ErrorBody } from '../../../shared/errors.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import '../i18n/workbench-words.ts';
+import { isUnreachable } from '../local-error.ts';
 import { reviewApi, type NewComment, type ReviewApi, type ReviewedVersion } from './review-api.ts';
 import type { WorkbenchSession } from './session.svelte.ts';
 
@@ -29,6 +30,9 @@ export interface AppliedNotice {
 
 type Result = { ok: true } | { ok: false; error: ErrorBody };
 
+/** How long a comment written while the socket is down waits for it to come back before it tries HTTP. */
+export const COMMENT_WAIT_MS = 60_000;
+
 export class WorkbenchReview {
   readonly #session: WorkbenchSession;
   readonly #api: ReviewApi;
@@ -36,6 +40,10 @@ export class WorkbenchReview {
   #applied = $state.raw<AppliedNotice | null>(null);
   #error = $state.raw<ErrorBody | null>(null);
   #pending = $state(false);
+  /** A comment is waiting for the connection to come back (written offline). */
+  #waiting = $state(false);
+  /** The socket's open count when the error was made: "could not reach the server" is stale after a reopen. */
+  #errorOpens = 0;
   readonly #stop: () => void;
 
   constructor(session: WorkbenchSession, api: ReviewApi = reviewApi) {
@@ -51,10 +59,14 @@ export class WorkbenchReview {
     return this.#applied;
   }
   get error(): ErrorBody | null {
+    if (isUnreachable(this.#error) && this.#session.feed.opens > this.#errorOpens) return null;
     return this.#error;
   }
   get pending(): boolean {
     return this.#pending;
+  }
+  get waiting(): boolean {
+    return this.#waiting;
   }
 
   readonly #me = $derived.by(() => this.#session.feed.you?.userId ?? this.#session.userId);
@@ -107,8 +119,19 @@ export class WorkbenchReview {
   }
 
   /** On the live socket when it is open and the comment fits a frame (no who-is-asking round trip), else over HTTP. */
-  #sendComment(projectId: string, sessionId: string, comment: NewComment): Promise<Result> {
-    return this.#session.feed.comment(comment) ?? this.#api.comment(projectId, sessionId, comment);
+  // Written while the socket is down (offline, or a dead socket being replaced): the comment waits,
+  // said so in the pane, for the socket to open again, rather than failing or posting later unseen.
+  async #sendComment(projectId: string, sessionId: string, comment: NewComment): Promise<Result> {
+    const feed = this.#session.feed;
+    if (!feed.connected && feed.status !== 'closed') {
+      this.#waiting = true;
+      try {
+        await feed.whenOpen(COMMENT_WAIT_MS);
+      } finally {
+        this.#waiting = false;
+      }
+    }
+    return feed.comment(comment) ?? this.#api.comment(projectId, sessionId, comment);
   }
 
   setThread(thread: ReviewThread, status: 'resolved' | 'open'): Promise<boolean> {
@@ -163,7 +186,10 @@ export class WorkbenchReview {
     this.#error = null;
     try {
       const result = await action(this.#session.projectId, sessionId);
-      if (!result.ok) this.#error = result.error;
+      if (!result.ok) {
+        this.#error = result.error;
+        this.#errorOpens = this.#session.feed.opens;
+      }
       await this.#session.refresh();
       return result.ok;
     } finally {

@@ -20,6 +20,7 @@ import { Coalesced } from './coalesced.ts';
 import { matchesTarget } from './session-target.ts';
 import { REFRESH_ON } from './stale-events.ts';
 import { PollTimer } from './poll-timer.ts';
+import { isUnreachable } from '../local-error.ts';
 import type { WorkbenchAction, WorkbenchOptions, WorkbenchPhase } from './workbench-options.ts';
 import type { ApplyResultView, ChangesView, SessionStateView } from './types.ts';
 
@@ -42,6 +43,8 @@ export class WorkbenchSession {
   #view = $state.raw<SessionStateView | null>(null);
   #changes = $state.raw<ChangesView | null>(null);
   #errors = $state.raw<Partial<Record<WorkbenchAction, ErrorBody>>>({});
+  /** The socket's open count when the last error was kept (see `errorOf`). */
+  #errorOpens = 0;
   #pending = $state<WorkbenchAction | null>(null);
   #awaiting = $state.raw<AwaitingTurn | null>(null);
   #applyResult = $state.raw<ApplyResultView | null>(null);
@@ -100,7 +103,10 @@ export class WorkbenchSession {
     return this.feed.log.applyFailure;
   }
   errorOf(action: WorkbenchAction): ErrorBody | null {
-    return this.#errors[action] ?? null;
+    const error = this.#errors[action] ?? null;
+    // "Could not reach the server" is over once the socket opened again after it.
+    if (isUnreachable(error) && this.feed.opens > this.#errorOpens) return null;
+    return error;
   }
 
   /** The role in force: what the live socket last said (an owner may change it while we are here). */
@@ -383,6 +389,7 @@ export class WorkbenchSession {
   }
 
   #setError(action: WorkbenchAction, error: ErrorBody | null): void {
+    if (error) this.#errorOpens = this.feed.opens;
     const next = { ...this.#errors };
     if (error) next[action] = error;
     else delete next[action];

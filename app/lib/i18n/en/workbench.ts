@@ -318,6 +318,7 @@ export const workbenchEn = {
     mentions_other: '{{count}} unread mentions',
     mention: '{{name}} mentioned you on {{place}}',
     markRead: 'Mark as read',
+    waitingForConnection: 'Not connected: your comment will be posted as soon as the connection is back.',
     line: 'line {{line}}',
     lines: 'lines {{from}}–{{to}}',
     place: '{{key}}, {{range}}',

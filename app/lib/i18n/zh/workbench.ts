@@ -313,6 +313,7 @@ export const workbenchZh: Messages['workbench'] = {
     mentions_other: '{{count}} 条未读提及',
     mention: '{{name}} 在 {{place}} 提到了你',
     markRead: '标记为已读',
+    waitingForConnection: '未连接：连接恢复后会立即发表你的评论。',
     line: '第 {{line}} 行',
     lines: '第 {{from}}–{{to}} 行',
     place: '{{key}}，{{range}}',
