@@ -1,5 +1,6 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { PING_FRAME, PONG_FRAME } from '../../shared/protocol-limits.ts';
 import { ORIGIN, projectWithOwner, signedInClient, type TestClient } from './client.ts';
 
 /** A workflow-create session made through the API (the project starts empty). */
@@ -57,6 +58,20 @@ describe('the session socket', () => {
       expect(await nextMessage(socket)).toMatchObject({ type: 'error', code: 'PROTOCOL_ERROR' });
       socket.close(1000, 'done');
     }
+  });
+
+  it('answers the keep-alive ping with a pong, and nothing else (PROTOCOL.md "Keep-alive")', async () => {
+    const { owner, projectId, base } = await projectWithOwner();
+    const sessionId = await insertSession(projectId, owner);
+    const res = await upgrade(owner, `${base}/ai/sessions/${sessionId}/ws`);
+    const socket = res.webSocket!;
+    socket.accept();
+    expect(await nextMessage(socket)).toMatchObject({ type: 'hello' });
+    socket.send(PING_FRAME);
+    expect(await nextMessage(socket)).toEqual(JSON.parse(PONG_FRAME));
+    socket.send(PING_FRAME);
+    expect(await nextMessage(socket)).toEqual(JSON.parse(PONG_FRAME));
+    socket.close(1000, 'done');
   });
 
   it('refuses anonymous users, non-members, foreign origins, unknown sessions and plain GETs', async () => {
