@@ -114,6 +114,8 @@ export interface HistoryEntryView {
   sessionId: string | null;
   changeSetId: string | null;
   createdAt: string;
+  /** An AI apply an owner let through without the required approvals: who, and the reason they gave. */
+  override?: { by: string | null; reason: string } | null;
 }
 
 export interface HistoryEntryDetailView extends HistoryEntryView {

@@ -86,7 +86,7 @@ describe('approvals', () => {
   });
 
   it('let the author withdraw a request, and an owner dismiss one or override the count, each recorded with its reason', async () => {
-    const { member, path, stage, apply, owner, projectId } = await reviewSetup(1);
+    const { member, path, stage, apply, owner, projectId, base } = await reviewSetup(1);
     const reviewer = await member('editor', 'Rita');
     const v1 = await stage('Cite the policy section.');
 
@@ -123,6 +123,12 @@ describe('approvals', () => {
     ]);
     expect(JSON.parse(audit[0]!.payload_json)).toMatchObject({ requestedBy: reviewer.userId, version: 1 });
     expect(JSON.parse(audit[1]!.payload_json)).toMatchObject({ required: 1, counted: 0, version: 1 });
+
+    // History shows that this apply went through on an override, with the owner's reason (review M7).
+    const applies = ((await owner.get(`${base}/history`)).data.entries as Array<{ id: string; action: string; override?: unknown }>).filter((e) => e.action === 'ai_apply');
+    expect(applies.length).toBeGreaterThan(0);
+    for (const entry of applies) expect(entry.override).toEqual({ by: expect.any(String), reason: 'Same hotfix, one more word.' });
+    expect((await owner.get(`${base}/history/${applies[0]!.id}`)).data.entry.override).toMatchObject({ reason: 'Same hotfix, one more word.' });
   });
 });
 

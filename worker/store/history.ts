@@ -2,9 +2,9 @@
  * Revision history: list, read and revert. A revert never rewrites history: it restores the
  * entry's `content_before` as a new revision, recorded as a `revert` write of its own.
  */
-import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { revisionHistory, users, workflowSteps, workflows } from '../db/schema.ts';
+import { aiAuditEvents, revisionHistory, users, workflowSteps, workflows } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { commitChanges, readRevision, type CommitContext, type ObjectWrite } from './commit.ts';
 import { parseObjectKey } from '../../shared/object-keys.ts';
@@ -43,6 +43,31 @@ function toView(row: Row): HistoryEntryView {
   };
 }
 
+/**
+ * The owners' overrides of required approvals behind these AI applies (the session's audit log,
+ * `ai.approvals.overridden`, names the change set it let through), put on the entries they applied.
+ */
+async function withOverrides(db: Db, projectId: string, entries: HistoryEntryView[]): Promise<HistoryEntryView[]> {
+  const sessionIds = [...new Set(entries.flatMap((e) => (e.action === 'ai_apply' && e.sessionId ? [e.sessionId] : [])))];
+  if (sessionIds.length === 0) return entries;
+  const rows = await db
+    .select({ payloadJson: aiAuditEvents.payloadJson, by: users.name })
+    .from(aiAuditEvents)
+    .leftJoin(users, eq(users.id, aiAuditEvents.userId))
+    .where(and(eq(aiAuditEvents.projectId, projectId), eq(aiAuditEvents.eventType, 'ai.approvals.overridden'), inArray(aiAuditEvents.sessionId, sessionIds)))
+    .orderBy(aiAuditEvents.createdAt);
+  const byChangeSet = new Map<string, { by: string | null; reason: string }>();
+  for (const row of rows) {
+    try {
+      const payload = JSON.parse(row.payloadJson) as { changeSetId?: unknown; reason?: unknown };
+      if (typeof payload.changeSetId === 'string') byChangeSet.set(payload.changeSetId, { by: row.by ?? null, reason: typeof payload.reason === 'string' ? payload.reason : '' });
+    } catch {
+      // an unreadable audit row says nothing
+    }
+  }
+  return entries.map((e) => (e.action === 'ai_apply' && e.changeSetId && byChangeSet.has(e.changeSetId) ? { ...e, override: byChangeSet.get(e.changeSetId)! } : e));
+}
+
 export interface HistoryQuery {
   objectKey?: string | undefined;
   limit: number;
@@ -71,7 +96,7 @@ export async function listHistory(db: Db, projectId: string, query: HistoryQuery
     .where(and(...conditions))
     .orderBy(desc(revisionHistory.createdAt), desc(revisionHistory.id))
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit).map(toView);
+  const page = await withOverrides(db, projectId, rows.slice(0, query.limit).map(toView));
   const last = page.at(-1);
   return { entries: page, nextCursor: rows.length > query.limit && last ? `${last.createdAt}|${last.id}` : null };
 }
@@ -89,7 +114,8 @@ async function loadEntry(db: Db, projectId: string, historyId: string) {
 
 export async function getHistoryEntry(db: Db, projectId: string, historyId: string): Promise<HistoryEntryDetailView> {
   const row = await loadEntry(db, projectId, historyId);
-  return { ...toView(row), contentBefore: row.contentBefore, contentAfter: row.contentAfter };
+  const [view] = await withOverrides(db, projectId, [toView(row)]);
+  return { ...view!, contentBefore: row.contentBefore, contentAfter: row.contentAfter };
 }
 
 function meta(row: { metaJson: string | null }): Record<string, unknown> {

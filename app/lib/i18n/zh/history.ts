@@ -41,12 +41,14 @@ export const history: Messages['history'] = {
   someone: '某人',
   aiChange: 'AI 修改（已应用）',
   system: '系统',
+  overridden: '已越过审批',
+  overriddenBy: '{{name}} 为这次 AI 修改越过了必需的审批。理由：“{{reason}}”',
   actions: {
     create: '创建',
     update: '更新',
     delete: '删除',
     rename: '重命名',
     revert: '还原',
-    ai_apply: 'AI 应用',
+    ai_apply: '应用 AI 修改',
   },
 };
