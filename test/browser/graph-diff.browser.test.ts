@@ -98,6 +98,13 @@ describeBrowser('graph diff (browser)', () => {
     // The legend names every colour in words.
     expect(await graphFile.getByLabel('Legend').textContent()).toMatch(/\+ added[\s\S]*− removed[\s\S]*~ changed/u);
 
+    // The graph's text hunks offer Keep but no Undo: undoing the new node's hunk alone would leave
+    // its edges pointing at nothing; the note sends the reader to the graph's own Undo (review M2).
+    await graphFile.getByTestId('hunk').first().waitFor({ state: 'attached' });
+    expect(await graphFile.getByTestId('hunk').count()).toBeGreaterThan(1);
+    expect(await graphFile.getByTestId('undo-hunk').count()).toBe(0);
+    await graphFile.getByTestId('graph-hunk-undo-note').waitFor({ state: 'attached' });
+
     // Clicking the added node opens its step's diff.
     const stepFile = page.locator(`[data-testid="changed-file"][data-key="step:${WF}/check"] > details`);
     expect(await stepFile.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);

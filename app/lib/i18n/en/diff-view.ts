@@ -18,6 +18,7 @@ export const diffView = {
   keepFile: 'Keep file',
   undo: 'Undo',
   undoFile: 'Undo file',
+  graphUndoNote: 'To undo part of the graph, use Undo on a node or an edge in the graph view above: a node’s edges go with it. Undoing one text change of a graph could leave edges pointing at a removed node.',
   undoAdded: 'Undo (remove this new file)',
   undoDeleted: 'Undo (keep the file)',
   change: 'Change {{n}}: {{where}}',

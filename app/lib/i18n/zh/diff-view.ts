@@ -20,6 +20,7 @@ export const diffView: Messages['diffView'] = {
   keepFile: '保留文件',
   undo: '撤销',
   undoFile: '撤销文件',
+  graphUndoNote: '要撤销图的一部分，请在上方的图视图中对节点或连线点击“撤销”：节点的连线会一并撤销。单独撤销图的某处文本修改可能会留下指向已删除节点的连线。',
   undoAdded: '撤销（移除这个新文件）',
   undoDeleted: '撤销（保留此文件）',
   change: '改动 {{n}}：{{where}}',
