@@ -1,8 +1,8 @@
 /**
  * Reads one zip entry's bytes without trusting what the zip declares: the deflate stream is
- * inflated with a hard output cap (one byte past the declared size, the per-file limit or what is
- * left of the package's total, whichever is smallest) and stopped as soon as it passes it; the stream must reach
- * its final block, and the produced size and CRC-32 must equal the declared ones. Stored (method 0)
+ * inflated with a hard output cap (the declared size, the per-file limit or what is left of the
+ * package's total, whichever is smallest, plus a small margin) and stopped soon after it passes
+ * it; the output is then held to that limit exactly; the stream must reach its final block, and the produced size and CRC-32 must equal the declared ones. Stored (method 0)
  * entries get the same checks. A lying central directory once made a 1 GiB inflate block the Worker.
  */
 // node:zlib, not fflate: its inflate with `maxOutputLength` stops at the first output chunk past the
@@ -26,11 +26,14 @@ export type EntryBytes =
   | { ok: true; bytes: Uint8Array }
   /**
    * `produced`: bytes inflated before it stopped, so a test can see it stopped early. Past the cap
-   * the inflater throws without saying how far it got, so it is then the cap + 1: "more than the cap".
+   * the inflater throws without saying how far it got, so it is then the cap: "more than the limit".
    */
   | { ok: false; code: EntryFailureCode; message: string; details: ErrorDetail[]; produced: number };
 
 const REBUILD = 'Rebuild the zip from the package folder; if it came from somewhere else, download it again.';
+
+/** Room past the limit for workerd's chunked output buffer (see the inflate below): two of its largest chunks. */
+const INFLATE_MARGIN = 128 * 1024;
 
 /** zlib's own message for a stream that stops before its final block (the same in Node and workerd). */
 const ZLIB_TRUNCATED = 'unexpected end of file';
@@ -65,14 +68,15 @@ export function readEntryBytes(zip: Uint8Array, entry: ZipEntryInfo, budget: Ent
   } else {
     if (data.length === 0) return fail('PKG_ENTRY_TRUNCATED', `${entry.name} has no compressed data.`, 0);
     try {
-      // One byte past the limit: workerd's inflate throws when the output exactly fills its cap
-      // once it spans more than one output chunk (~40 KB), so a cap of the limit itself refused honest
-      // files of exactly the declared size. The check below holds the output to the limit. (It is
-      // also never 0, which zlib refuses.)
-      bytes = inflateRawSync(data, { maxOutputLength: limit + 1 });
+      // workerd's inflate checks its cap against the output buffer it has allocated, which grows in
+      // chunks of up to 64 KiB, not against the bytes produced: a cap of the limit itself (or a byte
+      // more) refused honest files of exactly their declared size once they spanned a chunk (~40 KB
+      // on). So the cap leaves INFLATE_MARGIN of room and the check below holds the output to the
+      // limit; a bomb still stops within the margin. (The cap is also never 0, which zlib refuses.)
+      bytes = inflateRawSync(data, { maxOutputLength: limit + INFLATE_MARGIN });
     } catch (error) {
       // Past the cap both Node and workerd throw a RangeError (a bomb stops here, near the cap).
-      if (error instanceof RangeError) return overLimit(limit + 1);
+      if (error instanceof RangeError) return overLimit(limit + INFLATE_MARGIN);
       if ((error as Error).message === ZLIB_TRUNCATED) {
         return fail('PKG_ENTRY_TRUNCATED', `${entry.name} is cut short: its compressed data ends too early.`, 0);
       }
