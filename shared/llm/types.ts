@@ -83,6 +83,8 @@ export interface TokenUsage {
 export interface ChatResult {
   content: string;
   reasoningContent?: string;
+  /** Why the model declined to answer (OpenAI's `refusal`), when it did. */
+  refusal?: string;
   toolCalls: AssembledToolCall[];
   finishReason: FinishReason | null;
   usage?: TokenUsage;

@@ -578,11 +578,12 @@ describe('history window', () => {
       ]);
     // Turn 4 still fits: six raw messages, no summary.
     expect(messagesOf(3).slice(1)).toEqual([...raw(1), { role: 'user', content: 'Request 4.' }]);
-    // Turn 5: a summary of turn 1, the latest six raw, then the new message.
+    // Turn 5: a summary of turn 1 opening the latest six raw (roles keep alternating), then the new message.
     expect(messagesOf(4)[0].role).toBe('system');
+    const [firstRaw, ...restRaw] = raw(2);
     expect(messagesOf(4).slice(1)).toEqual([
-      { role: 'user', content: `${SUMMARY_HEADING}\n- User asked: Request 1.\n- Assistant answered: Answer 1.` },
-      ...raw(2),
+      { role: 'user', content: `${SUMMARY_HEADING}\n- User asked: Request 1.\n- Assistant answered: Answer 1.\n\n${firstRaw!.content}` },
+      ...restRaw,
       { role: 'user', content: 'Request 5.' },
     ]);
     expect((await owner.get(path)).data.turn.context.history).toEqual({ rawMessages: 6, summarizedMessages: 2 });

@@ -10,6 +10,7 @@ import type { RecordedChat, ScriptStep } from './scripted-model.ts';
 import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession } from './sessions.ts';
 import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
 import { guardLogs } from './log-canary.ts';
+import { MAX_REPAIRS } from '../../shared/ai/turn.ts';
 
 // Nothing this file's faults make the Worker or the session object log may carry a key, an email or a hash.
 guardLogs();
@@ -90,6 +91,42 @@ describe('honest endings', () => {
     expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'change', valid: true, repairs: 1 } });
     // The model's account says three steps and a graph; the system says what it staged.
     expect(turn.end.payload.staged).toEqual({ files: [{ key: STEP_KEY, action: 'M' }], text: `Staged 1 file: ${STEP_KEY} (modified).` });
+  });
+
+  // Real servers (OpenAI, DeepSeek; the scripted server checks the same) refuse a `tool` message
+  // that answers no tool call: the repair of a final answer's changeSet must not send one.
+  it("repairs a final answer's changeSet that cannot be staged in a conversation a strict server accepts", async () => {
+    const { owner, base } = await supportDeskProject();
+    const markdown = `${(await currentStep(owner, base)).markdown.trimEnd()}\n\nCite the policy section.\n`;
+    const wrong = { ...stepChangeSet(markdown), operations: [{ ...stepChangeSet(markdown).operations[0], target: { workflowId: 'no-such-workflow', nodeId: 'classify-issue' } }] };
+    const turn = await runTurn([
+      finalAnswer('Added a citation rule.', 'change', { changeSet: wrong }),
+      finalAnswer('Added a citation rule.', 'change', { changeSet: stepChangeSet(markdown) }),
+    ]);
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'change', valid: true, repairs: 1 } });
+    const second = (turn.requests[1]!.body as any).messages as any[];
+    expect(second.filter((m) => m.role === 'tool')).toEqual([]);
+    expect(second.at(-2)).toMatchObject({ role: 'assistant' });
+    expect(second.at(-1).content).toContain('the changeSet in your answer could not be staged');
+    expect(second.at(-1).content).toContain('no-such-workflow');
+  });
+
+  it("ends as AI_FINAL_CHANGE_NOT_STAGED, never with the answer's summary, when its changeSet fails over a version staged earlier", async () => {
+    const { owner, base } = await supportDeskProject();
+    const first = `${(await currentStep(owner, base)).markdown.trimEnd()}\n\nFIRST version.\n`;
+    const second = `${(await currentStep(owner, base)).markdown.trimEnd()}\n\nSECOND version.\n`;
+    const wrong = { ...stepChangeSet(second), operations: [{ ...stepChangeSet(second).operations[0], target: { workflowId: 'no-such-workflow', nodeId: 'classify-issue' } }] };
+    const badAnswer = finalAnswer('Replaced it with the SECOND version.', 'change', { changeSet: wrong });
+    const turn = await runTurn([
+      { toolCalls: [toolCall('builder.change.stage', { changeSet: stepChangeSet(first) }, 'call_first')] },
+      ...Array.from({ length: 1 + MAX_REPAIRS }, () => badAnswer),
+    ]);
+    expect(turn.end).toMatchObject({ type: 'turn.failed', payload: { code: 'AI_FINAL_CHANGE_NOT_STAGED' } });
+    expect(turn.end.payload.message).toContain('keeps version 1');
+    const changes = await turn.owner.get(`${turn.path}/changes`);
+    const staged = changes.data.files.find((f: any) => f.key === STEP_KEY);
+    expect(staged.after).toContain('FIRST version.');
+    expect(staged.after).not.toContain('SECOND version.');
   });
 
   it('ends a model that answers nonsense every iteration at AI_TOOL_LOOP_LIMIT_EXCEEDED, with the overlay intact', async () => {

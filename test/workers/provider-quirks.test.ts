@@ -12,6 +12,7 @@ import { controlRoot, scriptModel, type ScriptStep, type ScriptedModel } from '.
 import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession } from './sessions.ts';
 import { CANARY_KEY, finalAnswer, objectRows, send, toolCall, turnEnd } from './turns.ts';
 import { guardLogs } from './log-canary.ts';
+import { NO_ANSWER } from '../../durable-objects/ai-session/prompt/history.ts';
 
 // Nothing this file's faults make the Worker or the session object log may carry a key, an email or a hash.
 guardLogs();
@@ -249,5 +250,28 @@ describe('provider quirks through a full turn', () => {
       expect(r.headers['api-key']).toBe('***REDACTED***');
       expect(r.headers['authorization']).toBeUndefined();
     }
+  });
+  // Mistral, Gemma and Llama 2 chat templates (vLLM, TGI, llama.cpp) refuse two user messages in a
+  // row: a turn that failed left its request without an answer, and every later turn failed with it.
+  it('a server whose template needs alternating roles: the turn after a failed one still runs, told the request got no answer', async () => {
+    const b = await bench([{ fault: 'insufficient_quota' }], { quirks: { alternatingRoles: true } });
+    const failed = await runTurn(b, 'First request, which fails.');
+    expect(failed.end.type).toBe('turn.failed');
+    await b.scripted.queue(finalAnswer('Here is the answer to the second request.', 'chat'));
+    const second = await runTurn(b, 'Second request.');
+    expect(second.end.type).toBe('turn.finished');
+    expect(second.end.payload.summary).toBe('Here is the answer to the second request.');
+    const sent = bodies(await b.scripted.requests()).at(-1).messages as Array<{ role: string; content: string }>;
+    expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(sent[1]!.content).toBe('First request, which fails.');
+    expect(sent[2]!.content).toBe(NO_ANSWER);
+  });
+  // OpenAI's models decline with `refusal` and no content; the reason is what the person should see.
+  it("a model that declines: its refusal is the turn's answer, not an empty one retried and failed", async () => {
+    const b = await bench([{ content: '', refusal: "I can't help with rewriting this step." }]);
+    const { end } = await runTurn(b);
+    expect(end.type).toBe('turn.finished');
+    expect(end.payload).toMatchObject({ responseType: 'chat', summary: "I can't help with rewriting this step." });
+    expect(await b.scripted.requests()).toHaveLength(1);
   });
 });

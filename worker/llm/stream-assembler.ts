@@ -136,6 +136,7 @@ export class StreamAssembler {
   readonly #callbacks: Callbacks;
   #content = '';
   #reasoning = '';
+  #refusal = '';
   readonly #calls = new Map<number, PartialCall>();
   #lastIndex: number | undefined;
   #finishReason: FinishReason | null = null;
@@ -186,6 +187,8 @@ export class StreamAssembler {
         call(this.#callbacks.onReasoningDelta, text);
       }
     }
+    // OpenAI's models say why they decline in `refusal`, with no content.
+    if (typeof delta['refusal'] === 'string') this.#refusal += delta['refusal'];
     const { text, thinking } = contentParts(delta['content']);
     if (thinking) {
       this.#reasoning += thinking;
@@ -264,6 +267,7 @@ export class StreamAssembler {
     return {
       content: this.#content,
       ...(this.#reasoning ? { reasoningContent: this.#reasoning } : {}),
+      ...(this.#refusal ? { refusal: this.#refusal } : {}),
       toolCalls,
       finishReason: this.#finishReason,
       ...(this.#usage ? { usage: this.#usage } : {}),

@@ -10,7 +10,7 @@ import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
 import type { ToolError } from '../../../shared/ai/tool-envelope.ts';
 import type { FinalAnswer } from '../../../shared/ai/turn.ts';
 import { parseFinalAnswer } from './final-answer.ts';
-import { nothingStaged } from './honest-ending.ts';
+import { finalChangeNotStaged, nothingStaged } from './honest-ending.ts';
 import { markAddressedThreads } from '../review/address-comments.ts';
 import { fail, repairRequest, type LoopContext, type TurnDeps } from './loop-context.ts';
 import { runToolCall } from './tool-calls.ts';
@@ -25,12 +25,17 @@ type Validated = ChangeValidation & { changeSetId: string; version: number };
 /** `turn` is the record as it was before this response (its format retries, its mode). */
 export async function handleFinalAnswer(ctx: LoopContext, turn: TurnRecord, iteration: number, result: ChatResult): Promise<Ending | 'again'> {
   const { core } = ctx.deps;
-  const parsed = parseFinalAnswer(result.content, result.finishReason);
+  // The model declined (OpenAI's `refusal`, no content): its reason is its answer, not an empty one to retry.
+  const content = result.refusal?.trim() && !result.content.trim() ? JSON.stringify({ responseType: 'chat', assistantSummary: result.refusal.trim() }) : result.content;
+  const parsed = parseFinalAnswer(content, result.finishReason);
   if (!parsed.ok) return retryFormat(ctx.deps, turn, parsed.problem);
   const answer = parsed.answer;
   const answerError = await stageAnswerChangeSet(ctx, turn, iteration, answer);
   if (answerError === 'again') return 'again';
   const current = core.turns.get(turn.id)!;
+  // The answer's own changeSet failed, its repairs spent, over a version staged earlier: the draft
+  // is not what the answer describes, so its summary is not shown as the outcome (honest-ending.ts).
+  if (answerError && current.stagedVersion !== null && !current.suggestOnly) return finalChangeNotStaged(answerError, current.stagedVersion);
   // A claim of changes with nothing staged is never a success (honest-ending.ts).
   const unstaged = nothingStaged(current, answer, answerError, core.turns.loopMessages(turn.id), core.meta!);
   if (unstaged) {
@@ -67,7 +72,7 @@ async function stageAnswerChangeSet(ctx: LoopContext, turn: TurnRecord, iteratio
   const staged = await runToolCall(
     deps,
     deps.core.turns.get(turn.id)!,
-    { toolCallId: `final-${iteration}`, name: 'builder.change.stage', args: { changeSet: answer.changeSet }, iteration, refusal: null },
+    { toolCallId: `final-${iteration}`, name: 'builder.change.stage', args: { changeSet: answer.changeSet }, iteration, refusal: null, fromAnswer: true },
     ctx.audit,
   );
   if (staged.ok) return null;

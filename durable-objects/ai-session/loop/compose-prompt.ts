@@ -6,6 +6,7 @@
 import type { EffectiveLlmProfile } from '../../../worker/llm/effective-profile.ts';
 import { buildContextEnvelope } from '../tools/context-envelope.ts';
 import { preparePrompt } from '../prompt/prepare.ts';
+import { alternating } from '../prompt/history.ts';
 import type { AuditBuffer } from './audit-buffer.ts';
 import type { TurnDeps } from './loop-context.ts';
 import type { TurnRecord } from './turn-store.ts';
@@ -25,10 +26,13 @@ export async function composePrompt(
   core.senderLocales.delete(turn.id);
   const languages = { contentLanguage: ctx.contentLanguage, senderLocale };
   const envelope = buildContextEnvelope({ view, session: meta, domainProfile: ctx.domainProfile });
-  const history = core.turns
-    .conversation()
-    .filter((m) => m.turnId !== turn.id && (m.role === 'user' || m.role === 'assistant'))
-    .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+  // A failed or stopped turn left its request without an answer: the roles must still alternate.
+  const history = alternating(
+    core.turns
+      .conversation()
+      .filter((m) => m.turnId !== turn.id && (m.role === 'user' || m.role === 'assistant'))
+      .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
+  );
   const prepared = preparePrompt({
     session: meta,
     envelope,

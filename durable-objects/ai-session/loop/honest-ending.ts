@@ -11,6 +11,7 @@ import type { ChatMessage } from '../../../shared/llm/types.ts';
 import { exampleChangeSet } from '../prompt/output-contract.ts';
 import { fromWireName } from '../tools/registry.ts';
 import type { TurnRecord } from './turn-store.ts';
+import type { Ending } from './turn-endings.ts';
 
 export interface NothingStaged {
   /** Why nothing was staged, in one sentence for the model and for people. */
@@ -44,6 +45,19 @@ export function lastStageFailure(messages: readonly ChatMessage[]): ToolError | 
 function describe(error: ToolError): string {
   const first = error.details?.[0];
   return `${error.code}: ${error.message}${first && first.message !== error.message ? ` (${first.path ? `${first.path}: ` : ''}${first.message})` : ''}`;
+}
+
+/**
+ * The ending when the final answer's changeSet could not be staged (repairs spent) while an
+ * earlier call of the turn staged `version`: the turn fails, naming what the draft holds.
+ */
+export function finalChangeNotStaged(error: ToolError, version: number): Extract<Ending, { kind: 'failed' }> {
+  return {
+    kind: 'failed',
+    code: 'AI_FINAL_CHANGE_NOT_STAGED',
+    message: `The AI's last change could not be staged (${describe(error)}); the draft keeps version ${version}, staged earlier in this turn.`,
+    hints: ['Review version ' + version + ' in the changes: it is not what the AI described last. Ask again, or edit the draft yourself.'],
+  };
 }
 
 /**

@@ -40,6 +40,12 @@ export interface ToolCallToRun {
   refusal: ToolEnvelope | null;
   /** What the lenient reading of the arguments interpreted (double encoding, fences), told back to the model. */
   notes?: string[];
+  /**
+   * A changeSet the final answer carried, staged as if called: no assistant message names this
+   * call, so its result is told in the repair request, never as a `role=tool` message (which real
+   * servers refuse without a tool call before it).
+   */
+  fromAnswer?: boolean;
 }
 
 /** The assistant message as stored and re-sent: oversized or too deeply nested arguments are replaced, never replayed. */
@@ -133,7 +139,7 @@ export async function runToolCall(deps: ToolCallDeps, turn: TurnRecord, call: To
     result = teach(result, name, core.meta, repeated);
   }
   const durationMs = Date.now() - startedAt;
-  core.turns.finishToolRun(turn.id, iteration, toolCallId, name, result, durationMs);
+  core.turns.finishToolRun(turn.id, iteration, toolCallId, name, result, durationMs, call.fromAnswer !== true);
   if (result.ok && name === 'builder.change.stage') core.turns.update(turn.id, { stagedVersion: (result.data as { version: number }).version });
   if (result.ok && name === 'builder.change.discard') core.turns.update(turn.id, { stagedVersion: null });
   const code = result.ok ? null : result.error.code;

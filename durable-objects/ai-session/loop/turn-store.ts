@@ -307,8 +307,8 @@ export class TurnStore {
     );
   }
 
-  /** The tool's result and its `role=tool` message, written together. */
-  finishToolRun(turnId: string, iteration: number, toolCallId: string, name: string, result: ToolEnvelope, durationMs: number): void {
+  /** The tool's result and (unless `asMessage` is false: a final answer's changeSet) its `role=tool` message, written together. */
+  finishToolRun(turnId: string, iteration: number, toolCallId: string, name: string, result: ToolEnvelope, durationMs: number, asMessage = true): void {
     this.#runs.get(turnId)?.add(`${iteration}:${toolCallId}`);
     const text = JSON.stringify(result);
     this.#sql.exec(
@@ -327,7 +327,7 @@ export class TurnStore {
       Date.now() - durationMs,
       Date.now(),
     );
-    this.addMessage({ role: 'tool', tool_call_id: toolCallId, content: text }, turnId, 'tool');
+    if (asMessage) this.addMessage({ role: 'tool', tool_call_id: toolCallId, content: text }, turnId, 'tool');
   }
 
   // ---------------------------------------------------------------- messages

@@ -1,6 +1,6 @@
 /** The history window: the latest six messages raw, older ones in one capped summary message. */
 import { describe, expect, it } from 'vitest';
-import { SUMMARY_HEADING, SUMMARY_ITEM_CHARS, SUMMARY_MAX_CHARS, historyWindow } from './history.ts';
+import { NO_ANSWER, SUMMARY_HEADING, SUMMARY_ITEM_CHARS, SUMMARY_MAX_CHARS, alternating, historyWindow } from './history.ts';
 import type { HistoryMessage } from './history.ts';
 
 function conversation(count: number, content = (i: number) => `message ${i}`): HistoryMessage[] {
@@ -41,7 +41,8 @@ describe('historyWindow', () => {
   it('caps the summary, keeping the newest older messages and saying how many were left out', () => {
     const messages = conversation(60, (i) => `request ${i} ${'y'.repeat(300)}`);
     const window = historyWindow(messages);
-    const summary = window.messages[0]!.content as string;
+    // The summary opens the first raw request (a blank line between them).
+    const summary = (window.messages[0]!.content as string).split('\n\n')[0]!;
     expect(summary.length).toBeLessThanOrEqual(SUMMARY_MAX_CHARS);
     expect(window.summarizedMessages).toBe(54);
     expect(summary).toMatch(/^- \(\d+ earlier messages left out\)$/mu);
@@ -54,5 +55,34 @@ describe('historyWindow', () => {
     expect(window).toMatchObject({ rawMessages: 2, summarizedMessages: 3 });
     expect(window.messages).toHaveLength(3);
     expect(historyWindow(conversation(3), { raw: 0 })).toMatchObject({ rawMessages: 0, summarizedMessages: 3 });
+  });
+});
+
+// Chat templates of Mistral, Gemma and Llama 2 refuse two user messages in a row.
+describe('alternating roles', () => {
+  it('answers a request that got no answer (a failed turn) with a note, and joins answers in a row', () => {
+    const messages: HistoryMessage[] = [
+      { role: 'user', content: 'first' },
+      { role: 'user', content: 'second, after the first failed' },
+      { role: 'assistant', content: 'done' },
+      { role: 'assistant', content: 'and more' },
+      { role: 'user', content: 'third, which failed too' },
+    ];
+    expect(alternating(messages)).toEqual([
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: NO_ANSWER },
+      { role: 'user', content: 'second, after the first failed' },
+      { role: 'assistant', content: 'done\n\nand more' },
+      { role: 'user', content: 'third, which failed too' },
+      // The current request comes next.
+      { role: 'assistant', content: NO_ANSWER },
+    ]);
+    expect(alternating([])).toEqual([]);
+  });
+
+  it('opens the first raw request with the summary instead of putting a user message before it', () => {
+    const window = historyWindow(conversation(8));
+    expect(window.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+    expect(window.messages[0]!.content).toBe([SUMMARY_HEADING, '- User asked: message 0', '- Assistant answered: message 1'].join('\n') + '\n\nmessage 2');
   });
 });

@@ -59,10 +59,32 @@ function summaryText(older: readonly HistoryMessage[]): string {
   return [SUMMARY_HEADING, ...(omitted > 0 ? [`- (${omitted} earlier messages left out)`] : []), ...kept].join('\n');
 }
 
+/** What the model is told in place of the answer to a request that got none (its turn failed or was stopped). */
+export const NO_ANSWER = '(No answer: this request did not complete.)';
+
+/**
+ * The history with user and assistant turns alternating, as the chat templates of Mistral, Gemma
+ * and Llama 2 (under vLLM, TGI or llama.cpp) require: a request that got no answer is followed by
+ * NO_ANSWER, and answers in a row are joined.
+ */
+export function alternating(messages: readonly HistoryMessage[]): HistoryMessage[] {
+  const out: HistoryMessage[] = [];
+  for (const message of messages) {
+    const last = out.at(-1);
+    if (last?.role === 'assistant' && message.role === 'assistant') out[out.length - 1] = { role: 'assistant', content: `${last.content}\n\n${message.content}` };
+    else if (last?.role === 'user' && message.role === 'user') out.push({ role: 'assistant', content: NO_ANSWER }, message);
+    else out.push(message);
+  }
+  // The current request follows: the last request of the history needs its (missing) answer too.
+  if (out.at(-1)?.role === 'user') out.push({ role: 'assistant', content: NO_ANSWER });
+  return out;
+}
+
 /**
  * The latest `raw` messages plus one summary message of the older ones. The summary travels as a
  * `user` message, not a `system` one: several OpenAI-compatible servers refuse a system message
- * after the first position.
+ * after the first position; and it opens the first raw request rather than standing before it,
+ * so user and assistant turns still alternate.
  */
 export function historyWindow(messages: readonly HistoryMessage[], { raw = RAW_HISTORY_MESSAGES }: HistoryWindowOptions = {}): HistoryWindow {
   const keep = Math.max(0, Math.trunc(raw));
@@ -71,9 +93,8 @@ export function historyWindow(messages: readonly HistoryMessage[], { raw = RAW_H
   const latest = messages.slice(split);
   const rawMessages: ChatMessage[] = latest.map((m) => ({ role: m.role, content: m.content }));
   if (older.length === 0) return { messages: rawMessages, rawMessages: latest.length, summarizedMessages: 0 };
-  return {
-    messages: [{ role: 'user', content: summaryText(older) }, ...rawMessages],
-    rawMessages: latest.length,
-    summarizedMessages: older.length,
-  };
+  const summary = summaryText(older);
+  const [first, ...rest] = rawMessages;
+  const opened: ChatMessage[] = first?.role === 'user' ? [{ role: 'user', content: `${summary}\n\n${String(first.content)}` }, ...rest] : [{ role: 'user', content: summary }, ...rawMessages];
+  return { messages: opened, rawMessages: latest.length, summarizedMessages: older.length };
 }

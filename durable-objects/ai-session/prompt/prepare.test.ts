@@ -38,8 +38,9 @@ describe('preparePrompt', () => {
     const { messages, layers, summary, budget } = prepared;
     expect(messages[0]).toEqual({ role: 'system', content: renderSystemPrompt(layers) });
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'Make the instructions of this step clearer.' });
-    // system + summary of 2 + 6 raw + user
-    expect(messages).toHaveLength(9);
+    // system + the summary of 2 opening the first of 6 raw + user, user and assistant alternating
+    expect(messages).toHaveLength(8);
+    expect(messages.slice(1).map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
     expect(layers.map((l) => l.id)).toEqual([...PROMPT_LAYER_IDS]);
     expect(budget).toEqual({ contextWindow: 32_768, contextBudget: 22_937, responseBudget: 9_830 });
     expect(messages[0]!.content).toContain('classify-issue');

@@ -32,6 +32,7 @@ const args = z.record(z.string(), z.unknown()).optional();
 const TextReplyInput: z.ZodType<TextReply> = z.strictObject({
   content: z.string(),
   reasoningContent: z.string().optional(),
+  refusal: z.string().optional(),
   finishReason: FinishReasonInput.optional(),
   fragmentChars: count.min(1).optional(),
 });
@@ -56,6 +57,7 @@ const ServerQuirksInput: z.ZodType<ServerQuirks> = z.strictObject({
   rejectParams: z.array(z.string().min(1).max(100)).max(20).optional(),
   noTools: z.enum(['ollama', 'vllm']).optional(),
   ignoreStream: z.boolean().optional(),
+  alternatingRoles: z.boolean().optional(),
 });
 
 /** The 16 faults of types.ts, field for field. */

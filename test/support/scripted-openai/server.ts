@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { CONTROL_PREFIX, createScriptControl, type PacedReply } from './control.ts';
 import { openAIError, playReply, sendJson } from './respond.ts';
 import { echo, MODEL_SCENARIOS } from './scenarios.ts';
+import { alternationProblem, toolShapeProblem } from './conversation.ts';
 import type { ChatMessage, FaultReply, OfferedTool, RecordedRequest, Reply, Scenario, ScenarioRequest, ServerQuirks } from './types.ts';
 
 export interface ScriptedOpenAIOptions {
@@ -171,6 +172,12 @@ export async function startScriptedOpenAI(options: ScriptedOpenAIOptions = {}): 
     const refusal = quirkRefusal(quirks, body, model, request.tools.length > 0);
     if (refusal !== null) {
       sendJson(res, 400, refusal);
+      return;
+    }
+    // Every server checks what OpenAI checks; some chat templates also need alternating roles.
+    const shape = toolShapeProblem(request.messages) ?? (quirks.alternatingRoles ? alternationProblem(request.messages) : null);
+    if (shape !== null) {
+      sendJson(res, 400, openAIError(shape, 'invalid_request_error', 'messages'));
       return;
     }
 

@@ -35,6 +35,8 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 export interface TextReply {
   content: string;
   reasoningContent?: string;
+  /** OpenAI's `refusal`: why the model declines (sent with empty content, as OpenAI does). */
+  refusal?: string;
   finishReason?: FinishReason;
   /** Stream text in fragments of exactly this many characters (default: up to 8, at most 200 fragments). */
   fragmentChars?: number;
@@ -81,6 +83,11 @@ export interface ServerQuirks {
    * chat completion (simple model servers and some proxies in front of real ones do this).
    */
   ignoreStream?: boolean;
+  /**
+   * The chat template needs user and assistant turns to alternate (Mistral, Gemma and Llama 2
+   * templates under vLLM, TGI or llama.cpp): two user messages in a row get a 400.
+   */
+  alternatingRoles?: boolean;
 }
 
 /** Misbehaviour on demand. Each is what a real provider or network does now and then. */

@@ -7,6 +7,7 @@ import type { FinishReason, ScriptedToolCall, TextReply, ToolCallsReply } from '
 export interface WireReply {
   content: string | null;
   reasoningContent: string | null;
+  refusal?: string;
   /** A null id is left out of the wire format. */
   toolCalls: Array<{ id: string | null; name: string; argumentsText: string | null }>;
   finishReason: FinishReason;
@@ -77,6 +78,7 @@ export function toWireReply(reply: TextReply | ToolCallsReply, callIndex: number
   return {
     content: reply.content,
     reasoningContent: reply.reasoningContent ?? null,
+    ...(reply.refusal !== undefined ? { refusal: reply.refusal } : {}),
     toolCalls: [],
     finishReason: reply.finishReason ?? 'stop',
     ...fragments,
@@ -94,7 +96,7 @@ export function usageOf(reply: WireReply, promptTokens: number): Usage {
 
 /** The non-streamed `chat.completion` body. */
 export function completionBody(reply: WireReply, ctx: WireContext): Record<string, unknown> {
-  const message: Record<string, unknown> = { role: 'assistant', content: reply.content, refusal: null };
+  const message: Record<string, unknown> = { role: 'assistant', content: reply.content, refusal: reply.refusal ?? null };
   if (reply.reasoningContent !== null) message['reasoning_content'] = reply.reasoningContent;
   if (reply.toolCalls.length > 0) {
     message['tool_calls'] = reply.toolCalls.map((c) => ({
@@ -137,6 +139,7 @@ export function streamChunks(reply: WireReply, ctx: WireContext, includeUsage: b
   if (reply.reasoningContent !== null) {
     for (const part of splitFragments(reply.reasoningContent, 200, reply.fragmentChars)) chunks.push(chunk({ content: null, reasoning_content: part }));
   }
+  if (reply.refusal !== undefined) for (const part of splitFragments(reply.refusal, 200, reply.fragmentChars)) chunks.push(chunk({ refusal: part }));
   if (reply.content !== null && reply.content.length > 0) {
     for (const part of splitFragments(reply.content, 200, reply.fragmentChars)) chunks.push(chunk({ content: part }));
   }
