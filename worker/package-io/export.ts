@@ -10,25 +10,8 @@ import { loadStoredPackage, packageNameFrom } from './stored-package.ts';
 import { zipEntries } from './zip-write.ts';
 import { packageToFiles, toErrorDetail, validatePackage, type ValidationIssue } from '../../shared/bmad/index.ts';
 import { exportBmadMethod } from '../../shared/bmad-method/export.ts';
+import { WARNINGS_FILE, isExportWarnings, warningsMarkdown, type ExportLayout } from './warnings-file.ts';
 
-export type ExportLayout = 'bmad' | 'bmad-method';
-
-export const WARNINGS_FILE = 'WARNINGS.md';
-
-/** The first line of every WARNINGS.md an export writes: how an import knows the file as ours, not the author's. */
-const WARNINGS_HEADER = /^# Export warnings \((?:\.bmad|BMAD-METHOD) layout\)\n\n\d+ warning\(s\)\.\n/u;
-
-/** Whether `text` is a WARNINGS.md an export of this product wrote (a report about one export, stale in any other). */
-export function isExportWarnings(text: string): boolean {
-  return WARNINGS_HEADER.test(text);
-}
-
-/** The warnings as a Markdown file a person reads beside the exported files. */
-export function warningsMarkdown(warnings: readonly ValidationIssue[], layout: ExportLayout): string {
-  const lines = [`# Export warnings (${layout === 'bmad' ? '.bmad' : 'BMAD-METHOD'} layout)`, '', `${warnings.length} warning(s).`, ''];
-  for (const w of warnings) lines.push(`- **${w.code}** \`${w.filePath}\`: ${w.message}${w.hint ? ` (${w.hint})` : ''}`);
-  return `${lines.join('\n')}\n`;
-}
 
 export async function exportPackage(
   db: Db,

@@ -10,7 +10,7 @@ import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPack
 import { deriveBmadMethod, isBmadMethodLayout, originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
 import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
-import { isExportWarnings, WARNINGS_FILE } from './export.ts';
+import { isExportWarnings, WARNINGS_FILE } from './warnings-file.ts';
 import { asciiAssetPaths, withAssetNames } from '../../shared/bmad-method/ascii-assets.ts';
 
 export type { ImportLayout, ImportNote, ImportPreview };
