@@ -12,7 +12,6 @@ import { packageToFiles, toErrorDetail, validatePackage, type ValidationIssue } 
 import { exportBmadMethod } from '../../shared/bmad-method/export.ts';
 import { WARNINGS_FILE, isExportWarnings, warningsMarkdown, type ExportLayout } from './warnings-file.ts';
 
-
 export async function exportPackage(
   db: Db,
   projectId: string,
