@@ -7,14 +7,16 @@ import { getContext, setContext } from 'svelte';
 import type { Mentionable } from '../../../shared/ai/mentions.ts';
 import { api } from '../api.ts';
 
-const KEY = Symbol('mention-members');
+/** The context key (a render in a test passes the members under it). */
+export const MENTION_MEMBERS = Symbol('mention-members');
 
 export class MentionMembers {
   #all = $state.raw<Mentionable[]>([]);
   readonly #me: string | null;
 
-  constructor(me: string | null) {
+  constructor(me: string | null, members: Mentionable[] = []) {
     this.#me = me;
+    this.#all = members;
   }
 
   /** Everyone on the project (the server matches mentions against all of them). */
@@ -36,10 +38,10 @@ export class MentionMembers {
 }
 
 export function setMentionMembers(members: MentionMembers): void {
-  setContext(KEY, members);
+  setContext(MENTION_MEMBERS, members);
 }
 
 /** The workbench's members, or null outside a workbench (the box then offers no suggestions). */
 export function getMentionMembers(): MentionMembers | null {
-  return getContext<MentionMembers | undefined>(KEY) ?? null;
+  return getContext<MentionMembers | undefined>(MENTION_MEMBERS) ?? null;
 }
