@@ -93,6 +93,33 @@ describe('lenient where the meaning is unambiguous', () => {
     expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'change', valid: true } });
   });
 
+  // An outside probe: "nodeId": "step:quick-check" staged a new step file steps/step:quick-check.md
+  // beside the target, and the turn finished "valid".
+  it.each([
+    ['step:<nodeId>', { workflowId: WF, nodeId: `step:${STEP}` }],
+    ['step:<workflowId>/<nodeId>', { nodeId: `step:${WF}/${STEP}` }],
+    ['workflow:<id> and step:<nodeId>', { workflowId: `workflow:${WF}`, nodeId: `step:${STEP}` }],
+  ])('reads target ids written as object keys (%s) as the step they name, never a new one', async (_form, target) => {
+    const markdown = improved(await storedStepText());
+    const changeSet = { schemaVersion: '1.0', targetType: 'step', mode: 'optimize', operations: [{ ...stepOperation(markdown), target }] };
+    const turn = await runTurn([{ toolCalls: [toolCall('builder.change.stage', { changeSet }, 'call_keyed')] }, finalAnswer('Cited the policy.')]);
+    const result = toolResult(turn.requests, 'call_keyed');
+    expect(result.ok).toBe(true);
+    expect(result.meta.notes).toContain(`read operations[0].target.nodeId "${target.nodeId}" as "${STEP}"`);
+    const changes = await turn.owner.get(`${turn.path}/changes`);
+    expect(changes.data.files.map((f: any) => [f.key, f.action])).toEqual([[STEP_KEY, 'M']]);
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'change', valid: true } });
+  });
+
+  it('reads "schemaVersion": 1.0 written as a number as the version "1.0"', async () => {
+    const markdown = improved(await storedStepText());
+    const changeSet = { schemaVersion: 1.0, targetType: 'step', mode: 'optimize', operations: [stepOperation(markdown)] };
+    const turn = await runTurn([{ toolCalls: [toolCall('builder.change.stage', { changeSet }, 'call_number')] }, finalAnswer('Cited the policy.')]);
+    const result = toolResult(turn.requests, 'call_number');
+    expect(result.ok).toBe(true);
+    expect(result.meta.notes).toContain('read "schemaVersion": 1.0 (a number) as "1.0"');
+  });
+
   it('answers an ambiguous short key with the candidates and stages nothing', async () => {
     const stepText = await storedStepText();
     // A person first stages a step with the same node id in the other workflow: step:classify-issue now names two.

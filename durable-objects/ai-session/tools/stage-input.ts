@@ -1,8 +1,8 @@
 /**
  * The changeSet argument of `builder.change.stage`, read leniently before the contract checks it
  * (shared/ai/lenient-input.ts does the reading): a changeSet sent as JSON text, nulls and
- * stringly-typed numbers and booleans, and short object keys in impact.objects resolved against
- * the package. A short key that names several objects stops the staging with the candidates.
+ * stringly-typed numbers and booleans, a schemaVersion sent as a number, target ids written as
+ * object keys, and short object keys in impact.objects resolved against the package. A short key that names several objects stops the staging with the candidates.
  */
 import { ChangeSet } from '../../../shared/ai/change-set.ts';
 import { isLegacyShape } from '../../../shared/ai/change-set-legacy.ts';
@@ -31,6 +31,51 @@ export function objectKeysOf(pkg: BmadPackage): string[] {
   return keys;
 }
 
+/** The object-key prefix a model may put before each target field's value (`step:classify`). */
+const TARGET_PREFIXES: ReadonlyArray<[field: string, prefixes: readonly string[]]> = [
+  ['workflowId', ['workflow:', 'graph:']],
+  ['agentId', ['agent:']],
+  ['path', ['asset:']],
+];
+
+/**
+ * Target ids written as object keys (`"nodeId": "step:classify"`, `"step:wf/classify"`,
+ * `"workflowId": "workflow:wf"`, `"path": "asset:assets/x.md"`) read as the ids they name. Ids
+ * may contain a colon, so a value that names an existing object as written is kept; otherwise it
+ * would have become a new object (a step file `steps/step:classify.md`) beside the one meant.
+ */
+function readTargets(changeSet: Record<string, unknown>, known: readonly string[], notes: string[]): Record<string, unknown> {
+  if (!Array.isArray(changeSet.operations)) return changeSet;
+  const has = new Set(known);
+  const operations = changeSet.operations.map((operation: unknown, index) => {
+    if (!isRecord(operation) || !isRecord(operation.target)) return operation;
+    const target: Record<string, unknown> = { ...operation.target };
+    const note = (field: string, from: string, to: string) => notes.push(`read operations[${index}].target.${field} "${from}" as "${to}"`);
+    for (const [field, prefixes] of TARGET_PREFIXES) {
+      const value = target[field];
+      const prefix = typeof value === 'string' ? prefixes.find((p) => value.startsWith(p)) : undefined;
+      if (typeof value !== 'string' || !prefix || has.has(`${field === 'path' ? 'asset' : prefix.slice(0, -1)}:${value}`)) continue;
+      target[field] = value.slice(prefix.length);
+      note(field, value, target[field] as string);
+    }
+    const nodeId = target.nodeId;
+    if (typeof nodeId === 'string' && nodeId.startsWith('step:')) {
+      const rest = nodeId.slice('step:'.length);
+      const slash = rest.indexOf('/');
+      const [workflowId, node] = slash === -1 ? [target.workflowId, rest] : [rest.slice(0, slash), rest.slice(slash + 1)];
+      const asWritten = typeof target.workflowId === 'string' && has.has(`step:${target.workflowId}/${nodeId}`);
+      const agrees = target.workflowId === undefined || target.workflowId === workflowId;
+      if (!asWritten && agrees && typeof workflowId === 'string' && node) {
+        target.workflowId = workflowId;
+        target.nodeId = node;
+        note('nodeId', nodeId, node);
+      }
+    }
+    return { ...operation, target };
+  });
+  return { ...changeSet, operations };
+}
+
 export function prepareChangeSet(raw: unknown, pkg: BmadPackage): PreparedChangeSet {
   const notes: string[] = [];
   let value = raw;
@@ -45,12 +90,17 @@ export function prepareChangeSet(raw: unknown, pkg: BmadPackage): PreparedChange
   if (!isRecord(value) || isLegacyShape(value)) return { ok: true, changeSet: value, notes };
   const lenient = parseLenient(ChangeSet, value, { pathPrefix: 'changeSet.' });
   notes.push(...lenient.notes);
-  const candidate = lenient.value as Record<string, unknown>;
+  const known = objectKeysOf(pkg);
+  let candidate = readTargets(lenient.value as Record<string, unknown>, known, notes);
+  // "schemaVersion": 1.0 is the number 1 once parsed; the contract's version is the text "1.0".
+  if (candidate.schemaVersion === 1) {
+    candidate = { ...candidate, schemaVersion: '1.0' };
+    notes.push('read "schemaVersion": 1.0 (a number) as "1.0"');
+  }
   const impact = candidate.impact;
   if (!isRecord(impact) || !Array.isArray(impact.objects)) return { ok: true, changeSet: candidate, notes };
 
   const listed: unknown[] = impact.objects;
-  const known = objectKeysOf(pkg);
   const ambiguous: Array<{ key: string; candidates: string[] }> = [];
   const objects = listed.map((key) => {
     if (typeof key !== 'string') return key;
