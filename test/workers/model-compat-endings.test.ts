@@ -129,6 +129,14 @@ describe('honest endings', () => {
     expect(staged.after).not.toContain('SECOND version.');
   });
 
+  it('says that a version staged earlier stays in the draft when the turn then fails', async () => {
+    const { owner, base } = await supportDeskProject();
+    const markdown = `${(await currentStep(owner, base)).markdown.trimEnd()}\n\nStaged before the failure.\n`;
+    const turn = await runTurn([{ toolCalls: [toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) }, 'call_stage')] }, { fault: 'insufficient_quota' }]);
+    expect(turn.end).toMatchObject({ type: 'turn.failed' });
+    expect(turn.end.payload.hints).toContain('Version 1, staged earlier in this turn, stays in the draft: review it, or discard it.');
+  });
+
   it('ends a model that answers nonsense every iteration at AI_TOOL_LOOP_LIMIT_EXCEEDED, with the overlay intact', async () => {
     const nonsense = (i: number): ScriptStep => ({
       toolCalls: [{ name: 'builder_change_stage', arguments: '{"changeSet": banana', id: `call_x${i}` }, { name: 'builder_step_read', arguments: { nodeId: 42, workflowId: null }, id: `call_y${i}` }],

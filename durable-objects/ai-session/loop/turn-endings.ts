@@ -83,16 +83,21 @@ export function endTurn(deps: EndingDeps, turn: TurnRecord, ending: Ending, audi
       });
       return;
     }
-    case 'failed':
+    case 'failed': {
       core.turns.update(turn.id, { status: 'failed', endedAt: Date.now(), outcome: { code: ending.code } });
+      // What the turn staged before it failed stays in the draft: say so, or people think nothing changed.
+      const kept = current.stagedVersion !== null && ending.code !== 'AI_FINAL_CHANGE_NOT_STAGED'
+        ? [`Version ${current.stagedVersion}, staged earlier in this turn, stays in the draft: review it, or discard it.`]
+        : [];
       emit({
         type: 'turn.failed',
         actor: { kind: 'system' },
         turnId: turn.id,
-        payload: { code: ending.code, message: ending.message, hints: ending.hints, usage, sessionUsage },
+        payload: { code: ending.code, message: ending.message, hints: [...ending.hints, ...kept], usage, sessionUsage },
       });
       audit.add({ type: 'ai.turn.failed', userId: current.userId, code: ending.code, latencyMs, payload: common });
       return;
+    }
     case 'no-changes': {
       const code: ErrorCode = 'AI_NO_CHANGES_STAGED';
       const message = `No changes staged: the AI said it made changes, but ${ending.reason}.`;
