@@ -153,4 +153,23 @@ describe('StreamAssembler: ids real servers get wrong', () => {
       ['call_y', 'b', '{"n":2}'],
     ]);
   });
+
+  it('adds up a function name streamed in pieces (Gemini), and takes a repeated whole name once', () => {
+    const split = new StreamAssembler();
+    split.push(chunk({ tool_calls: [{ index: 0, id: 'call_g', type: 'function', function: { name: 'builder_', arguments: '' } }] }));
+    split.push(chunk({ tool_calls: [{ index: 0, function: { name: 'step_read' } }] }));
+    split.push(chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, 'tool_calls'));
+    expect(split.result(true, 1).toolCalls.map((c) => [c.name, c.argumentsText])).toEqual([['builder_step_read', '{}']]);
+
+    // LM Studio and llama.cpp builds that send the whole name (or the name so far) with every delta.
+    const repeated = new StreamAssembler();
+    repeated.push(chunk({ tool_calls: [{ index: 0, id: 'call_r', function: { name: 'builder_step_read', arguments: '{"a"' } }] }));
+    repeated.push(chunk({ tool_calls: [{ index: 0, id: 'call_r', function: { name: 'builder_step_read', arguments: ':1}' } }] }));
+    repeated.push(chunk({ tool_calls: [{ index: 1, id: 'call_s', function: { name: 'builder_', arguments: '' } }] }));
+    repeated.push(chunk({ tool_calls: [{ index: 1, id: 'call_s', function: { name: 'builder_context_get', arguments: '{}' } }] }, 'tool_calls'));
+    expect(repeated.result(true, 1).toolCalls.map((c) => [c.name, c.argumentsText])).toEqual([
+      ['builder_step_read', '{"a":1}'],
+      ['builder_context_get', '{}'],
+    ]);
+  });
 });

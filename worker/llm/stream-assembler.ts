@@ -107,6 +107,17 @@ export function mergeExtra(previous: unknown, value: unknown): unknown {
   return merged;
 }
 
+/**
+ * A function name as far as it has streamed. Most servers send it whole in a call's first delta;
+ * Gemini's OpenAI-compatible endpoint sends it in pieces ("builder_", "step_read"), which add up;
+ * some servers repeat the whole name on every delta, and a piece equal to the name so far is such a
+ * repeat, not more of it. A piece that starts with the name so far is the name so far, sent again longer.
+ */
+export function mergeName(soFar: string, piece: string): string {
+  if (soFar === '' || piece.startsWith(soFar)) return piece;
+  return soFar + piece;
+}
+
 type Callbacks = Pick<StreamChatRequest, 'onTextDelta' | 'onReasoningDelta' | 'onToolCallDelta'>;
 
 interface PartialCall {
@@ -225,7 +236,7 @@ export class StreamAssembler {
     }
     if (typeof delta.id === 'string' && delta.id && !current.id) current.id = delta.id;
     const name = delta.function?.name;
-    if (typeof name === 'string' && name && !current.name) current.name = name;
+    if (typeof name === 'string' && name) current.name = mergeName(current.name, name);
     const argumentsDelta = argumentsText(delta.function?.arguments);
     current.argumentsText += argumentsDelta;
     call(this.#callbacks.onToolCallDelta, { index, id: current.id, name: current.name, argumentsDelta });

@@ -51,6 +51,7 @@ const ToolCallsReplyInput: z.ZodType<ToolCallsReply> = z.strictObject({
   truncateArgumentsAt: count.optional(),
   fragmentChars: count.min(1).optional(),
   omitIds: z.boolean().optional(),
+  nameFragmentChars: count.min(1).optional(),
 });
 
 const ServerQuirksInput: z.ZodType<ServerQuirks> = z.strictObject({

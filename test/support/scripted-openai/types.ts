@@ -60,6 +60,11 @@ export interface ToolCallsReply {
   fragmentChars?: number;
   /** Send the calls without any `id` (some local servers do), whatever `id` says. */
   omitIds?: boolean;
+  /**
+   * Stream each function name in pieces of this many characters, the first with the call's header
+   * and the rest in deltas of their own (Gemini's OpenAI-compatible endpoint: "builder_", "step_read").
+   */
+  nameFragmentChars?: number;
 }
 
 /**

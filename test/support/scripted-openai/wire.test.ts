@@ -59,6 +59,14 @@ describe('streamChunks', () => {
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('tool_calls');
   });
 
+  it('streams a function name in pieces when nameFragmentChars asks for it, as Gemini does', () => {
+    const reply = toWireReply({ toolCalls: [{ name: 'builder_step_read', arguments: '{}' }], nameFragmentChars: 8 }, 0);
+    const chunks = streamChunks(reply, ctx, false) as unknown as Chunk[];
+    const toolDeltas = chunks.flatMap((c) => (c.choices[0]?.delta['tool_calls'] as Array<Record<string, unknown>>) ?? []);
+    expect(toolDeltas.map((d) => (d['function'] as { name?: string }).name)).toEqual(['builder_', 'step_rea', 'd', undefined]);
+    expect(toolDeltas[0]).toMatchObject({ id: 'call_0_0', type: 'function' });
+  });
+
   it('adds usage: null to every chunk and a final usage-only chunk when usage is asked for', () => {
     const reply = toWireReply({ content: 'Hello there, world' }, 0);
     const chunks = streamChunks(reply, ctx, true) as unknown as Chunk[];

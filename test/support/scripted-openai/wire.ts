@@ -13,6 +13,8 @@ export interface WireReply {
   finishReason: FinishReason;
   /** Fragment size of streamed text and arguments, when the reply sets one. */
   fragmentChars?: number;
+  /** Fragment size of streamed function names, when the reply sets one (else each name is sent whole). */
+  nameFragmentChars?: number;
 }
 
 export interface WireContext {
@@ -73,6 +75,7 @@ export function toWireReply(reply: TextReply | ToolCallsReply, callIndex: number
       }),
       finishReason: reply.finishReason ?? (cut !== undefined ? 'length' : 'tool_calls'),
       ...fragments,
+      ...(reply.nameFragmentChars !== undefined ? { nameFragmentChars: reply.nameFragmentChars } : {}),
     };
   }
   return {
@@ -145,14 +148,15 @@ export function streamChunks(reply: WireReply, ctx: WireContext, includeUsage: b
   }
 
   const queues = reply.toolCalls.map((call, index) => {
+    const [name = '', ...moreName] = reply.nameFragmentChars === undefined ? [call.name] : splitFragments(call.name, 200, reply.nameFragmentChars);
     const header = {
       index,
       ...(call.id === null ? {} : { id: call.id }),
       type: 'function',
-      function: { name: call.name, arguments: call.argumentsText === null ? null : '' },
+      function: { name, arguments: call.argumentsText === null ? null : '' },
     };
     const fragments = call.argumentsText === null || call.argumentsText === '' ? [] : splitFragments(call.argumentsText, 200, reply.fragmentChars);
-    return [header, ...fragments.map((part) => ({ index, function: { arguments: part } }))];
+    return [header, ...moreName.map((part) => ({ index, function: { name: part } })), ...fragments.map((part) => ({ index, function: { arguments: part } }))];
   });
   const longest = Math.max(0, ...queues.map((q) => q.length));
   for (let step = 0; step < longest; step++) {
