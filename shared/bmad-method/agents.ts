@@ -40,18 +40,39 @@ export function agentFromYaml(path: string, source: string, taken: Set<string>):
   return agentFromDoc(path, doc, taken);
 }
 
+/** The string and flag fields a menu item keeps (agents.json's AgentMenuItem). */
+const MENU_TEXT = ['trigger', 'description', 'workflow', 'exec', 'action', 'data', 'validate-workflow'] as const;
+const MENU_FLAGS = ['ide-only', 'web-only'] as const;
+
 /**
- * An agent from its document (`{agent: {metadata, persona}}`, as `*.agent.yaml` holds it); `menu`:
- * items already in the agents.json shape (a YAML menu is not carried over: its items vary too much).
+ * A `*.agent.yaml` menu in the agents.json shape: each item with a description, its known text
+ * fields and flags; an item without a description (nothing to show) is left out. The YAML file
+ * itself stays in the package, so nothing of it is lost on export.
+ */
+export function menuFromYaml(menu: unknown): Array<Record<string, string | boolean>> {
+  if (!Array.isArray(menu)) return [];
+  return menu.flatMap((item) => {
+    if (!isRecord(item) || !text(item.description)) return [];
+    const kept: Record<string, string | boolean> = {};
+    for (const field of MENU_TEXT) if (text(item[field])) kept[field] = text(item[field])!;
+    for (const flag of MENU_FLAGS) if (typeof item[flag] === 'boolean') kept[flag] = item[flag];
+    return [kept];
+  });
+}
+
+/**
+ * An agent from its document (`{agent: {metadata, persona, menu}}`, as `*.agent.yaml` holds it);
+ * `menu`: items already in the agents.json shape (a compiled agent's), else the document's own.
  */
 export function agentFromDoc(
   path: string,
   doc: unknown,
   taken: Set<string>,
-  menu: ReadonlyArray<Record<string, string>> = [],
+  compiledMenu: ReadonlyArray<Record<string, string>> = [],
 ): { agent: Record<string, unknown>; issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   const root = isRecord(doc) && isRecord(doc.agent) ? doc.agent : {};
+  const menu = compiledMenu.length > 0 ? compiledMenu : menuFromYaml(root.menu);
   const metadata = isRecord(root.metadata) ? root.metadata : {};
   const persona = isRecord(root.persona) ? root.persona : {};
   let id = idFrom(path);

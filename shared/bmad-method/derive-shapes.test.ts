@@ -10,6 +10,7 @@ import { validatePackage } from '../bmad/pipeline.ts';
 import { deriveBmadMethod, isBmadMethodLayout } from './derive.ts';
 import { exportBmadMethod } from './export.ts';
 import { stripGeneratedFields } from './generated.ts';
+import { menuFromYaml } from './agents.ts';
 
 const upload = (files: Record<string, string>) => new Map(Object.entries(files));
 const edgesOf = (d: ReturnType<typeof deriveBmadMethod>, id: string) =>
@@ -332,5 +333,22 @@ describe('a router workflow.md (IF Create Mode: … IF Edit Mode: …)', () => {
       'route -> step-01-start [Create Mode] default',
       'route -> step-e-01-open [Edit Mode]',
     ]);
+  });
+});
+
+describe('a *.agent.yaml menu', () => {
+  it('keeps each item with a description, its text fields and flags, and leaves out what agents.json cannot hold', () => {
+    expect(
+      menuFromYaml([
+        { trigger: 'CP or fuzzy match on create-prd', exec: '{project-root}/x.md', description: '[CP] Create PRD', 'ide-only': true, extra: { nested: 1 } },
+        { trigger: 'XX', description: '   ' },
+        'not an item',
+        { workflow: 'w.yaml', description: '[W] Run', 'web-only': 'yes' },
+      ]),
+    ).toEqual([
+      { trigger: 'CP or fuzzy match on create-prd', exec: '{project-root}/x.md', description: '[CP] Create PRD', 'ide-only': true },
+      { workflow: 'w.yaml', description: '[W] Run' },
+    ]);
+    expect(menuFromYaml(undefined)).toEqual([]);
   });
 });

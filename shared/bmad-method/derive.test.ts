@@ -82,6 +82,10 @@ describe('deriving a .bmad package from the BMAD-METHOD layout', () => {
       'step-03-decide -> step-04-done [[C] Continue] default',
     ]);
     expect(d.agents).toEqual([{ id: 'analyst', name: 'Mira', source: 'demo/agents/analyst.agent.yaml' }]);
+    // The YAML menu is carried into agents.json (the file itself stays an asset).
+    expect((JSON.parse(d.pkg.agentsJson!) as { agents: Array<{ menu?: unknown }> }).agents[0]!.menu).toEqual([
+      { trigger: 'BR or fuzzy match on brief', description: '[BR] Write a brief', exec: '{project-root}/_bmad/demo/workflows/brief/workflow.md' },
+    ]);
     expect(d.origin.workflows).toEqual([
       { id: 'brief', dir: 'demo/workflows/brief/', file: 'workflow.md' },
       { id: 'review', dir: 'demo/workflows/review/', file: 'workflow.md' },
