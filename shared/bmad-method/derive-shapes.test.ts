@@ -352,3 +352,32 @@ describe('a *.agent.yaml menu', () => {
     expect(menuFromYaml(undefined)).toEqual([]);
   });
 });
+
+describe('menu labels', () => {
+  // Party mode (BMAD-METHOD core): its rules mention "[E] exit option" long before the menu line.
+  it('names an edge after the menu line that opens with its key, not a sentence that mentions it first', () => {
+    const d = roundTrip(
+      upload({
+        'party/workflow.md': '---\nname: party\ndescription: Talk with several agents.\n---\n\n# Party\n\nLoad `./steps/step-01-talk.md`.\n',
+        'party/steps/step-01-talk.md': [
+          '# Talk',
+          '',
+          '## RULES',
+          '',
+          '- ⚠️ Present [E] exit option after each agent response round',
+          '',
+          '## MENU',
+          '',
+          '`[E] Exit Party Mode - End the collaborative session`',
+          '',
+          "#### If 'E' (Exit Party Mode):",
+          '',
+          '- Read fully and follow: `./step-02-exit.md`',
+          '',
+        ].join('\n'),
+        'party/steps/step-02-exit.md': '# Exit\n\nSay goodbye.\n',
+      }),
+    );
+    expect(edgesOf(d, 'party')).toEqual(['step-01-talk -> step-02-exit [[E] Exit Party Mode]']);
+  });
+});

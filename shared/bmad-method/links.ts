@@ -57,14 +57,23 @@ const MENU_KEY = String.raw`[A-Z0-9]|[A-Z][a-z]+`;
 /** `[A] Parity Check`, `[1] Free Listing`, `[Back] - choose another method` menu items of the body, by key. */
 function menuItems(body: string): Map<string, string> {
   const items = new Map<string, string>();
+  // A key that opens its line (`[E] Exit Party Mode`, `- **[C] Continue**`) is a menu entry; one
+  // mentioned inside a sentence (`Present [E] exit option after each round`) names it only when
+  // no line opens with it.
+  const mentioned = new Map<string, string>();
   for (const m of body.matchAll(new RegExp(String.raw`\[(${MENU_KEY})\]\s*([^\n[]*)`, 'gu'))) {
     const key = m[1]!;
     // "[Back] - choose another method" names the item after the dash; "[A] Parity - more" before it.
     const rest = clean(m[2]!).replace(/^[-–—:]\s*/u, '');
     const text = clean(rest.split(/\s[-–—]\s/u)[0]!).replace(/["':]+$/u, '');
-    if (!items.has(key) && text) items.set(key, `[${key}] ${text}`);
-    else if (!items.has(key) && key.length > 1) items.set(key, `[${key}]`);
+    const label = text ? `[${key}] ${text}` : key.length > 1 ? `[${key}]` : undefined;
+    if (!label) continue;
+    const lineStart = body.lastIndexOf('\n', m.index) + 1;
+    const opensLine = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?[`*_\s]*$/u.test(body.slice(lineStart, m.index));
+    const into = opensLine ? items : mentioned;
+    if (!into.has(key)) into.set(key, label);
   }
+  for (const [key, label] of mentioned) if (!items.has(key)) items.set(key, label);
   return items;
 }
 
