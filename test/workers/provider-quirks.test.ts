@@ -194,6 +194,24 @@ describe('provider quirks through a full turn', () => {
     expect(JSON.stringify(changes)).toContain('one character at a time');
   });
 
+  it('a name streamed in pieces (Gemini), and streams closed by [DONE] with no finish reason or "": the calls run, the change is staged', async () => {
+    const b = await bench([{ content: 'unused: the queue answers' }]);
+    const before = await currentStep(b.owner, b.base);
+    const stage = toolCall('builder.change.stage', { changeSet: stepChangeSet(`${before.markdown.trimEnd()}\n\nName the policy section you used.\n`) });
+    await b.scripted.queue({ toolCalls: [STEP_READ], nameFragmentChars: 8 });
+    await b.scripted.queue({ toolCalls: [stage], finishReasonOnWire: 'null' });
+    await b.scripted.queue({ ...finalAnswer('Added a line to the step.'), finishReasonOnWire: 'empty' });
+    const { end, events } = await runTurn(b);
+    expect(end.type).toBe('turn.finished');
+    expect(end.payload).toMatchObject({ responseType: 'change', valid: true });
+    expect(events.filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
+      ['builder.step.read', true],
+      ['builder.change.stage', true],
+    ]);
+    expect(events.filter((e) => e.type === 'llm.completed').map((e) => e.payload.finishReason)).toEqual(['tool_calls', 'tool_calls', 'stop']);
+    expect(JSON.stringify((await b.owner.get(`${b.path}/changes`)).data)).toContain('Name the policy section you used.');
+  });
+
   it('a server that answers a stream request with one JSON completion: its tool calls run, its change set is staged, its text is shown', async () => {
     const b = await bench([{ content: 'unused: the queue answers' }], { quirks: { ignoreStream: true } });
     const events = await readThenStage(b, "Answer in the customer's own words first.", { readReply: { content: 'Reading the step first.' } });

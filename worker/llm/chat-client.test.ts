@@ -47,3 +47,46 @@ describe('the request body', () => {
     expect(sent).toEqual([JSON.stringify({ model: 'm', messages, stream: false })]);
   });
 });
+
+describe('the end of a stream', () => {
+  /** A client whose server streams `pieces` as they are given (each its own read). */
+  function clientStreaming(pieces: string[]): ChatClient {
+    const bytes = pieces.map((piece) => new TextEncoder().encode(piece));
+    return new ChatClient({
+      baseURL: 'https://models.example/v1',
+      authHeaders: {},
+      fetch: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            pull(controller) {
+              const next = bytes.shift();
+              if (next) controller.enqueue(next);
+              else controller.close();
+            },
+          }),
+          { status: 200, headers: { 'content-type': 'text/event-stream' } },
+        ),
+    });
+  }
+
+  async function read(pieces: string[]): Promise<{ chunks: number; endedByServer: boolean }> {
+    const stream = await clientStreaming(pieces).stream({ model: 'm', messages: [], stream: true }, { signal: new AbortController().signal, timeout: 5_000 });
+    let chunks = 0;
+    for await (const _ of stream) chunks++;
+    return { chunks, endedByServer: stream.endedByServer };
+  }
+
+  const event = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] })}\n\n`;
+
+  it('says the server ended it when its last event is [DONE], even split across two reads or without the space', async () => {
+    expect(await read([event, 'data: [DONE]\n\n'])).toEqual({ chunks: 1, endedByServer: true });
+    expect(await read([event + 'data: [DO', 'NE]\r\n\r\n'])).toEqual({ chunks: 1, endedByServer: true });
+    expect(await read([event, 'data:[DONE]\n\n'])).toEqual({ chunks: 1, endedByServer: true });
+  });
+
+  it('says it did not when the body just stopped, or [DONE] came only inside a text', async () => {
+    expect(await read([event])).toEqual({ chunks: 1, endedByServer: false });
+    const quoting = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: '\ndata: [DONE]' }, finish_reason: null }] })}\n\n`;
+    expect(await read([event, quoting])).toEqual({ chunks: 2, endedByServer: false });
+  });
+});

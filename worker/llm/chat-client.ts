@@ -82,6 +82,21 @@ function safeJSON(text: string): unknown {
   }
 }
 
+/** A streamed answer's chunks, and whether the server said it was over. */
+export interface ChatStream extends AsyncIterable<ChatCompletionChunk> {
+  /**
+   * True once the stream's last event was `data: [DONE]`, or the answer came as one whole JSON body:
+   * the server ended the answer itself. False when the body just stopped (a cut connection; LM
+   * Studio and llama.cpp also end without it, after a finish reason).
+   */
+  readonly endedByServer: boolean;
+}
+
+/** The last event of a stream is `data: [DONE]` (a space after the colon is optional, RFC 8895 §9.2.6). */
+const DONE_AT_END = /(?:^|[\r\n])data: ?\[DONE\]\s*$/;
+/** Bytes of each piece's end read to find it: the SDK stops reading at `[DONE]`, so it ends the last piece read. */
+const DONE_WINDOW_BYTES = 64;
+
 /**
  * The response with no line longer than one whole answer may be: the SDK's event reader keeps a line
  * until its newline, so a server sending one endless line would fill the isolate's memory before a
@@ -89,16 +104,21 @@ function safeJSON(text: string): unknown {
  * reads a body given as an async iterable as it reads a stream; a plain iterator over the body's
  * reader checks each piece for a fraction of what a TransformStream costs per request.
  */
-function withLinesCapped(response: Response): Response {
+function withLinesCapped(response: Response, seen: { done: boolean }): Response {
   const body = response.body;
   if (!body) return response;
   const reader = body.getReader();
+  const decoder = new TextDecoder();
   let sinceNewline = 0;
+  let tail = '';
   const pieces: AsyncIterableIterator<Uint8Array> = {
     async next() {
       const read = await reader.read();
       if (read.done) return { done: true, value: undefined };
       const bytes = read.value;
+      // The end of what came so far (a `[DONE]` can be split across two pieces), decoded apart from the SDK's own reading.
+      tail = (tail + decoder.decode(bytes.subarray(Math.max(0, bytes.byteLength - DONE_WINDOW_BYTES)))).slice(-DONE_WINDOW_BYTES);
+      seen.done = DONE_AT_END.test(tail);
       const last = bytes.lastIndexOf(0x0a);
       sinceNewline = last < 0 ? sinceNewline + bytes.byteLength : bytes.byteLength - last - 1;
       if (sinceNewline > MAX_BODY_BYTES) {
@@ -141,13 +161,22 @@ export class ChatClient {
    * A streamed completion: the chunks as the SDK yields them (a stream cut by an abort ends silently);
    * a server that answered with one JSON completion instead gives the one chunk it adds up to.
    */
-  async stream(body: ChatCompletionCreateParamsStreaming, options: CallOptions): Promise<AsyncIterable<ChatCompletionChunk>> {
+  async stream(body: ChatCompletionCreateParamsStreaming, options: CallOptions): Promise<ChatStream> {
     const { response, controller } = await this.#send(body, options);
-    const events = (sse: Response) => Stream.fromSSEResponse<ChatCompletionChunk>(withLinesCapped(sse), controller, SILENT_SDK_CLIENT);
+    const seen = { done: false };
+    let readAsEvents = false;
+    const events = (sse: Response) => {
+      readAsEvents = true;
+      return Stream.fromSSEResponse<ChatCompletionChunk>(withLinesCapped(sse, seen), controller, SILENT_SDK_CLIENT);
+    };
     const chunks = isJsonResponse(response) ? wholeCompletionChunks(response, controller, events) : events(response);
     return {
       async *[Symbol.asyncIterator]() {
         for await (const chunk of chunks) yield normalizeChatCompletionChunk(chunk);
+      },
+      // A JSON completion is whole once read (and always has a finish reason); events, relabelled or not, need their [DONE].
+      get endedByServer() {
+        return readAsEvents ? seen.done : true;
       },
     };
   }

@@ -30,3 +30,33 @@ describe('function names', () => {
     expect(result.assistantMessage.tool_calls?.[0]?.function.name).toBe('builder_step_read');
   });
 });
+
+describe('the end of a stream', () => {
+  it('takes a stream that closed with [DONE] but never gave a finish reason as finished: tool_calls when it made calls', async () => {
+    server.setScenario({ toolCalls: [{ name: 'builder_step_read', arguments: { nodeId: 'one' } }], finishReasonOnWire: 'null' });
+    const result = completed(await provider().streamChat({ messages, tools }));
+    expect(result.finishReason).toBe('tool_calls');
+    expect(result.toolCalls).toMatchObject([{ name: 'builder_step_read', argumentsText: '{"nodeId":"one"}', finishedCleanly: true }]);
+  });
+
+  it('takes finish_reason "" before [DONE] as a finished answer: stop for text', async () => {
+    server.setScenario({ content: 'All done.', finishReasonOnWire: 'empty' });
+    const result = completed(await provider().streamChat({ messages }));
+    expect(result).toMatchObject({ content: 'All done.', finishReason: 'stop' });
+  });
+
+  it('still takes a stream without [DONE] but with a finish reason as finished (LM Studio, llama.cpp)', async () => {
+    server.setScenario({ toolCalls: [{ name: 'builder_step_read', arguments: {} }], omitDone: true });
+    const result = completed(await provider().streamChat({ messages, tools }));
+    expect(result.finishReason).toBe('tool_calls');
+    expect(result.toolCalls[0]?.finishedCleanly).toBe(true);
+  });
+
+  it('reports a stream with neither [DONE] nor a finish reason as broken off, its calls unfinished', async () => {
+    server.setScenario({ toolCalls: [{ name: 'builder_step_read', arguments: {} }], finishReasonOnWire: 'null', omitDone: true });
+    const outcome = await provider().streamChat({ messages, tools });
+    if (outcome.type !== 'failed') throw new Error(`expected failed, got ${outcome.type}`);
+    expect(outcome.error).toMatchObject({ code: 'AI_PROVIDER_ERROR', kind: 'stream_broken' });
+    expect(outcome.partial?.toolCalls[0]?.finishedCleanly).toBe(false);
+  });
+});

@@ -4,9 +4,9 @@
 // echoes it (streamed deltas included). Runs in Workers: fetch-based only, no node: APIs.
 
 import { APIError } from 'openai/core/error';
-import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { providerEndpoint } from './base-url.ts';
-import { ChatClient, type Fetch } from './chat-client.ts';
+import { ChatClient, type ChatStream, type Fetch } from './chat-client.ts';
 import { classifyFailure, malformedError, streamBrokenError, timeoutError, tooLargeError, type FailureContext } from './classify.ts';
 import { rejectedOptionalParameter } from './provider-quirks.ts';
 import type { ProviderError } from './provider-error.ts';
@@ -145,7 +145,7 @@ async function streamChatUnredacted(provider: Provider, request: StreamChatReque
       const stream = await openStream(provider, request, signal, Math.max(1, timeoutMs - (now() - startedAt)));
       phase = 'stream';
       for await (const chunk of stream) assembler.push(chunk);
-      return endOfStream(provider, request, deadline, assembler, attempts);
+      return endOfStream(provider, request, deadline, assembler, stream.endedByServer, attempts);
     } catch (error) {
       if (error instanceof CallbackError) throw error.cause;
       // Cut off: what came before the limit is the partial answer (the loop keeps none of its tool calls).
@@ -182,7 +182,7 @@ async function openStream(
   request: StreamChatRequest,
   signal: AbortSignal,
   remainingMs: number,
-): Promise<AsyncIterable<ChatCompletionChunk>> {
+): Promise<ChatStream> {
   return client.stream(
     {
       model: profile.model,
@@ -197,21 +197,25 @@ async function openStream(
 
 /**
  * How a stream that ended without an exception went. The SDK ends a stream silently when its
- * signal aborts, so the caller's abort and the deadline are told apart here; a stream without a
- * finish reason was cut off. A completed answer gets the tool calls a model wrote as text, and a
- * usage estimate when the stream carried none.
+ * signal aborts, so the caller's abort and the deadline are told apart here. A stream that closed
+ * with `data: [DONE]` ended normally even without a finish reason (some servers never send one, or
+ * send ""): the reason is what its answer shows. One with neither was cut off (LM Studio and
+ * llama.cpp leave out [DONE] but do send the reason). A completed answer gets the tool calls a model
+ * wrote as text, and a usage estimate when the stream carried none.
  */
 function endOfStream(
   provider: Provider,
   request: StreamChatRequest,
   deadline: AbortSignal,
   assembler: StreamAssembler,
+  endedByServer: boolean,
   attempts: number,
 ): ChatOutcome {
   if (request.signal?.aborted) return { type: 'aborted', partial: assembler.result(false, attempts) };
   const ctx = failureContext(provider, 'stream', request.signal, deadline, provider.profile.timeoutSeconds);
   if (deadline.aborted) return failed(timeoutError(ctx), assembler.result(false, attempts));
   if (assembler.chunkCount === 0) return failed(malformedError(ctx, 'no chat completion chunks in the stream'));
+  if (assembler.finishReason === null && endedByServer) assembler.inferFinishReason();
   if (assembler.finishReason === null) return failed(streamBrokenError(ctx), assembler.result(false, attempts));
   const offered = (request.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.function.name] : []));
   return { type: 'completed', result: withEstimatedUsage(withTextToolCalls(assembler.result(true, attempts), offered), request) };

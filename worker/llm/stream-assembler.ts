@@ -171,6 +171,14 @@ export class StreamAssembler {
     return this.#finishReason;
   }
 
+  /**
+   * For a stream the server closed normally without ever giving a finish reason: `tool_calls` when
+   * it streamed calls, else `stop`.
+   */
+  inferFinishReason(): void {
+    this.#finishReason ??= this.#calls.size > 0 ? 'tool_calls' : 'stop';
+  }
+
   push(chunk: ChatCompletionChunk): void {
     this.#chunks += 1;
     if (typeof chunk.model === 'string' && chunk.model) this.#model = chunk.model;

@@ -35,6 +35,8 @@ const TextReplyInput: z.ZodType<TextReply> = z.strictObject({
   refusal: z.string().optional(),
   finishReason: FinishReasonInput.optional(),
   fragmentChars: count.min(1).optional(),
+  finishReasonOnWire: z.enum(['null', 'empty']).optional(),
+  omitDone: z.boolean().optional(),
 });
 
 const ToolCallsReplyInput: z.ZodType<ToolCallsReply> = z.strictObject({
@@ -52,6 +54,8 @@ const ToolCallsReplyInput: z.ZodType<ToolCallsReply> = z.strictObject({
   fragmentChars: count.min(1).optional(),
   omitIds: z.boolean().optional(),
   nameFragmentChars: count.min(1).optional(),
+  finishReasonOnWire: z.enum(['null', 'empty']).optional(),
+  omitDone: z.boolean().optional(),
 });
 
 const ServerQuirksInput: z.ZodType<ServerQuirks> = z.strictObject({

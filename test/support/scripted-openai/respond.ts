@@ -69,7 +69,7 @@ async function stream(
   chunkDelayMs: number,
   chunks: Record<string, unknown>[],
   requestId: string,
-  ending: { type: 'done' } | { type: 'break'; after: number; how: StreamFault['fault'] },
+  ending: { type: 'done'; omitDone?: boolean } | { type: 'break'; after: number; how: StreamFault['fault'] },
 ): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -82,7 +82,8 @@ async function stream(
     if (!(await write(res, sseEvent(chunks[i])))) return;
   }
   if (ending.type === 'done') {
-    if (await write(res, SSE_DONE)) res.end();
+    if (ending.omitDone === true) res.end();
+    else if (await write(res, SSE_DONE)) res.end();
     return;
   }
   switch (ending.how) {
@@ -161,7 +162,7 @@ export async function playReply(
       chunkDelayMs,
       chunks,
       requestId,
-      streamFault === undefined ? { type: 'done' } : { type: 'break', after: breakAfter, how: streamFault.fault },
+      streamFault === undefined ? { type: 'done', omitDone: wire.omitDone === true } : { type: 'break', after: breakAfter, how: streamFault.fault },
     );
     return;
   }

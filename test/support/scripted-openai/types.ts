@@ -32,7 +32,7 @@ export interface ScenarioRequest {
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
-export interface TextReply {
+export interface TextReply extends StreamEnding {
   content: string;
   reasoningContent?: string;
   /** OpenAI's `refusal`: why the model declines (sent with empty content, as OpenAI does). */
@@ -42,6 +42,17 @@ export interface TextReply {
   fragmentChars?: number;
 }
 
+/** How a stream ends, as some servers end it (both replies take these). */
+export interface StreamEnding {
+  /**
+   * The last chunk's `finish_reason` as some servers send it: `'null'` never says why the answer
+   * ended (null on every chunk), `'empty'` sends `""`. Either way `data: [DONE]` still follows.
+   */
+  finishReasonOnWire?: 'null' | 'empty';
+  /** Leave out the closing `data: [DONE]` (LM Studio and llama.cpp end the stream without it). */
+  omitDone?: boolean;
+}
+
 export interface ScriptedToolCall {
   name: string;
   /** An object is JSON-encoded; a string is sent as is (it may be invalid JSON); null is sent as null. */
@@ -49,7 +60,7 @@ export interface ScriptedToolCall {
   id?: string;
 }
 
-export interface ToolCallsReply {
+export interface ToolCallsReply extends StreamEnding {
   toolCalls: ScriptedToolCall[];
   content?: string;
   reasoningContent?: string;

@@ -63,7 +63,7 @@ describe('streamChunks', () => {
     const reply = toWireReply({ toolCalls: [{ name: 'builder_step_read', arguments: '{}' }], nameFragmentChars: 8 }, 0);
     const chunks = streamChunks(reply, ctx, false) as unknown as Chunk[];
     const toolDeltas = chunks.flatMap((c) => (c.choices[0]?.delta['tool_calls'] as Array<Record<string, unknown>>) ?? []);
-    expect(toolDeltas.map((d) => (d['function'] as { name?: string }).name)).toEqual(['builder_', 'step_rea', 'd', undefined]);
+    expect(toolDeltas.map((d) => (d['function'] as { name?: string }).name)).toEqual(['builder_', 'step_rea', 'd', undefined, undefined]);
     expect(toolDeltas[0]).toMatchObject({ id: 'call_0_0', type: 'function' });
   });
 

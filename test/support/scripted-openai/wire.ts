@@ -1,10 +1,10 @@
 // Renders a scripted reply in the OpenAI chat completions wire format: stream chunks or one JSON body.
 // Pure functions; server.ts writes what they return.
 
-import type { FinishReason, ScriptedToolCall, TextReply, ToolCallsReply } from './types.ts';
+import type { FinishReason, ScriptedToolCall, StreamEnding, TextReply, ToolCallsReply } from './types.ts';
 
 /** A reply reduced to what goes on the wire. */
-export interface WireReply {
+export interface WireReply extends StreamEnding {
   content: string | null;
   reasoningContent: string | null;
   refusal?: string;
@@ -59,7 +59,11 @@ function argumentsText(call: ScriptedToolCall): string | null {
 }
 
 export function toWireReply(reply: TextReply | ToolCallsReply, callIndex: number): WireReply {
-  const fragments = reply.fragmentChars !== undefined ? { fragmentChars: reply.fragmentChars } : {};
+  const shape = {
+    ...(reply.fragmentChars !== undefined ? { fragmentChars: reply.fragmentChars } : {}),
+    ...(reply.finishReasonOnWire !== undefined ? { finishReasonOnWire: reply.finishReasonOnWire } : {}),
+    ...(reply.omitDone !== undefined ? { omitDone: reply.omitDone } : {}),
+  };
   if ('toolCalls' in reply) {
     const cut = reply.truncateArgumentsAt;
     return {
@@ -74,7 +78,7 @@ export function toWireReply(reply: TextReply | ToolCallsReply, callIndex: number
         };
       }),
       finishReason: reply.finishReason ?? (cut !== undefined ? 'length' : 'tool_calls'),
-      ...fragments,
+      ...shape,
       ...(reply.nameFragmentChars !== undefined ? { nameFragmentChars: reply.nameFragmentChars } : {}),
     };
   }
@@ -84,7 +88,7 @@ export function toWireReply(reply: TextReply | ToolCallsReply, callIndex: number
     ...(reply.refusal !== undefined ? { refusal: reply.refusal } : {}),
     toolCalls: [],
     finishReason: reply.finishReason ?? 'stop',
-    ...fragments,
+    ...shape,
   };
 }
 
@@ -128,7 +132,7 @@ type Delta = Record<string, unknown>;
  * arguments; later deltas carry argument fragments under the same index.
  */
 export function streamChunks(reply: WireReply, ctx: WireContext, includeUsage: boolean): Record<string, unknown>[] {
-  const chunk = (delta: Delta, finishReason: FinishReason | null = null): Record<string, unknown> => ({
+  const chunk = (delta: Delta, finishReason: FinishReason | '' | null = null): Record<string, unknown> => ({
     id: ctx.id,
     object: 'chat.completion.chunk',
     created: ctx.created,
@@ -166,7 +170,7 @@ export function streamChunks(reply: WireReply, ctx: WireContext, includeUsage: b
     }
   }
 
-  chunks.push(chunk({}, reply.finishReason));
+  chunks.push(chunk({}, reply.finishReasonOnWire === 'null' ? null : reply.finishReasonOnWire === 'empty' ? '' : reply.finishReason));
   if (includeUsage) {
     chunks.push({
       id: ctx.id,
