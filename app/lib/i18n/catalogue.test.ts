@@ -11,6 +11,8 @@ import { diffView as diffEn } from './en/diff-view.ts';
 import { diffView as diffZh } from './zh/diff-view.ts';
 import { issues as issuesEn } from './en/issues.ts';
 import { issues as issuesZh } from './zh/issues.ts';
+import { pageWords as pageEn } from './en/page-words.ts';
+import { pageWords as pageZh } from './zh/page-words.ts';
 
 /** Every leaf of a catalogue as `dotted.key → text`. */
 function leaves(tree: object, prefix = ''): Map<string, string> {
@@ -26,8 +28,8 @@ const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)
 
 describe('the message catalogues', () => {
   // Every page's catalogue and the areas added where they are shown (workbench-words.ts, issue-words.ts).
-  const english = leaves({ ...en, workbench: workbenchEn, workbenchDetails: detailsEn, semanticDiff: semanticEn, diffView: diffEn, issues: issuesEn });
-  const chinese = leaves({ ...zh, workbench: workbenchZh, workbenchDetails: detailsZh, semanticDiff: semanticZh, diffView: diffZh, issues: issuesZh });
+  const english = leaves({ ...en, workbench: workbenchEn, workbenchDetails: detailsEn, semanticDiff: semanticEn, diffView: diffEn, issues: issuesEn, pageWords: pageEn });
+  const chinese = leaves({ ...zh, workbench: workbenchZh, workbenchDetails: detailsZh, semanticDiff: semanticZh, diffView: diffZh, issues: issuesZh, pageWords: pageZh });
 
   it('have the same keys in both languages', () => {
     expect([...chinese.keys()].sort()).toEqual([...english.keys()].sort());

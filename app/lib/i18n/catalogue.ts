@@ -9,6 +9,7 @@ import type { workbenchDetails } from './en/workbench-details.ts';
 import type { semanticDiff } from './en/semantic-diff.ts';
 import type { diffView } from './en/diff-view.ts';
 import type { issues } from './en/issues.ts';
+import type { pageWords } from './en/page-words.ts';
 
 /**
  * The areas only some pages load, added by `addWords` where they are shown: the Workbench's
@@ -20,6 +21,7 @@ interface LazyAreas {
   semanticDiff: typeof semanticDiff;
   diffView: typeof diffView;
   issues: typeof issues;
+  pageWords: typeof pageWords;
 }
 export type LazyArea = keyof LazyAreas;
 

@@ -39,8 +39,6 @@ export const history = {
   someone: 'someone',
   aiChange: 'AI change (applied)',
   system: 'system',
-  overridden: 'Approvals overridden',
-  overriddenBy: '{{name}} overrode the required approvals for this AI change. Reason: “{{reason}}”',
   actions: {
     create: 'Create',
     update: 'Update',

@@ -61,7 +61,4 @@ export const mentions = {
   fileLine: '{{file}}, line {{line}}',
   open: 'Open {{where}}',
   gone: 'This session no longer exists.',
-  suggestions: 'People to mention',
-  willNotify: 'Will notify: {{names}}',
-  ambiguous: '“@{{typed}}” could be {{names}}: nobody will be notified. Pick one from the list or type the full name.',
 } as const;

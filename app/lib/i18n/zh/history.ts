@@ -41,8 +41,6 @@ export const history: Messages['history'] = {
   someone: '某人',
   aiChange: 'AI 修改（已应用）',
   system: '系统',
-  overridden: '已越过审批',
-  overriddenBy: '{{name}} 为这次 AI 修改越过了必需的审批。理由：“{{reason}}”',
   actions: {
     create: '创建',
     update: '更新',

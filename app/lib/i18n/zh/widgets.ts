@@ -63,7 +63,4 @@ export const mentions: Messages['mentions'] = {
   fileLine: '{{file}} 第 {{line}} 行',
   open: '打开{{where}}',
   gone: '该会话已不存在。',
-  suggestions: '可提及的人',
-  willNotify: '将通知：{{names}}',
-  ambiguous: '“@{{typed}}”可能是 {{names}}：不会通知任何人。请从列表中选择，或输入全名。',
 };
