@@ -167,7 +167,7 @@ export const FRAME_RATES = {
   awareness: { burst: AWARENESS_BURST, perMinute: AWARENESS_REFILL_PER_SECOND * 60 },
   /** Yjs sync step 2 and updates: keystrokes (a held key repeats about 30 times a second). */
   update: { burst: 300, perMinute: 3_600 },
-  /** `stop`, `comment` (each person also has a comment rate) and frames that cannot be read. */
+  /** `stop` and frames that cannot be read (a `comment` is held to its sender's comment rate instead). */
   other: { burst: 60, perMinute: 60 },
 } as const satisfies Record<string, { burst: number; perMinute: number }>;
 export type FrameKind = keyof typeof FRAME_RATES;

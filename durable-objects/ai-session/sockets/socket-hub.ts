@@ -229,7 +229,9 @@ export class SocketHub {
     }
     const parsed = value === undefined ? null : ClientMessage.safeParse(value);
     const type = parsed?.success ? parsed.data.type : null;
-    if (!this.#within(connection, type === 'hello' || type === 'presence' ? type : 'other')) return;
+    // A comment is held to its sender's comment rate instead (review/comment-rate.ts: AI_COMMENTS_PER_MINUTE,
+    // answered RATE_LIMITED without closing), which an operator may raise; a frame budget would cap it below that.
+    if (type !== 'comment' && !this.#within(connection, type === 'hello' || type === 'presence' ? type : 'other')) return;
     if (!parsed) {
       send(connection, { type: 'error', code: 'INVALID_JSON', message: 'A text frame must be one JSON object.' });
       return;
