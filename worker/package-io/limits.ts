@@ -8,10 +8,12 @@
  * upload has the same limit. The entry count and compression ratio guards are ours (a zip bomb
  * hides in either); the ratio is checked per entry and for the whole package.
  */
+import { MAX_PACKAGE_ZIP_BYTES } from '../../shared/api/import-limits.ts';
+
 const MiB = 1024 * 1024;
 
 export const IMPORT_LIMITS = {
-  maxZipBytes: 24 * MiB,
+  maxZipBytes: MAX_PACKAGE_ZIP_BYTES,
   maxUnpackedBytes: 24 * MiB,
   maxEntries: 5_000,
   /** A text file compresses ~5–10×; 200× is past any honest package. */

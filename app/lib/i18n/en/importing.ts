@@ -36,7 +36,7 @@ export const importing = {
   confirm: 'Confirm import',
   reading: 'Reading…',
   preview: 'Preview import',
-  tooLarge: '{{name}} is larger than 50 MB.',
+  tooLarge: '{{name}} is larger than {{mb}} MB.',
   tooLargeHint: 'Remove large files from the package and try again.',
   exportLayout: 'Layout',
   exportBmadMethodFolders: 'BMAD-METHOD folders',

@@ -38,7 +38,7 @@ export const importing: Messages['importing'] = {
   confirm: '确认导入',
   reading: '正在读取…',
   preview: '预览导入',
-  tooLarge: '{{name}} 超过 50 MB。',
+  tooLarge: '{{name}} 超过 {{mb}} MB。',
   tooLargeHint: '请从包中移除大文件后重试。',
   exportLayout: '结构',
   exportBmadMethodFolders: 'BMAD-METHOD 文件夹',
