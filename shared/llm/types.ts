@@ -13,7 +13,11 @@ export interface ProviderProfile {
   model: string;
   /** Decrypted only by the caller, for this call; never logged, never in a message. Null: no key (local models). */
   apiKey: string | null;
-  /** Total deadline of one call, retries and waits included. */
+  /**
+   * The longest silence of one model request: the wait for the answer to start (response headers)
+   * and between two pieces of it. The whole call (retries included) has its own, longer deadline
+   * (worker/llm/provider.ts callDeadlineSeconds: at least 10 minutes), so a slow steady stream finishes.
+   */
   timeoutSeconds: number;
   contextWindow?: number;
 }

@@ -32,6 +32,8 @@ export interface CallOptions {
   signal: AbortSignal;
   /** Milliseconds until the response headers (streamed) or the whole body (not streamed). */
   timeout: number;
+  /** Called when the response headers arrive and on every piece of a streamed body (the provider's silence limit). */
+  onActivity?: () => void;
 }
 
 /** The SDK's stream logs through its client's logger; an object without one logs nothing, like our `logLevel: 'off'`. */
@@ -104,7 +106,7 @@ const DONE_WINDOW_BYTES = 64;
  * reads a body given as an async iterable as it reads a stream; a plain iterator over the body's
  * reader checks each piece for a fraction of what a TransformStream costs per request.
  */
-function withLinesCapped(response: Response, seen: { done: boolean }): Response {
+function withLinesCapped(response: Response, seen: { done: boolean }, onActivity: (() => void) | undefined): Response {
   const body = response.body;
   if (!body) return response;
   const reader = body.getReader();
@@ -115,6 +117,7 @@ function withLinesCapped(response: Response, seen: { done: boolean }): Response 
     async next() {
       const read = await reader.read();
       if (read.done) return { done: true, value: undefined };
+      onActivity?.();
       const bytes = read.value;
       // The end of what came so far (a `[DONE]` can be split across two pieces), decoded apart from the SDK's own reading.
       tail = (tail + decoder.decode(bytes.subarray(Math.max(0, bytes.byteLength - DONE_WINDOW_BYTES)))).slice(-DONE_WINDOW_BYTES);
@@ -167,9 +170,9 @@ export class ChatClient {
     let readAsEvents = false;
     const events = (sse: Response) => {
       readAsEvents = true;
-      return Stream.fromSSEResponse<ChatCompletionChunk>(withLinesCapped(sse, seen), controller, SILENT_SDK_CLIENT);
+      return Stream.fromSSEResponse<ChatCompletionChunk>(withLinesCapped(sse, seen, options.onActivity), controller, SILENT_SDK_CLIENT);
     };
-    const chunks = isJsonResponse(response) ? wholeCompletionChunks(response, controller, events) : events(response);
+    const chunks = isJsonResponse(response) ? wholeCompletionChunks(response, controller, events, options.onActivity) : events(response);
     return {
       async *[Symbol.asyncIterator]() {
         for await (const chunk of chunks) yield normalizeChatCompletionChunk(chunk);
@@ -206,7 +209,7 @@ export class ChatClient {
   }
 
   /** One request, no retry: a refused status becomes the SDK's APIError subclass for it, a failed fetch a connection error. */
-  async #send(body: object, { signal, timeout }: CallOptions): Promise<{ response: Response; controller: AbortController }> {
+  async #send(body: object, { signal, timeout, onActivity }: CallOptions): Promise<{ response: Response; controller: AbortController }> {
     if (signal.aborted) throw userAbort(signal);
     // The caller's signal stays wired to the controller while the body streams, as in the SDK.
     const controller = new AbortController();
@@ -234,6 +237,7 @@ export class ChatClient {
     } finally {
       clearTimeout(timer);
     }
+    onActivity?.();
     if (!response.ok) {
       signal.removeEventListener('abort', abort);
       const text = await response.text().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));

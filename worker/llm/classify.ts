@@ -11,7 +11,11 @@ export interface FailureContext {
   /** 'request' until the response status arrived; 'stream' once a 2xx response was being read. */
   phase: 'request' | 'stream';
   callerSignal: AbortSignal | undefined;
+  /** The whole call's deadline, retries included, and its length. */
   deadlineSignal: AbortSignal;
+  deadlineSeconds: number;
+  /** The request's silence limit (idle-watch.ts), when it has one, and its length (the profile's timeoutSeconds). */
+  idleSignal?: AbortSignal | undefined;
   timeoutSeconds: number;
   baseUrl: string;
   model: string;
@@ -68,14 +72,30 @@ function networkCode(error: unknown): string | undefined {
   return undefined;
 }
 
-export function timeoutError(ctx: FailureContext): ProviderError {
-  return make(ctx, {
-    code: 'AI_PROVIDER_TIMEOUT',
-    kind: 'timeout',
-    message: `The AI provider did not finish answering within ${ctx.timeoutSeconds} seconds.`,
-    hints: ['Try again. If it keeps happening, raise the timeout in the AI settings or choose a faster model.'],
-    retryable: true,
-  });
+const duration = (seconds: number): string => (seconds < 120 ? `${seconds} seconds` : `${Math.round(seconds / 60)} minutes`);
+
+/**
+ * Which limit ran out: `start`, no answer began within the silence limit (timeoutSeconds); `silence`,
+ * an answer began, then nothing more came for that long; `total`, the call's deadline passed while
+ * the answer was still coming.
+ */
+export type TimeoutKind = 'start' | 'silence' | 'total';
+
+export function timeoutError(ctx: FailureContext, which: TimeoutKind): ProviderError {
+  const raise = 'raise the timeout in the AI settings (how long to wait for the model to start answering, and between parts of its answer)';
+  const [message, hints] =
+    which === 'start'
+      ? [`The AI provider did not start answering within ${duration(ctx.timeoutSeconds)}.`, [`Try again. If it keeps happening, ${raise}, or choose a faster model.`]]
+      : which === 'silence'
+        ? [
+            `The AI provider stopped sending its answer: nothing arrived for ${duration(ctx.timeoutSeconds)}.`,
+            [`Try again: the server or the network may have stalled. If the model pauses this long while it works (a local model under load), ${raise}.`],
+          ]
+        : [
+            `The AI provider did not finish answering within ${duration(ctx.deadlineSeconds)}.`,
+            [`Try again, or ask for a smaller change: one answer may take at most ${duration(ctx.deadlineSeconds)}, however steadily it streams.`, 'If answers often take this long, choose a faster model.'],
+          ];
+  return make(ctx, { code: 'AI_PROVIDER_TIMEOUT', kind: 'timeout', message, hints, retryable: true });
 }
 
 export function malformedError(ctx: FailureContext, what: string): ProviderError {
@@ -234,11 +254,12 @@ function unreachable(error: unknown, ctx: FailureContext): ProviderError {
 }
 
 export function classifyFailure(error: unknown, ctx: FailureContext): Classified {
-  // Our own signals decide first: the SDK reports both as a user abort, or ends a stream silently.
+  // Our own signals decide first: the SDK reports them as a user abort, or ends a stream silently.
   if (ctx.callerSignal?.aborted) return { type: 'aborted' };
-  if (ctx.deadlineSignal.aborted || error instanceof APIConnectionTimeoutError) {
-    return { type: 'error', error: timeoutError(ctx) };
-  }
+  if (ctx.idleSignal?.aborted) return { type: 'error', error: timeoutError(ctx, ctx.phase === 'request' ? 'start' : 'silence') };
+  if (ctx.deadlineSignal.aborted) return { type: 'error', error: timeoutError(ctx, 'total') };
+  // The runtime's own timeout (a connection that never opened) is a wait our limits did not end.
+  if (error instanceof APIConnectionTimeoutError) return { type: 'error', error: timeoutError(ctx, ctx.phase === 'request' ? 'start' : 'silence') };
   if (error instanceof APIUserAbortError) return { type: 'aborted' };
 
   if (error instanceof APIError && typeof error.status === 'number') {

@@ -15,7 +15,7 @@ export const PROVIDER_FAILURE_KINDS = [
   'rate_limit', // 429
   'quota', // 429 insufficient_quota: no credit left
   'server', // 5xx
-  'timeout', // our deadline (profile timeoutSeconds)
+  'timeout', // our limits: silence (profile timeoutSeconds) or the call's deadline
   'unreachable', // DNS, refused, reset before any response byte
   'malformed', // an answer that is not an OpenAI-compatible response
   'stream_broken', // the stream failed after it had started

@@ -285,7 +285,7 @@ describe('retries', () => {
 
   it('does not retry when the wait would pass the deadline', async () => {
     server.failNext({ fault: 'rate_limit', retryAfterSeconds: 3 });
-    const { provider, sleeps } = setup({ timeoutSeconds: 2 });
+    const { provider, sleeps } = setup({}, { deadlineSeconds: 2 });
     const outcome = failed(await provider.streamChat({ messages }));
     expect(outcome.error.kind).toBe('rate_limit');
     expect(sleeps).toEqual([]);
@@ -342,23 +342,23 @@ describe('abort and deadline', () => {
     }
   });
 
-  it('fails with AI_PROVIDER_TIMEOUT when the whole call passes timeoutSeconds', async () => {
+  it('fails with AI_PROVIDER_TIMEOUT when no answer starts within timeoutSeconds', async () => {
     server.setScenario({ fault: 'hang' });
     const { provider, sleeps } = setup({ timeoutSeconds: 0.5 });
     const outcome = failed(await provider.streamChat({ messages }));
     expect(outcome.error).toMatchObject({ code: 'AI_PROVIDER_TIMEOUT', kind: 'timeout', retryable: true });
-    expect(outcome.error.message).toContain('0.5 seconds');
+    expect(outcome.error.message).toBe('The AI provider did not start answering within 0.5 seconds.');
     // A timeout is final: one request, no retry pause.
     expect(server.chatRequests()).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
 
-  it('times out a stream that is still running at the deadline, keeping the partial answer', async () => {
+  it("times out a stream that is still running at the call's deadline, keeping the partial answer", async () => {
     const slow = await startScriptedOpenAI({ chunkDelayMs: 50, scenario: { content: 'word '.repeat(200) } });
     try {
-      const provider = createChatProvider({ baseUrl: slow.url, model: 'm', apiKey: KEY, timeoutSeconds: 0.4 });
+      const provider = createChatProvider({ baseUrl: slow.url, model: 'm', apiKey: KEY, timeoutSeconds: 30 }, { deadlineSeconds: 0.4 });
       const outcome = failed(await provider.streamChat({ messages }));
-      expect(outcome.error.code).toBe('AI_PROVIDER_TIMEOUT');
+      expect(outcome.error).toMatchObject({ code: 'AI_PROVIDER_TIMEOUT', message: 'The AI provider did not finish answering within 0.4 seconds.' });
       expect(outcome.partial?.content.length).toBeGreaterThan(0);
     } finally {
       await slow.close();

@@ -1,5 +1,7 @@
 // The LLM provider adapter the session engine uses: one streamed chat completion against any
-// OpenAI-compatible provider, with an explicit retry policy, a total deadline, caller abort, and errors
+// OpenAI-compatible provider, with an explicit retry policy, two time limits (the profile's
+// timeoutSeconds as the longest silence: before the answer starts and between its pieces; and a
+// generous total deadline, so a slow but steady stream finishes and nothing hangs), caller abort, and errors
 // mapped to the product's codes with the key redacted — in errors and in the answer, wherever the model
 // echoes it (streamed deltas included). Runs in Workers: fetch-based only, no node: APIs.
 
@@ -8,6 +10,7 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { providerEndpoint } from './base-url.ts';
 import { ChatClient, type ChatStream, type Fetch } from './chat-client.ts';
 import { classifyFailure, malformedError, streamBrokenError, timeoutError, tooLargeError, type FailureContext } from './classify.ts';
+import { IdleWatch } from './idle-watch.ts';
 import { rejectedOptionalParameter } from './provider-quirks.ts';
 import type { ProviderError } from './provider-error.ts';
 import { redactChatOutcome } from './redact-result.ts';
@@ -27,6 +30,8 @@ export interface ProviderOptions {
   /** Jitter source for the backoff, in [0, 1). */
   random?: () => number;
   now?: () => number;
+  /** The whole call's deadline in seconds (default: callDeadlineSeconds of the profile's timeoutSeconds). Tests set a small one. */
+  deadlineSeconds?: number;
 }
 
 export interface ChatProvider {
@@ -34,6 +39,17 @@ export interface ChatProvider {
   streamChat(request: StreamChatRequest): Promise<ChatOutcome>;
   /** "Test connection": a tiny non-streamed completion. */
   probe(): Promise<ProbeResult>;
+}
+
+/** The least a whole call may take: room for a slow local model to stream a whole step file. */
+export const CALL_DEADLINE_MIN_SECONDS = 10 * 60;
+
+/**
+ * The whole call's deadline, retries and waits included: at least CALL_DEADLINE_MIN_SECONDS and three
+ * times the silence limit, so it is bounded (30 minutes at most, as timeoutSeconds is at most 600).
+ */
+export function callDeadlineSeconds(timeoutSeconds: number): number {
+  return Math.max(CALL_DEADLINE_MIN_SECONDS, 3 * timeoutSeconds);
 }
 
 /** "Test connection" should answer quickly even when the profile allows long turns. */
@@ -58,6 +74,7 @@ export function createChatProvider(profile: ProviderProfile, options: ProviderOp
     sleep: options.sleep ?? defaultSleep,
     random: options.random ?? Math.random,
     now: options.now ?? Date.now,
+    deadlineSeconds: options.deadlineSeconds ?? callDeadlineSeconds(profile.timeoutSeconds),
     sendStreamOptions: true,
   };
   return { streamChat: (request) => streamChat(provider, request), probe: () => probe(provider) };
@@ -71,6 +88,7 @@ interface Provider {
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly random: () => number;
   readonly now: () => number;
+  readonly deadlineSeconds: number;
   /**
    * Cleared once the server refused `stream_options` (older Azure api-versions, some local servers): this
    * provider (one per turn) sends no more of it, and usage is estimated when the stream carries none.
@@ -93,14 +111,16 @@ function createClient(profile: ProviderProfile, fetch: ProviderOptions['fetch'])
   });
 }
 
-function failureContext(
-  { profile, secrets, now }: Provider,
-  phase: FailureContext['phase'],
-  callerSignal: AbortSignal | undefined,
-  deadlineSignal: AbortSignal,
-  timeoutSeconds: number,
-): FailureContext {
-  return { phase, callerSignal, deadlineSignal, timeoutSeconds, baseUrl: profile.baseUrl, model: profile.model, secrets, now: now() };
+/** The limits a failure is judged by: the call's deadline and, for a request, its silence limit. */
+interface Limits {
+  deadlineSignal: AbortSignal;
+  deadlineSeconds: number;
+  idleSignal?: AbortSignal;
+  timeoutSeconds: number;
+}
+
+function failureContext({ profile, secrets, now }: Provider, phase: FailureContext['phase'], callerSignal: AbortSignal | undefined, limits: Limits): FailureContext {
+  return { phase, callerSignal, ...limits, baseUrl: profile.baseUrl, model: profile.model, secrets, now: now() };
 }
 
 /**
@@ -128,10 +148,11 @@ const failed = (error: ProviderError, partial?: ChatResult): ChatOutcome =>
 /** Attempts the streamed call until it completes, fails for good, is aborted or runs out of time. */
 async function streamChatUnredacted(provider: Provider, request: StreamChatRequest): Promise<ChatOutcome> {
   const { profile, now } = provider;
-  const timeoutMs = profile.timeoutSeconds * 1000;
+  const deadlineMs = provider.deadlineSeconds * 1000;
   const startedAt = now();
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const callSignal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
+  const callLimits: Limits = { deadlineSignal: deadline, deadlineSeconds: provider.deadlineSeconds, timeoutSeconds: profile.timeoutSeconds };
   const callbacks = {
     ...(request.onTextDelta ? { onTextDelta: request.onTextDelta } : {}),
     ...(request.onReasoningDelta ? { onReasoningDelta: request.onReasoningDelta } : {}),
@@ -141,23 +162,27 @@ async function streamChatUnredacted(provider: Provider, request: StreamChatReque
   for (let attempts = 1; ; attempts++) {
     const assembler = new StreamAssembler(callbacks);
     let phase: FailureContext['phase'] = 'request';
+    // Each request has its own silence limit; the deadline is the call's.
+    const idle = new IdleWatch(profile.timeoutSeconds * 1000);
+    const limits: Limits = { ...callLimits, idleSignal: idle.signal };
     try {
-      const stream = await openStream(provider, request, signal, Math.max(1, timeoutMs - (now() - startedAt)));
+      const signal = AbortSignal.any([callSignal, idle.signal]);
+      const stream = await openStream(provider, request, signal, Math.max(1, deadlineMs - (now() - startedAt)), idle.touch);
       phase = 'stream';
       for await (const chunk of stream) assembler.push(chunk);
-      return endOfStream(provider, request, deadline, assembler, stream.endedByServer, attempts);
+      return endOfStream(provider, request, limits, assembler, stream.endedByServer, attempts);
     } catch (error) {
       if (error instanceof CallbackError) throw error.cause;
       // Cut off: what came before the limit is the partial answer (the loop keeps none of its tool calls).
       if (error instanceof ResponseTooLargeError) {
-        return failed(tooLargeError(failureContext(provider, phase, request.signal, deadline, profile.timeoutSeconds), error.limitChars), assembler.result(false, attempts));
+        return failed(tooLargeError(failureContext(provider, phase, request.signal, limits), error.limitChars), assembler.result(false, attempts));
       }
       // Refused before any byte: the same request once more without it, not counted as a failure.
       if (phase === 'request' && provider.sendStreamOptions && rejectedOptionalParameter(error, ['stream_options']) !== null) {
         provider.sendStreamOptions = false;
         continue;
       }
-      const classified = classifyFailure(error, failureContext(provider, phase, request.signal, deadline, profile.timeoutSeconds));
+      const classified = classifyFailure(error, failureContext(provider, phase, request.signal, limits));
       const partial = phase === 'stream' ? assembler.result(false, attempts) : undefined;
       if (classified.type === 'aborted') return { type: 'aborted', partial: partial ?? assembler.result(false, attempts) };
 
@@ -165,23 +190,27 @@ async function streamChatUnredacted(provider: Provider, request: StreamChatReque
         error: classified.error,
         responseStarted: phase === 'stream',
         attempts,
-        remainingMs: timeoutMs - (now() - startedAt),
+        remainingMs: deadlineMs - (now() - startedAt),
         random: provider.random,
       });
       if (wait === null) return failed(classified.error, partial);
-      await provider.sleep(wait, signal);
+      idle.stop();
+      await provider.sleep(wait, callSignal);
       if (request.signal?.aborted) return { type: 'aborted', partial: assembler.result(false, attempts) };
-      if (deadline.aborted) return failed(timeoutError(failureContext(provider, 'request', request.signal, deadline, profile.timeoutSeconds)));
+      if (deadline.aborted) return failed(timeoutError(failureContext(provider, 'request', request.signal, callLimits), 'total'));
+    } finally {
+      idle.stop();
     }
   }
 }
 
-/** One streamed request; `remainingMs` is what is left of the turn's deadline. */
+/** One streamed request; `remainingMs` is what is left of the call's deadline, `onActivity` hears of every arrival. */
 async function openStream(
   { profile, client, sendStreamOptions }: Provider,
   request: StreamChatRequest,
   signal: AbortSignal,
   remainingMs: number,
+  onActivity: () => void,
 ): Promise<ChatStream> {
   return client.stream(
     {
@@ -191,13 +220,13 @@ async function openStream(
       stream: true,
       ...(sendStreamOptions ? { stream_options: { include_usage: true } } : {}),
     },
-    { signal, timeout: remainingMs + SDK_TIMEOUT_SLACK_MS },
+    { signal, timeout: remainingMs + SDK_TIMEOUT_SLACK_MS, onActivity },
   );
 }
 
 /**
  * How a stream that ended without an exception went. The SDK ends a stream silently when its
- * signal aborts, so the caller's abort and the deadline are told apart here. A stream that closed
+ * signal aborts, so the caller's abort, the silence limit and the deadline are told apart here. A stream that closed
  * with `data: [DONE]` ended normally even without a finish reason (some servers never send one, or
  * send ""): the reason is what its answer shows. One with neither was cut off (LM Studio and
  * llama.cpp leave out [DONE] but do send the reason). A completed answer gets the tool calls a model
@@ -206,14 +235,15 @@ async function openStream(
 function endOfStream(
   provider: Provider,
   request: StreamChatRequest,
-  deadline: AbortSignal,
+  limits: Limits,
   assembler: StreamAssembler,
   endedByServer: boolean,
   attempts: number,
 ): ChatOutcome {
   if (request.signal?.aborted) return { type: 'aborted', partial: assembler.result(false, attempts) };
-  const ctx = failureContext(provider, 'stream', request.signal, deadline, provider.profile.timeoutSeconds);
-  if (deadline.aborted) return failed(timeoutError(ctx), assembler.result(false, attempts));
+  const ctx = failureContext(provider, 'stream', request.signal, limits);
+  if (limits.idleSignal?.aborted) return failed(timeoutError(ctx, 'silence'), assembler.result(false, attempts));
+  if (limits.deadlineSignal.aborted) return failed(timeoutError(ctx, 'total'), assembler.result(false, attempts));
   if (assembler.chunkCount === 0) return failed(malformedError(ctx, 'no chat completion chunks in the stream'));
   if (assembler.finishReason === null && endedByServer) assembler.inferFinishReason();
   if (assembler.finishReason === null) return failed(streamBrokenError(ctx), assembler.result(false, attempts));
@@ -237,6 +267,7 @@ async function probe(provider: Provider): Promise<ProbeResult> {
       },
       { signal: deadline, timeout: timeoutSeconds * 1000 + SDK_TIMEOUT_SLACK_MS },
     );
+  const limits: Limits = { deadlineSignal: deadline, deadlineSeconds: timeoutSeconds, timeoutSeconds };
   const failure = (error: ProviderError): ProbeResult => ({ ok: false, code: error.code, message: error.message, hints: error.hints });
   try {
     let completion: unknown;
@@ -247,12 +278,12 @@ async function probe(provider: Provider): Promise<ProbeResult> {
       completion = await ask('max_completion_tokens');
     }
     if (!isChatCompletion(completion)) {
-      return failure(malformedError(failureContext(provider, 'stream', undefined, deadline, timeoutSeconds), 'not a chat completion'));
+      return failure(malformedError(failureContext(provider, 'stream', undefined, limits), 'not a chat completion'));
     }
     return { ok: true, latencyMs: now() - startedAt, model: completion.model || profile.model };
   } catch (error) {
-    const classified = classifyFailure(error, failureContext(provider, 'request', undefined, deadline, timeoutSeconds));
+    const classified = classifyFailure(error, failureContext(provider, 'request', undefined, limits));
     // Nothing but the deadline can abort a probe.
-    return failure(classified.type === 'error' ? classified.error : timeoutError(failureContext(provider, 'request', undefined, deadline, timeoutSeconds)));
+    return failure(classified.type === 'error' ? classified.error : timeoutError(failureContext(provider, 'request', undefined, limits), 'total'));
   }
 }

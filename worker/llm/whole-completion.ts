@@ -62,7 +62,7 @@ export function chunkOfCompletion(completion: ChatCompletion): ChatCompletionChu
 export const MAX_BODY_BYTES = 6 * MAX_RESPONSE_CHARS + 64 * 1024;
 
 /** The body as text, refused (and its download stopped) once it passes `maxBytes`. */
-async function cappedText(response: Response, controller: AbortController, maxBytes: number): Promise<string> {
+async function cappedText(response: Response, controller: AbortController, maxBytes: number, onBytes: (() => void) | undefined): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const parts: Uint8Array[] = [];
@@ -70,6 +70,7 @@ async function cappedText(response: Response, controller: AbortController, maxBy
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    onBytes?.();
     size += value.byteLength;
     if (size > maxBytes) {
       controller.abort();
@@ -89,16 +90,18 @@ async function cappedText(response: Response, controller: AbortController, maxBy
 
 /**
  * The JSON answer to a stream request as chunks: one for a chat completion, none for anything else.
- * An abort while the body is read ends it silently, as the SDK's stream does.
+ * An abort while the body is read ends it silently, as the SDK's stream does. `onBytes` hears of
+ * every piece of the body as it arrives.
  */
 export async function* wholeCompletionChunks(
   response: Response,
   controller: AbortController,
   readEvents: (events: Response) => AsyncIterable<ChatCompletionChunk>,
+  onBytes?: () => void,
 ): AsyncGenerator<ChatCompletionChunk> {
   let text: string;
   try {
-    text = await cappedText(response, controller, MAX_BODY_BYTES);
+    text = await cappedText(response, controller, MAX_BODY_BYTES, onBytes);
   } catch (error) {
     if (controller.signal.aborted && !(error instanceof ResponseTooLargeError)) return;
     throw error;

@@ -65,7 +65,7 @@ const ServerQuirksInput: z.ZodType<ServerQuirks> = z.strictObject({
   alternatingRoles: z.boolean().optional(),
 });
 
-/** The 16 faults of types.ts, field for field. */
+/** The 17 faults of types.ts, field for field. */
 const FaultReplyInput: z.ZodType<FaultReply> = z.discriminatedUnion('fault', [
   z.strictObject({ fault: z.literal('rate_limit'), retryAfterSeconds: count.optional() }),
   z.strictObject({ fault: z.literal('insufficient_quota') }),
@@ -86,6 +86,7 @@ const FaultReplyInput: z.ZodType<FaultReply> = z.discriminatedUnion('fault', [
   z.strictObject({ fault: z.literal('non_json'), contentType: z.string().optional(), body: z.string().optional() }),
   z.strictObject({ fault: z.literal('malformed_sse'), afterChunks }),
   z.strictObject({ fault: z.literal('stream_error'), afterChunks, message: z.string().optional() }),
+  z.strictObject({ fault: z.literal('stall_mid_stream'), afterChunks }),
   z.strictObject({ fault: z.literal('cut_mid_text'), afterChunks, content: z.string().optional() }),
   z.strictObject({ fault: z.literal('cut_mid_tool_args'), afterChunks, name, arguments: args }),
   z.strictObject({ fault: z.literal('truncated_tool_args'), name, arguments: args, keepChars: count.optional() }),

@@ -185,6 +185,20 @@ describe('stream faults', () => {
     expect((seen.error as Error).message).toContain('invalid response mid-stream');
   });
 
+  it('a stalled stream sends its first chunks, then nothing on an open connection until the client aborts', async () => {
+    server.failNext({ fault: 'stall_mid_stream', afterChunks: 2 });
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create({ model: 'm', messages, stream: true }, { signal: controller.signal });
+    let chunks = 0;
+    const reading = (async () => {
+      for await (const _ of stream) chunks++;
+    })();
+    await vi.waitFor(() => expect(chunks).toBe(2));
+    controller.abort();
+    await reading.catch(() => undefined);
+    expect(chunks).toBe(2);
+  });
+
   it('a non-streamed answer cut mid-body is a connection error', async () => {
     server.failNext({ fault: 'cut_mid_text' });
     await expect(create()).rejects.toBeInstanceOf(Error);

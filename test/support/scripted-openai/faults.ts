@@ -10,7 +10,7 @@ export type HttpFault = Extract<
 >;
 
 /** Faults that happen after a 200 and some chunks. */
-export type StreamFault = Extract<FaultReply, { fault: 'malformed_sse' | 'stream_error' | 'cut_mid_text' | 'cut_mid_tool_args' }>;
+export type StreamFault = Extract<FaultReply, { fault: 'malformed_sse' | 'stream_error' | 'stall_mid_stream' | 'cut_mid_text' | 'cut_mid_tool_args' }>;
 
 /** Faults that are well-formed replies with awkward tool calls. */
 export type ToolCallFault = Extract<FaultReply, { fault: 'truncated_tool_args' | 'null_arguments' | 'unknown_tool' | 'huge_arguments' }>;
@@ -25,7 +25,7 @@ const HTTP_FAULTS: ReadonlySet<string> = new Set([
   'hang',
   'non_json',
 ]);
-const STREAM_FAULTS: ReadonlySet<string> = new Set(['malformed_sse', 'stream_error', 'cut_mid_text', 'cut_mid_tool_args']);
+const STREAM_FAULTS: ReadonlySet<string> = new Set(['malformed_sse', 'stream_error', 'stall_mid_stream', 'cut_mid_text', 'cut_mid_tool_args']);
 
 export function isHttpFault(fault: FaultReply): fault is HttpFault {
   return HTTP_FAULTS.has(fault.fault);
@@ -165,6 +165,7 @@ export function streamFaultReply(fault: StreamFault, tools: OfferedTool[]): { re
     case 'cut_mid_text':
     case 'malformed_sse':
     case 'stream_error':
+    case 'stall_mid_stream':
       return {
         reply: { content: fault.fault === 'cut_mid_text' && fault.content !== undefined ? fault.content : 'This answer is going to be cut off in the middle of a sentence.' },
         defaultAfterChunks: 3,

@@ -21,6 +21,9 @@ import {
   type WireContext,
 } from './wire.ts';
 
+/** How long a stalled answer stays silent when nobody gives up: longer than any test waits. */
+const STALL_MS = 10 * 60_000;
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -93,6 +96,11 @@ async function stream(
       return;
     case 'malformed_sse':
       if (await write(res, 'data: {"id":"chatcmpl-broken","choices":[{"delta":{"content":\n\n')) res.end();
+      return;
+    case 'stall_mid_stream':
+      // Silent but open: only the client's giving up (or close()) ends it.
+      await waitForClient(res, STALL_MS);
+      res.end();
       return;
     case 'stream_error':
       if (await write(res, sseEvent(openAIError('The model produced an invalid response mid-stream.', 'server_error', null)))) {
@@ -181,6 +189,11 @@ export async function playReply(
     case 'malformed_sse':
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': requestId });
       res.end(body.slice(0, Math.floor(body.length / 2)));
+      return;
+    case 'stall_mid_stream':
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': requestId });
+      if (await write(res, body.slice(0, Math.floor(body.length / 2)))) await waitForClient(res, STALL_MS);
+      res.end();
       return;
     case 'stream_error':
       sendJson(res, 200, openAIError('The model produced an invalid response.', 'server_error', null), { 'x-request-id': requestId });

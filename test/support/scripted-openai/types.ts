@@ -127,6 +127,8 @@ export type FaultReply =
   | { fault: 'malformed_sse'; afterChunks?: number }
   /** An error object inside a 200 stream, as some providers send when they fail mid-answer. */
   | { fault: 'stream_error'; afterChunks?: number; message?: string }
+  /** Text streaming starts, then nothing more is sent (the connection stays open) until the client gives up. */
+  | { fault: 'stall_mid_stream'; afterChunks?: number }
   /** Text streaming starts, then the socket is destroyed. */
   | { fault: 'cut_mid_text'; afterChunks?: number; content?: string }
   /** A tool call starts streaming, then the socket is destroyed inside its arguments. */
