@@ -5,6 +5,7 @@ import { MAX_JSON_DEPTH } from '../json-depth.ts';
 import { parseJsonLenient, parseLenient, readObjectKey, withoutTrailingCommas } from './lenient-input.ts';
 
 describe('parseJsonLenient', () => {
+  const tools = { unwrapString: true };
   it('unwraps a markdown fence and drops trailing commas, saying so', () => {
     const read = parseJsonLenient('```json\n{"a": [1, 2,], "b": "x,}",}\n```');
     expect(read).toEqual({ ok: true, value: { a: [1, 2], b: 'x,}' }, notes: ['read the JSON inside the markdown code fence', 'ignored trailing commas'] });
@@ -17,8 +18,31 @@ describe('parseJsonLenient', () => {
   });
 
   it('refuses what is not JSON even after the repairs', () => {
-    expect(parseJsonLenient('{"a": 1')).toEqual({ ok: false, problem: 'The text is not valid JSON.' });
+    expect(parseJsonLenient('{"a": 1, "b"', { unwrapString: true })).toEqual({ ok: false, problem: 'The text is not valid JSON.' });
     expect(parseJsonLenient("{'a': 1}").ok).toBe(false);
+  });
+
+  it("undoes what a server's tool parser did to streamed arguments, where only one reading is possible (vLLM #32152)", () => {
+    const args = '{"changeSet": {"summary": "a } in {text}", "ops": [1, {"n": 2}]}}';
+    const value = JSON.parse(args);
+    // Sent twice in a row, with or without space between: read once.
+    expect(parseJsonLenient(args + args, tools)).toEqual({ ok: true, value, notes: ["read the object sent twice in a row once (the server's tool parser repeated it)"] });
+    expect(parseJsonLenient(`${args}\n${args}`, tools)).toMatchObject({ ok: true, value });
+    // The last } dropped: put back.
+    expect(parseJsonLenient(args.slice(0, -1), tools)).toEqual({ ok: true, value, notes: ["added the } missing at the very end (the server's tool parser dropped it)"] });
+    expect(parseJsonLenient('{"a": 1', tools)).toMatchObject({ ok: true, value: { a: 1 } });
+    // Only for tool arguments: a final answer is not parsed by a tool parser.
+    expect(parseJsonLenient('{"a": 1').ok).toBe(false);
+    expect(parseJsonLenient(args + args).ok).toBe(false);
+  });
+
+  it('leaves damage with more than one reading refused: two different objects, two braces missing, text around', () => {
+    expect(parseJsonLenient('{"a": 1}{"a": 2}', tools).ok).toBe(false);
+    expect(parseJsonLenient('{"a": 1}{"a": 1}{"a": 1}', tools).ok).toBe(false);
+    expect(parseJsonLenient('{"a": {"b": 1', tools).ok).toBe(false);
+    expect(parseJsonLenient('{"a": "open string', tools).ok).toBe(false);
+    expect(parseJsonLenient('{"a": 1} and more', tools).ok).toBe(false);
+    expect(parseJsonLenient('[1, 2', tools).ok).toBe(false);
   });
 
   it('refuses JSON nested deeper than MAX_JSON_DEPTH, also inside a fence or a double-encoded string', () => {

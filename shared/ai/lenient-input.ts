@@ -1,7 +1,8 @@
 /**
  * Lenient reading of what real models send, in one place (used by the tool registry and the
  * final-answer reader): JSON in a markdown fence or with trailing commas, arguments encoded twice
- * as a JSON string, null for an optional field, numbers and booleans written as strings, and an
+ * as a JSON string, an object sent twice in a row or missing its last `}` (vLLM's streaming tool
+ * parsers do both, vLLM issue #32152), null for an optional field, numbers and booleans written as strings, and an
  * object key in short form (`step:classify`). Each reading has exactly one meaning and is reported
  * as a note ("read step:classify as step:triage/classify"); where two meanings are possible it
  * refuses and lists the candidates instead of choosing.
@@ -41,6 +42,49 @@ export function withoutTrailingCommas(text: string): string {
   return out;
 }
 
+/** Where the first top-level JSON object or array in `text` ends (just past it), and the depth left open at the end. */
+function topLevelEnd(text: string): { end: number | null; openAtEnd: number } {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') {
+      depth--;
+      if (depth === 0) return { end: i + 1, openAtEnd: 0 };
+      if (depth < 0) return { end: null, openAtEnd: 0 };
+    }
+  }
+  return { end: null, openAtEnd: inString ? 0 : depth };
+}
+
+/**
+ * What a server's tool parser did to a streamed object, undone where only one reading is possible:
+ * the same object sent twice in a row (`{…}{…}`, both halves equal) is read once, and an object
+ * whose only fault is one missing `}` at the very end gets it back. Anything else is left alone.
+ */
+function parserDamageRepaired(text: string): { ok: true; value: unknown; note: string } | { ok: false } {
+  if (!text.startsWith('{')) return { ok: false };
+  const { end, openAtEnd } = topLevelEnd(text);
+  if (end !== null && end < text.length) {
+    const first = tryParse(text.slice(0, end));
+    const second = tryParse(text.slice(end).trim());
+    if (first.ok && second.ok && JSON.stringify(first.value) === JSON.stringify(second.value)) {
+      return { ok: true, value: first.value, note: "read the object sent twice in a row once (the server's tool parser repeated it)" };
+    }
+    return { ok: false };
+  }
+  if (end === null && openAtEnd === 1) {
+    const closed = tryParse(`${text}}`);
+    if (closed.ok) return { ok: true, value: closed.value, note: "added the } missing at the very end (the server's tool parser dropped it)" };
+  }
+  return { ok: false };
+}
+
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -51,8 +95,10 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
 
 /**
  * One JSON value from model text: a whole-text code fence is unwrapped, trailing commas are
- * dropped, and (with `unwrapString`) a JSON string that itself holds a JSON object is read as
- * that object — the shape of double-encoded tool arguments.
+ * dropped, and (with `unwrapString`, which tool-argument readers ask for) a JSON string that itself
+ * holds a JSON object is read as that object — the shape of double-encoded tool arguments — and what
+ * a server's tool parser did to streamed arguments is undone where only one reading is possible
+ * (parserDamageRepaired). A final answer is model text, not parsed by a tool parser: none of that.
  */
 export function parseJsonLenient(text: string, options: { unwrapString?: boolean } = {}): LenientJson {
   const notes: string[] = [];
@@ -70,6 +116,13 @@ export function parseJsonLenient(text: string, options: { unwrapString?: boolean
     if (repaired !== body) {
       parsed = tryParse(repaired);
       if (parsed.ok) notes.push('ignored trailing commas');
+    }
+  }
+  if (!parsed.ok && options.unwrapString) {
+    const repaired = parserDamageRepaired(body);
+    if (repaired.ok) {
+      parsed = repaired;
+      notes.push(repaired.note);
     }
   }
   if (!parsed.ok) return { ok: false, problem: 'The text is not valid JSON.' };

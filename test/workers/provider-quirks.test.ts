@@ -212,6 +212,23 @@ describe('provider quirks through a full turn', () => {
     expect(JSON.stringify((await b.owner.get(`${b.path}/changes`)).data)).toContain('Name the policy section you used.');
   });
 
+  it("vLLM's tool parser damage (arguments sent twice in a row, the last } dropped): the calls run once, the change is staged", async () => {
+    const b = await bench([{ content: 'unused: the queue answers' }]);
+    const before = await currentStep(b.owner, b.base);
+    const stageArgs = JSON.stringify({ changeSet: stepChangeSet(`${before.markdown.trimEnd()}\n\nQuote the ticket number in every reply.\n`) });
+    await b.scripted.queue({ toolCalls: [{ ...STEP_READ, arguments: JSON.stringify(STEP_READ.arguments).slice(0, -1) }] });
+    await b.scripted.queue({ toolCalls: [{ name: 'builder_change_stage', arguments: stageArgs + stageArgs }] });
+    await b.scripted.queue(finalAnswer('Added a line to the step.'));
+    const { end, events } = await runTurn(b);
+    expect(end.type, JSON.stringify(end.payload)).toBe('turn.finished');
+    expect(end.payload).toMatchObject({ responseType: 'change', valid: true });
+    expect(events.filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
+      ['builder.step.read', true],
+      ['builder.change.stage', true],
+    ]);
+    expect(JSON.stringify((await b.owner.get(`${b.path}/changes`)).data)).toContain('Quote the ticket number in every reply.');
+  });
+
   it('a server that answers a stream request with one JSON completion: its tool calls run, its change set is staged, its text is shown', async () => {
     const b = await bench([{ content: 'unused: the queue answers' }], { quirks: { ignoreStream: true } });
     const events = await readThenStage(b, "Answer in the customer's own words first.", { readReply: { content: 'Reading the step first.' } });
