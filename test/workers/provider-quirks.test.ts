@@ -65,15 +65,20 @@ function bodies(requests: Awaited<ReturnType<ScriptedModel['requests']>>): any[]
 /**
  * The model reads the step, stages it with `line` added, and answers: the turn finishes with a valid
  * change, both tools ran, and the line is staged. `readName` and `stageName` are how the model spells
- * the tools; `readReply` adds to its first reply. The turn's events, for more checks.
+ * the tools; `readReply`, `stageReply` and `answerReply` add to its three replies (text, wire
+ * quirks). The turn's events, for more checks.
  */
-async function readThenStage(b: Bench, line: string, spelling: { readName?: string; stageName?: string; readReply?: { content: string } } = {}) {
+async function readThenStage(
+  b: Bench,
+  line: string,
+  spelling: { readName?: string; stageName?: string; readReply?: Record<string, unknown>; stageReply?: Record<string, unknown>; answerReply?: Record<string, unknown> } = {},
+) {
   const before = await currentStep(b.owner, b.base);
   const markdown = `${before.markdown.trimEnd()}\n\n${line}\n`;
   const stage = toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) });
   await b.scripted.queue({ ...spelling.readReply, toolCalls: [{ ...STEP_READ, ...(spelling.readName ? { name: spelling.readName } : {}) }] });
-  await b.scripted.queue({ toolCalls: [{ ...stage, ...(spelling.stageName ? { name: spelling.stageName } : {}) }] });
-  await b.scripted.queue(finalAnswer('Added a line to the step.'));
+  await b.scripted.queue({ ...spelling.stageReply, toolCalls: [{ ...stage, ...(spelling.stageName ? { name: spelling.stageName } : {}) }] });
+  await b.scripted.queue({ ...finalAnswer('Added a line to the step.'), ...spelling.answerReply });
   const { end, events } = await runTurn(b);
   expect(end.type).toBe('turn.finished');
   expect(end.payload).toMatchObject({ responseType: 'change', valid: true });
@@ -196,20 +201,12 @@ describe('provider quirks through a full turn', () => {
 
   it('a name streamed in pieces (Gemini), and streams closed by [DONE] with no finish reason or "": the calls run, the change is staged', async () => {
     const b = await bench([{ content: 'unused: the queue answers' }]);
-    const before = await currentStep(b.owner, b.base);
-    const stage = toolCall('builder.change.stage', { changeSet: stepChangeSet(`${before.markdown.trimEnd()}\n\nName the policy section you used.\n`) });
-    await b.scripted.queue({ toolCalls: [STEP_READ], nameFragmentChars: 8 });
-    await b.scripted.queue({ toolCalls: [stage], finishReasonOnWire: 'null' });
-    await b.scripted.queue({ ...finalAnswer('Added a line to the step.'), finishReasonOnWire: 'empty' });
-    const { end, events } = await runTurn(b);
-    expect(end.type).toBe('turn.finished');
-    expect(end.payload).toMatchObject({ responseType: 'change', valid: true });
-    expect(events.filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
-      ['builder.step.read', true],
-      ['builder.change.stage', true],
-    ]);
+    const events = await readThenStage(b, 'Name the policy section you used.', {
+      readReply: { nameFragmentChars: 8 },
+      stageReply: { finishReasonOnWire: 'null' },
+      answerReply: { finishReasonOnWire: 'empty' },
+    });
     expect(events.filter((e) => e.type === 'llm.completed').map((e) => e.payload.finishReason)).toEqual(['tool_calls', 'tool_calls', 'stop']);
-    expect(JSON.stringify((await b.owner.get(`${b.path}/changes`)).data)).toContain('Name the policy section you used.');
   });
 
   it("vLLM's tool parser damage (arguments sent twice in a row, the last } dropped): the calls run once, the change is staged", async () => {
