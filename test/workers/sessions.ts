@@ -152,6 +152,13 @@ export class Watcher {
 }
 
 /** `query`: what a client may add to the address (`?_pk=…`: an attack, ignored by the server). */
+/** The socket is still served: a presence frame of its own comes back naming its file, and it is open. */
+export async function stillLive(watcher: Watcher, file: string): Promise<void> {
+  watcher.send({ type: 'presence', file });
+  await watcher.until(() => watcher.texts().find((m) => m.type === 'presence' && m.present.some((p: { file?: string }) => p.file === file)), `presence for ${file}`);
+  if (watcher.closed !== null) throw new Error(`the socket closed: ${JSON.stringify(watcher.closed)}`);
+}
+
 export async function connect(client: TestClient, base: string, sessionId: string, lastSeq: number | null = 0, query = ''): Promise<Watcher> {
   const res = await exports.default.fetch(`${ORIGIN}${base}/ai/sessions/${sessionId}/ws${query}`, {
     headers: { upgrade: 'websocket', origin: ORIGIN, cookie: client.cookie! },

@@ -10,7 +10,7 @@ import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
 import { FRAME_RATES } from '../../shared/protocol.ts';
-import { STEP, WF, connect, stagedStepSession, type Watcher } from './sessions.ts';
+import { STEP, WF, connect, stagedStepSession, type Watcher, stillLive } from './sessions.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
@@ -49,13 +49,6 @@ async function twoSockets() {
   return { ...session, v, o };
 }
 
-/** The socket is still served: its presence comes back naming `file`. */
-async function stillServed(watcher: Watcher, file: string): Promise<void> {
-  watcher.send({ type: 'presence', file });
-  await watcher.until(() => watcher.texts().find((m) => m.type === 'presence' && m.present.some((p: any) => p.file === file)), `presence for ${file}`);
-  expect(watcher.closed).toBeNull();
-}
-
 describe('frame budgets per socket', () => {
   it('closes a socket that floods hello after its burst: the log is replayed a handful of times, not hundreds', async () => {
     const { v, o } = await twoSockets();
@@ -67,7 +60,7 @@ describe('frame budgets per socket', () => {
     // The connect's own hello spent one token; the flood got the rest of the burst (and what refilled meanwhile).
     const replays = v.texts().filter((m) => m.type === 'events' && m.replay && m.done).length;
     expect(replays).toBeLessThan(sent / 10);
-    await stillServed(o, STEP_KEY);
+    await stillLive(o, STEP_KEY);
     o.close();
   });
 
@@ -79,7 +72,7 @@ describe('frame budgets per socket', () => {
     expect(v.closed).toEqual({ code: 4429, reason: 'RATE_LIMITED' });
     expect(step2Answers(v)).toBeGreaterThan(0);
     expect(step2Answers(v)).toBeLessThan(sent / 10);
-    await stillServed(o, STEP_KEY);
+    await stillLive(o, STEP_KEY);
     o.close();
   });
 
@@ -98,7 +91,7 @@ describe('frame budgets per socket', () => {
     flood(v, (i) => JSON.stringify({ type: 'presence', file: i % 2 === 0 ? STEP_KEY : null }), sent);
     await v.until(() => v.closed, 'the flooding socket to close');
     expect(v.closed).toEqual({ code: 4429, reason: 'RATE_LIMITED' });
-    await stillServed(o, `workflow:${WF}`);
+    await stillLive(o, `workflow:${WF}`);
     const broadcasts = o.texts().filter((m) => m.type === 'presence').length - before;
     expect(broadcasts).toBeLessThan(sent / 5);
     o.close();
@@ -118,7 +111,7 @@ describe('frame budgets per socket', () => {
     o.close();
     const again = await connect(owner, base, sessionId, 0);
     await again.until(() => again.texts().find((m) => m.type === 'events' && m.replay), 'the replay after the reconnect');
-    await stillServed(again, STEP_KEY);
+    await stillLive(again, STEP_KEY);
     expect(o.texts().some((m) => m.type === 'error')).toBe(false);
     for (const w of [again, v]) w.close();
   });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runInDurableObject } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import { ORIGIN, TestClient } from './client.ts';
-import { STEP, WF, Watcher, connect, stagedStepSession, stepChangeSet } from './sessions.ts';
+import { STEP, WF, Watcher, connect, stagedStepSession, stepChangeSet, stillLive } from './sessions.ts';
 import { objectRows, sessionObject } from './turns.ts';
 import { IDENTITY_HEADERS } from '../../shared/protocol.ts';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
@@ -27,13 +27,6 @@ async function secondLogin(email: string): Promise<TestClient> {
 function presentIds(watcher: Watcher): string[] {
   const frame = watcher.texts().findLast((m) => m.type === 'presence');
   return (frame?.present ?? []).map((p: { connectionId: string }) => p.connectionId);
-}
-
-/** The socket is still served: a presence frame of its own comes back naming its file. */
-async function stillLive(watcher: Watcher, file: string): Promise<void> {
-  watcher.send({ type: 'presence', file });
-  await watcher.until(() => watcher.texts().find((m) => m.type === 'presence' && m.present.some((p: any) => p.file === file)), `presence for ${file}`);
-  expect(watcher.closed).toBeNull();
 }
 
 describe('a connection id chosen by the client is not used', () => {

@@ -7,7 +7,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from './client.ts';
-import { STEP, WF, YClient, connect, stagedStepSession, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
+import { STEP, WF, YClient, connect, stagedStepSession, stepSession, supportDeskProject, type Watcher, stillLive } from './sessions.ts';
 import { finalAnswer, useScriptedModel, waitFor } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
@@ -47,13 +47,6 @@ async function secondLogin(email: string): Promise<TestClient> {
   const res = await client.post('/api/auth/login', { email, password: 'correct horse battery' });
   if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.error)}`);
   return client;
-}
-
-/** The socket is still served: a presence frame of its own comes back naming its file. */
-async function stillLive(watcher: Watcher, file: string): Promise<void> {
-  watcher.send({ type: 'presence', file });
-  await watcher.until(() => watcher.texts().find((m) => m.type === 'presence' && m.present.some((p: any) => p.file === file)), `presence for ${file}`);
-  expect(watcher.closed).toBeNull();
 }
 
 describe('membership changes reach live sockets', () => {
