@@ -8,11 +8,13 @@ export class IdleWatch {
   readonly #ms: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
+  /** When something last arrived. A chunk only notes the time; the one timer looks at it when it fires. */
+  #last = Date.now();
 
   /** Starts counting at once: the request is about to go out. */
   constructor(ms: number) {
     this.#ms = ms;
-    this.touch();
+    this.#arm(ms);
   }
 
   /** Aborted once the server was silent for the whole span. */
@@ -20,12 +22,20 @@ export class IdleWatch {
     return this.#controller.signal;
   }
 
-  /** Something arrived: the span starts again. */
+  /** Something arrived: the span starts again (no timer is touched per chunk). */
   readonly touch = (): void => {
-    if (this.#stopped || this.#controller.signal.aborted) return;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#controller.abort(), this.#ms);
+    this.#last = Date.now();
   };
+
+  /** Wake after `delay`; abort if the silence by then is the whole span, else wait out the rest of it. */
+  #arm(delay: number): void {
+    this.#timer = setTimeout(() => {
+      if (this.#stopped) return;
+      const silent = Date.now() - this.#last;
+      if (silent >= this.#ms) this.#controller.abort();
+      else this.#arm(this.#ms - silent);
+    }, delay);
+  }
 
   /** The request is over (answered, failed or aborted): no more counting. */
   stop(): void {
