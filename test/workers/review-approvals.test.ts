@@ -4,6 +4,7 @@
  * "request changes" that blocks Apply until approved, withdrawn or dismissed, and the owner's
  * recorded override; the audit log keeps the owner's decisions.
  */
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { STEP, WF, connect, currentStep, stepChangeSet, stepSession, supportDeskProject } from './sessions.ts';
 import { auditRows, finalAnswer, send, turnEnd, useScriptedModel } from './turns.ts';
@@ -129,6 +130,20 @@ describe('approvals', () => {
     expect(applies.length).toBeGreaterThan(0);
     for (const entry of applies) expect(entry.override).toEqual({ by: expect.any(String), reason: 'Same hotfix, one more word.' });
     expect((await owner.get(`${base}/history/${applies[0]!.id}`)).data.entry.override).toMatchObject({ reason: 'Same hotfix, one more word.' });
+
+    // A page naming more AI sessions than D1 binds parameters in one statement (100) still reads.
+    await env.DB.batch(
+      Array.from({ length: 150 }, (_, i) =>
+        env.DB.prepare(
+          "INSERT INTO revision_history (id, project_id, object_key, action, old_revision, new_revision, write_id, session_id, change_set_id, created_at) VALUES (?, ?, 'project', 'ai_apply', 1, 1, ?, ?, ?, '2020-01-01T00:00:00.000Z')",
+        ).bind(`hist_many_${i}`, projectId, `write_many_${i}`, `as_many_${i}`, `cs_many_${i}`),
+      ),
+    );
+    const page = await owner.get(`${base}/history?limit=200`);
+    expect(page.status).toBe(200);
+    const entries = page.data.entries as Array<{ action: string; sessionId: string | null; override?: unknown }>;
+    expect(entries.filter((e) => e.action === 'ai_apply' && e.sessionId?.startsWith('as_many_'))).toHaveLength(150);
+    expect(entries.filter((e) => e.override)).toHaveLength(applies.length);
   });
 });
 

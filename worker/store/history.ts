@@ -43,6 +43,9 @@ function toView(row: Row): HistoryEntryView {
   };
 }
 
+/** Session ids per override query: D1's 100 bound parameters, less the two other conditions. */
+const OVERRIDE_IDS_PER_QUERY = 90;
+
 /**
  * The owners' overrides of required approvals behind these AI applies (the session's audit log,
  * `ai.approvals.overridden`, names the change set it let through), put on the entries they applied.
@@ -50,12 +53,16 @@ function toView(row: Row): HistoryEntryView {
 async function withOverrides(db: Db, projectId: string, entries: HistoryEntryView[]): Promise<HistoryEntryView[]> {
   const sessionIds = [...new Set(entries.flatMap((e) => (e.action === 'ai_apply' && e.sessionId ? [e.sessionId] : [])))];
   if (sessionIds.length === 0) return entries;
-  const rows = await db
-    .select({ payloadJson: aiAuditEvents.payloadJson, by: users.name })
-    .from(aiAuditEvents)
-    .leftJoin(users, eq(users.id, aiAuditEvents.userId))
-    .where(and(eq(aiAuditEvents.projectId, projectId), eq(aiAuditEvents.eventType, 'ai.approvals.overridden'), inArray(aiAuditEvents.sessionId, sessionIds)))
-    .orderBy(aiAuditEvents.createdAt);
+  // D1 binds at most 100 parameters a statement; a page of 200 entries may name more sessions.
+  const chunks: string[][] = [];
+  for (let i = 0; i < sessionIds.length; i += OVERRIDE_IDS_PER_QUERY) chunks.push(sessionIds.slice(i, i + OVERRIDE_IDS_PER_QUERY));
+  const read = (ids: string[]) =>
+    db
+      .select({ payloadJson: aiAuditEvents.payloadJson, by: users.name, createdAt: aiAuditEvents.createdAt })
+      .from(aiAuditEvents)
+      .leftJoin(users, eq(users.id, aiAuditEvents.userId))
+      .where(and(eq(aiAuditEvents.projectId, projectId), eq(aiAuditEvents.eventType, 'ai.approvals.overridden'), inArray(aiAuditEvents.sessionId, ids)));
+  const rows = (await Promise.all(chunks.map(read))).flat().sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   const byChangeSet = new Map<string, { by: string | null; reason: string }>();
   for (const row of rows) {
     try {
