@@ -155,7 +155,9 @@ describe('an apply of many files', () => {
   it('keeps quotes, control characters, unicode, several chunks and a 1 MB step byte for byte, and deletes', async () => {
     const packageFiles = env.TEST_PACKAGES['two-workflows'] as Record<string, string>;
     const stepFile = `workflows/${WF}/steps/${STEP}.md`;
-    const padded = (bytes: number) => `${packageFiles[stepFile]}\n${'Long guidance line for the classifier. '.repeat(Math.ceil(bytes / 39))}`.slice(0, bytes);
+    // Numbered lines: real text compresses a few times, and import refuses a file that compresses past 200× (a zip bomb).
+    const lines = Array.from({ length: Math.ceil(1_000_000 / 40) }, (_, i) => `Guidance line ${i} for the classifier, case ${(i * 7919) % 10_007}.`).join('\n');
+    const padded = (bytes: number) => `${packageFiles[stepFile]}\n${lines}`.slice(0, bytes);
     // A step of 1,000,000 bytes (a package file may be 1 MiB; the Builder and a change set take 512 KiB):
     // the apply below replaces it, and that history row (1 MB before) is too large for a JSON chunk,
     // so it takes the plain statement.
