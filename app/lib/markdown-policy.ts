@@ -18,7 +18,7 @@ const TAGS = [
 ];
 const ATTRIBUTES = ['align', 'alt', 'checked', 'class', 'colspan', 'disabled', 'href', 'open', 'rowspan', 'src', 'start', 'title', 'type'];
 
-export const MARKDOWN_SANITIZE: Config = {
+const MARKDOWN_SANITIZE: Config = {
   ALLOWED_TAGS: TAGS,
   ALLOWED_ATTR: ATTRIBUTES,
   ALLOW_DATA_ATTR: false,

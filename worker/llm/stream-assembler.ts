@@ -88,7 +88,7 @@ const isItem = (value: unknown): value is Item => typeof value === 'object' && v
  * `type` in every chunk of one reasoning block) has its text fields appended to that item, so the
  * message sent back holds whole blocks, as the provider asks. Anything else is the newest value.
  */
-export function mergeExtra(previous: unknown, value: unknown): unknown {
+function mergeExtra(previous: unknown, value: unknown): unknown {
   if (typeof value === 'string') return typeof previous === 'string' ? previous + value : value;
   if (!Array.isArray(value) || !Array.isArray(previous)) return value;
   const merged: unknown[] = previous.map((item) => (isItem(item) ? { ...item } : item));

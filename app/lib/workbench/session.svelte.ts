@@ -4,6 +4,8 @@
  * the staged changes, and the actions (send, stop, apply, discard). The route's `Workbench`
  * component creates one per visit and hands it to its panes; nothing here touches the DOM, so
  * the API and the socket can be swapped for fakes.
+ * Just over 400 lines: one state class whose actions share its fields; its parts that stand alone
+ * (polling, coalescing, target matching, stale events) already live in their own files.
  */
 import { atLeast, type Role } from '../../../shared/api/roles.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';

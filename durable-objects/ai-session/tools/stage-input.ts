@@ -54,7 +54,8 @@ function readTargets(changeSet: Record<string, unknown>, known: readonly string[
     for (const [field, prefixes] of TARGET_PREFIXES) {
       const value = target[field];
       const prefix = typeof value === 'string' ? prefixes.find((p) => value.startsWith(p)) : undefined;
-      if (typeof value !== 'string' || !prefix || has.has(`${field === 'path' ? 'asset' : prefix.slice(0, -1)}:${value}`)) continue;
+      // An object whose id is the value as written (key `workflow:workflow:x`) keeps it.
+      if (typeof value !== 'string' || !prefix || has.has(`${prefix}${value}`)) continue;
       target[field] = value.slice(prefix.length);
       note(field, value, target[field] as string);
     }
