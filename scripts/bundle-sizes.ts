@@ -42,6 +42,8 @@ export interface Size {
   raw: number;
   gzip: number;
   goalKiB?: number;
+  /** A page's first load: the files, as paths under the client build (for tests that read what a page carries). */
+  paths?: string[];
   /** wrangler's own "Total Upload: … / gzip: …" line, for the Worker. */
   note?: string;
 }
@@ -115,7 +117,7 @@ export async function pageFirstLoads(): Promise<Size[]> {
       raw += bytes.byteLength;
       gzip += gzipped(bytes);
     }
-    sizes.push({ name: page.name, files: files.size, raw, gzip, ...('goalKiB' in page ? { goalKiB: page.goalKiB } : {}) });
+    sizes.push({ name: page.name, files: files.size, raw, gzip, paths: [...files].map((file) => path.join(CLIENT, file)), ...('goalKiB' in page ? { goalKiB: page.goalKiB } : {}) });
   }
   return sizes;
 }

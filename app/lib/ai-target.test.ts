@@ -112,7 +112,7 @@ describe('workbenchSearch', () => {
 describe('workbench address problems in Chinese', () => {
   it('says what is missing or wrong in the reader’s language, with the field names and values as they are', async () => {
     const { useLocale } = await import('./i18n/i18n.svelte.ts');
-    useLocale('zh');
+    await useLocale('zh');
     try {
       expect(problems('targetType=agent&mode=optimize')).toEqual([{ field: 'targetId', message: '优化智能体需要它的 ID：请添加 targetId=<agentId>。' }]);
       expect(problems('targetType=robot&mode=create')[0]?.message).toBe('“robot”不是有效的 targetType；请使用以下之一：workflow, step, agent, asset。');
@@ -121,7 +121,7 @@ describe('workbench address problems in Chinese', () => {
       expect(asset).toMatch(/[\u4e00-\u9fff]/u);
       expect(asset).not.toMatch(/[A-Za-z]{3,} [A-Za-z]{3,}/u);
     } finally {
-      useLocale('en');
+      await useLocale('en');
     }
   });
 });

@@ -16,8 +16,8 @@ describe('fieldErrors from the zod bounds the Worker sends', () => {
     ],
   };
 
-  it('words each field’s problem for a Chinese reader with its limit or format', () => {
-    useLocale('zh');
+  it('words each field’s problem for a Chinese reader with its limit or format', async () => {
+    await useLocale('zh');
     expect(fieldErrors(body)).toEqual({
       painPoints: '最多 2000 个字符。',
       password: '至少需要 10 个字符。',

@@ -35,13 +35,13 @@ describe('in the interface language', () => {
     const { useLocale } = await import('./i18n/i18n.svelte.ts');
     const { formatNumber, formatRelative } = await import('./format.ts');
     const now = Date.parse('2026-03-04T12:00:00.000Z');
-    useLocale('zh');
+    await useLocale('zh');
     try {
       expect(formatDate('2026-03-04T05:06:07.000Z')).toMatch(/2026年/);
       expect(formatRelative('2026-03-04T11:57:00.000Z', now)).toBe('3分钟前');
       expect(formatNumber(1234567)).toBe('1,234,567');
     } finally {
-      useLocale('en');
+      await useLocale('en');
     }
     expect(formatRelative('2026-03-04T11:57:00.000Z', now)).toBe('3 minutes ago');
     expect(formatRelative('2026-03-02T12:00:00.000Z', now)).toBe('2 days ago');

@@ -30,15 +30,15 @@ describe('issuesByField', () => {
     });
   });
 
-  it('maps the register form’s issues to Chinese words when the reader reads Chinese', () => {
-    useLocale('zh');
+  it('maps the register form’s issues to Chinese words when the reader reads Chinese', async () => {
+    await useLocale('zh');
     const fields = issuesByField(errorOf(RegisterInput, { email: 'x', password: 'short', name: ' ' }));
     expect(fields).toEqual({ email: '请输入有效的邮箱地址。', password: '至少需要 10 个字符。', name: '请输入名称。' });
   });
 
-  it('puts lengths and limits into the words, and picks the field’s own words where the contract has them', () => {
+  it('puts lengths and limits into the words, and picks the field’s own words where the contract has them', async () => {
     expect(issuesByField(errorOf(CreateProjectInput, { name: 'x'.repeat(101) }))).toEqual({ name: 'Use at most 100 characters.' });
-    useLocale('zh');
+    await useLocale('zh');
     expect(issuesByField(errorOf(UpdateProjectInput, { requiredApprovals: 11, version: 'one' }))).toEqual({
       requiredApprovals: '请输入 0 到 10 之间的数字。',
       version: '请使用类似 1.0.0 的版本号。',
@@ -46,8 +46,8 @@ describe('issuesByField', () => {
     expect(issuesByField(errorOf(LlmProfileInput, { contextWindow: 12 }))).toEqual({ contextWindow: '请输入不小于 1024 的数字。' });
   });
 
-  it('never shows a Chinese reader the contract’s English message', () => {
-    useLocale('zh');
+  it('never shows a Chinese reader the contract’s English message', async () => {
+    await useLocale('zh');
     const cases: Array<[z.ZodType, unknown]> = [
       [LoginInput, { email: '', password: '' }],
       [RegisterInput, { email: 'a@b', password: '', name: '' }],
@@ -68,8 +68,8 @@ describe('issuesByField', () => {
     expect(issuesByField(errorOf(schema, { agents: [{ id: 'a' }, { id: '' }] }))).toEqual({ id: 'Fill in this field.' });
   });
 
-  it('files an issue of the whole form under "form"', () => {
-    useLocale('zh');
+  it('files an issue of the whole form under "form"', async () => {
+    await useLocale('zh');
     expect(issuesByField(errorOf(UpdateProjectInput, {}))).toEqual({ form: '没有需要修改的内容。' });
   });
 });
@@ -88,13 +88,13 @@ describe('fieldErrors', () => {
     expect(fieldErrors(validation)).toEqual({ painPoints: 'Too big: expected string to have <=2000 characters', name: 'Enter a project name.' });
   });
 
-  it('gives Chinese readers catalogue words for a field the server refused', () => {
-    useLocale('zh');
+  it('gives Chinese readers catalogue words for a field the server refused', async () => {
+    await useLocale('zh');
     expect(fieldErrors(validation)).toEqual({ painPoints: '服务器未接受该值。', name: '请输入名称。' });
   });
 
-  it('shows another code’s message, already in the reader’s language, beside its field', () => {
-    useLocale('zh');
+  it('shows another code’s message, already in the reader’s language, beside its field', async () => {
+    await useLocale('zh');
     const body = { code: 'LLM_PROFILE_MISSING_MODEL' as const, message: '请输入模型名称。', details: [{ path: 'model', message: 'Enter the model name.' }] };
     expect(fieldErrors(body)).toEqual({ model: '请输入模型名称。' });
   });

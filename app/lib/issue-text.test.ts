@@ -40,8 +40,8 @@ describe('issueText', () => {
     expect(issueText(issue)).toEqual({ message: issue.message, hint: issue.hint });
   });
 
-  it('says a graph’s issues in Chinese with their ids and counts', () => {
-    useLocale('zh');
+  it('says a graph’s issues in Chinese with their ids and counts', async () => {
+    await useLocale('zh');
     expect(issueText(byCode('GRAPH_DECISION_TOO_FEW_EDGES'))).toEqual({
       message: '决策节点“choose”只有 1 条出线；决策至少需要 2 条。',
       hint: '添加另一个分支，或把节点类型改为“step”。',
@@ -55,8 +55,8 @@ describe('issueText', () => {
     }
   });
 
-  it('names a missing field and an asset renamed on import', () => {
-    useLocale('zh');
+  it('names a missing field and an asset renamed on import', async () => {
+    await useLocale('zh');
     const missing = validateGraph(JSON.stringify({ ...graph, edges: [{ from: 'start', to: 'choose' }] })).issues.find((i) => i.code === 'SCHEMA_REQUIRED')!;
     expect(issueText(missing).message).toBe('缺少必填字段：edges[0].label。');
     const renamed = asciiAssetPaths({ manifestJson: null, agentsJson: null, workflows: [], assets: [{ path: 'assets/说明.md', content: '# 说明' }] }).issues[0]!;
@@ -64,8 +64,8 @@ describe('issueText', () => {
     expect(issueText(renamed).message).toMatch(/^assets\/说明\.md 已改名为 assets\/[\w.-]+：资源路径只能使用/);
   });
 
-  it('falls back to the code’s meaning when an issue does not carry its values', () => {
-    useLocale('zh');
+  it('falls back to the code’s meaning when an issue does not carry its values', async () => {
+    await useLocale('zh');
     expect(issueText({ code: 'GRAPH_NODE_UNREACHABLE', message: 'Node "x" cannot be reached from the entry.' })).toEqual({
       message: '从入口无法到达该节点。',
       hint: '从前面的节点连线到它，或删除它。',
@@ -86,14 +86,14 @@ describe('issueText before the issue words have loaded', () => {
     vi.resetModules();
     const fresh = await import('./issue-text.ts');
     const i18n = await import('./i18n/i18n.svelte.ts');
-    i18n.useLocale('zh');
+    await i18n.useLocale('zh');
     try {
       const issue = { code: 'GRAPH_EDGE_UNKNOWN_NODE', message: 'Edge 2 names a node that does not exist.', params: { index: 2, node: 'ghost' } };
       expect(fresh.issueText(issue).message).toBe(issue.message);
       await fresh.issueWordsReady();
       expect(fresh.issueText(issue).message).toMatch(/\p{Script=Han}/u);
     } finally {
-      i18n.useLocale('en');
+      await i18n.useLocale('en');
     }
   });
 });

@@ -5,11 +5,11 @@ import { unreachableError } from './local-error.ts';
 describe('localError', () => {
   afterEach(() => useLocale('en'));
 
-  it('reads its words in the language shown now, not the one it was made in', () => {
-    useLocale('en');
+  it('reads its words in the language shown now, not the one it was made in', async () => {
+    await useLocale('en');
     const error = unreachableError();
     const english = error.message;
-    useLocale('zh');
+    await useLocale('zh');
     expect(error.message).not.toBe(english);
     expect(error.message).toMatch(/[\u4e00-\u9fff]/u);
     expect(error.hints?.[0]).toMatch(/[\u4e00-\u9fff]/u);

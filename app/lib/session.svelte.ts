@@ -66,7 +66,7 @@ export class Session {
   /** After a successful register or login: the server has set the cookie and returned the user. */
   signIn(user: UserView): void {
     // The language chosen on the account follows the person to every device.
-    if (user.locale) useLocale(user.locale);
+    if (user.locale) void useLocale(user.locale);
     this.#user = user;
     this.#error = null;
     this.#status = 'signed-in';
@@ -90,12 +90,12 @@ export class Session {
   }
 
   /**
-   * Switch the interface language at once, and remember it on the account when someone is signed
-   * in (a failure to remember leaves the switch in place for this device).
+   * Switch the interface language (at once, or once its words are loaded), and remember it on the
+   * account when someone is signed in (a failure to remember leaves the switch in place for this
+   * device; a language whose words could not be loaded is neither used nor remembered).
    */
   async chooseLocale(next: Locale): Promise<void> {
-    useLocale(next);
-    if (!this.#user) return;
+    if (!(await useLocale(next)) || !this.#user) return;
     const result = await this.#api.auth.updateMe({ locale: next });
     if (result.ok) this.#user = result.data.user;
   }

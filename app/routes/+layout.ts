@@ -1,4 +1,13 @@
 // A single-page app: the Worker serves build/index.html for every page path and the client
 // renders it (wrangler.toml: not_found_handling = "single-page-application").
+import { initialLocale, useLocale } from '../lib/i18n/i18n.svelte.ts';
+
 export const ssr = false;
 export const prerender = false;
+
+// Before the first render, so no page flashes in the wrong language: a language other than
+// English loads its words here, once (the root layout's load runs again only when reloaded).
+export async function load(): Promise<Record<string, never>> {
+  await useLocale(initialLocale());
+  return {};
+}

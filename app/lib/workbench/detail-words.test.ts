@@ -44,8 +44,8 @@ const finished = event(3, 'tool.finished', {
 });
 
 describe('the Workbench details in Chinese', () => {
-  it('words every risk reason of an impact from its flag, reference and line count', () => {
-    useLocale('zh');
+  it('words every risk reason of an impact from its flag, reference and line count', async () => {
+    await useLocale('zh');
     const texts = impact.risks.map(riskText);
     expect(texts).toEqual(
       expect.arrayContaining([
@@ -64,22 +64,22 @@ describe('the Workbench details in Chinese', () => {
     expect(impact.risks.map(riskText)).toEqual(impact.risks.map((r) => r.message));
   });
 
-  it('says a tool line and the status line from the event’s words', () => {
-    useLocale('zh');
+  it('says a tool line and the status line from the event’s words', async () => {
+    await useLocale('zh');
     const running = foldEvents(EMPTY_LOG, [accepted(1, 'x'), started]).turns[0]!;
     expect(statusText(running.phase)).toContain('步骤 wf/n1');
     const done = foldEvents(EMPTY_LOG, [accepted(1, 'x'), started, finished]).turns[0]!;
     expect(toolSummaryText(done.tools[0]!)).toMatch(/^步骤 wf\/n1 → \p{Script=Han}/u);
     expect(toolSummaryText(done.tools[0]!)).not.toContain('No such step');
-    useLocale('en');
+    await useLocale('en');
     expect(toolSummaryText(done.tools[0]!)).toBe('step wf/n1 → NOT_FOUND: No such step');
   });
 
-  it('titles the prompt layers and the envelope keys by their ids', () => {
-    useLocale('zh');
+  it('titles the prompt layers and the envelope keys by their ids', async () => {
+    await useLocale('zh');
     expect(layerTitle('0B', 'Domain Persona')).toBe('领域角色');
     expect(envelopeText('tool_capabilities', '9 tools, apply: no')).toBe('提供的工具，以及能否暂存');
-    useLocale('en');
+    await useLocale('en');
     expect(layerTitle('0B', 'Domain Persona')).toBe('Domain Persona');
   });
 });

@@ -52,12 +52,12 @@ describe('the workbench in Chinese', () => {
     expect(closeExplanation(CLOSE_CODES.SIGNED_OUT)).toBe('你已退出登录。请重新登录以继续关注这个会话。');
   });
 
-  it('follows a switch back to English at once: labels are read when shown', () => {
+  it('follows a switch back to English at once: labels are read when shown', async () => {
     expect(STATE_LABELS.applied).toBe('已应用');
     expect(FLAG_LABELS['cross-object']).toBe('跨对象');
     const digest = { files: 1, added: 0, modified: 1, deleted: 0, linesAdded: 1, linesRemoved: 1, flags: [], brokenReferences: [] };
     expect(impactSummary(digest)).toBe('1 个文件（修改 1），+1 −1 行 · 没有风险标记');
-    useLocale('en');
+    await useLocale('en');
     expect(STATE_LABELS.applied).toBe('Applied');
     expect(FLAG_LABELS['cross-object']).toBe('cross-object');
     expect(eventErrorText('AI_TOKEN_BUDGET_EXCEEDED', 'The session used its token budget.').message).toBe('The session used its token budget.');
