@@ -293,6 +293,7 @@ export const workbenchEn = {
     version: 'Version {{version}}',
     byAi: 'AI',
     byEdits: '{{name}} (edits)',
+    byUndo: '{{name}} (Undo)',
     restored: '{{name}} restored version {{version}}',
     files_one: '{{count}} file',
     files_other: '{{count}} files',

@@ -291,6 +291,7 @@ export const workbenchZh: Messages['workbench'] = {
     version: '版本 {{version}}',
     byAi: 'AI',
     byEdits: '{{name}}（编辑）',
+    byUndo: '{{name}}（撤销）',
     restored: '{{name}} 恢复了版本 {{version}}',
     files_one: '{{count}} 个文件',
     files_other: '{{count}} 个文件',
