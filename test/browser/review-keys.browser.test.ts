@@ -1,0 +1,132 @@
+/**
+ * Reviewing a staged change from the keyboard and through live updates (an outside review's
+ * findings): `j`/`k` move between changes wherever the focus is on the page, but not while the
+ * person types; the change they bring into view lands below the pinned bars, not under them;
+ * starting a comment puts the cursor in its box; files the reader left folded stay folded when a
+ * new version arrives; the word that an undo was done shows where the reader is, in a live region;
+ * and an undo reads as "Undo" in the versions list, not as someone's edits.
+ */
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO_USER, seedDemo } from '../../scripts/seed-demo.ts';
+import { fileChangeHash, hunksOf } from '../../shared/ai/hunks.ts';
+import { describeBrowser, useModelSuite } from './harness.ts';
+
+const WF = 'vendor-intake';
+const POLICY = 'assets/policies/vendor-risk-policy.md';
+
+type Op = { op: 'upsert'; targetType: string; target: Record<string, string>; payload: Record<string, string> };
+const stepOp = (nodeId: string, stepMarkdown: string): Op => ({ op: 'upsert', targetType: 'step', target: { workflowId: WF, nodeId }, payload: { stepMarkdown } });
+const assetOp = (path: string, content: string): Op => ({ op: 'upsert', targetType: 'asset', target: { path }, payload: { content } });
+const longNote = (title: string) => `# ${title}\n\n${Array.from({ length: 120 }, (_, i) => `Line ${i + 1} of the note.`).join('\n')}\n`;
+
+describeBrowser('reviewing from the keyboard and through live updates (browser)', () => {
+  const started = useModelSuite();
+  const contexts: BrowserContext[] = [];
+  let projectId: string;
+
+  beforeAll(async () => {
+    ({ projectId } = await seedDemo(started.suite.product.url, { scriptedModelUrl: started.model.url }));
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+  });
+
+  async function signedInPage(): Promise<Page> {
+    const base = started.suite.product.url;
+    const context = await started.suite.newContext();
+    contexts.push(context);
+    const login = await context.request.post(`${base}/api/auth/login`, { data: { email: DEMO_USER.email, password: DEMO_USER.password }, headers: { origin: base } });
+    expect(login.status()).toBe(200);
+    return context.newPage();
+  }
+
+  const json = async (res: { json(): Promise<unknown> }) => ((await res.json()) as { data: any }).data;
+
+  /** A session on a step of the demo workflow, its first version staged through the API. */
+  async function stagedSession(page: Page, step: string, operations: Op[]) {
+    const base = started.suite.product.url;
+    const api = `${base}/api/projects/${projectId}`;
+    const created = await page.request.post(`${api}/ai/sessions`, { data: { workflowId: WF, targetType: 'step', targetId: step, mode: 'optimize' }, headers: { origin: base } });
+    expect(created.status()).toBe(201);
+    const path = `${api}/ai/sessions/${(await json(created)).sessionId}`;
+    const stage = async (ops: Op[]) => {
+      const res = await page.request.post(`${path}/stage`, { headers: { origin: base }, data: { changeSet: { schemaVersion: '1.0', targetType: 'step', mode: 'optimize', operations: ops } } });
+      expect(res.status()).toBe(200);
+      return json(res);
+    };
+    await stage(operations);
+    const file = async (key: string) => ((await json(await page.request.get(`${path}/changes`))).files as any[]).find((f) => f.key === key);
+    return { api, path, stage, file, url: `/builder/${projectId}/ai-workbench?workflowId=${WF}&targetType=step&targetId=${step}&mode=optimize` };
+  }
+
+  async function readStep(page: Page, step: string): Promise<string> {
+    const res = await page.request.get(`${started.suite.product.url}/api/projects/${projectId}/workflows/${WF}/steps/${step}`);
+    return (await json(res)).step.markdown as string;
+  }
+
+  async function readPolicy(page: Page): Promise<string> {
+    const res = await page.request.get(`${started.suite.product.url}/api/projects/${projectId}/assets/file?path=${encodeURIComponent(POLICY)}`);
+    return (await json(res)).asset.content as string;
+  }
+
+  /** The bottom of the lowest bar pinned at the top of the window (position sticky or fixed, at its `top`). */
+  const pinnedBottom = (page: Page) =>
+    page.evaluate(() => {
+      let bottom = 0;
+      for (const el of document.querySelectorAll<HTMLElement>('*')) {
+        const style = getComputedStyle(el);
+        if (style.position !== 'sticky' && style.position !== 'fixed') continue;
+        const rect = el.getBoundingClientRect();
+        const top = parseFloat(style.top);
+        if (rect.height === 0 || !Number.isFinite(top) || Math.abs(rect.top - top) > 1) continue;
+        bottom = Math.max(bottom, rect.bottom);
+      }
+      return bottom;
+    });
+
+  /** The top of a staged line of a side-by-side diff, in the window (null: not drawn). */
+  const lineTop = (diff: Locator, line: number) =>
+    diff.evaluate((host, n) => {
+      const numbers = host.querySelectorAll('.cm-mergeViewEditor')[1]?.querySelectorAll('.cm-lineNumbers .cm-gutterElement') ?? [];
+      const cell = [...numbers].find((el) => el.textContent === String(n));
+      return cell ? cell.getBoundingClientRect().top : null;
+    }, line);
+
+  it('moves between changes with j and k from anywhere on the page, but not while the person types', { timeout: 180_000 }, async () => {
+    const page = await signedInPage();
+    const policy = await readPolicy(page);
+    expect(policy).toContain('# Vendor Risk Policy');
+    // Two changes apart (the cursor starts on line 1: a change there would be passed over by the first j).
+    const draft = policy.replace('| Owner | Head of Procurement |', '| Owner | Head of Procurement (acting) |').replace('1.3 An existing vendor', '1.3 Any existing vendor');
+    const session = await stagedSession(page, 'capture-request', [assetOp(POLICY, draft)]);
+    const hunks = hunksOf(policy, draft);
+    expect(hunks).toHaveLength(2);
+
+    await page.goto(session.url);
+    const diff = page.locator(`[data-testid="file-diff"][data-key="asset:${POLICY}"]`);
+    await diff.locator('[data-testid="code-diff"][data-phase="ready"]').waitFor();
+    const cursor = () => diff.getAttribute('data-cursor-line');
+
+    // ---- Focus nowhere in particular (the page itself): j and k still move.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('j');
+    await expect.poll(cursor).toBe(String(hunks[0]!.newStart));
+    await page.keyboard.press('j');
+    await expect.poll(cursor).toBe(String(hunks[1]!.newStart));
+    await page.keyboard.press('k');
+    await expect.poll(cursor).toBe(String(hunks[0]!.newStart));
+
+    // ---- Typing in the message box is typing; a modifier is not navigation either.
+    const message = page.locator('#workbench-message');
+    await message.focus();
+    await page.keyboard.type('jk');
+    expect(await message.inputValue()).toBe('jk');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Alt+j');
+    await page.keyboard.press('j');
+    await expect.poll(cursor).toBe(String(hunks[1]!.newStart));
+    expect(await message.inputValue()).toBe('jk');
+  });
+});
