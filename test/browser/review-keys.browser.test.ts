@@ -129,4 +129,39 @@ describeBrowser('reviewing from the keyboard and through live updates (browser)'
     await expect.poll(cursor).toBe(String(hunks[1]!.newStart));
     expect(await message.inputValue()).toBe('jk');
   });
+
+  it('brings the next change into view below the pinned bars, not under them', { timeout: 180_000 }, async () => {
+    const page = await signedInPage();
+    const policy = await readPolicy(page);
+    const draft = policy.replace('| Version | 3.2, effective', '| Version | 3.3, effective').replace('2.1 The person who requests', '2.1 Whoever requests');
+    const markdown = await readStep(page, 'decide-documents-complete');
+    // The policy comes first; a long new note and a step after it make the page long.
+    const session = await stagedSession(page, 'decide-documents-complete', [
+      assetOp(POLICY, draft),
+      assetOp('assets/templates/zz-review-notes.md', longNote('Review notes')),
+      stepOp('decide-documents-complete', `${markdown.replace(/\n*$/, '')}\n\nChecked twice.\n`),
+    ]);
+    const hunks = hunksOf(policy, draft);
+    expect(hunks).toHaveLength(2);
+
+    await page.goto(session.url);
+    const diff = page.locator(`[data-testid="file-diff"][data-key="asset:${POLICY}"]`);
+    await diff.locator('[data-testid="code-diff"][data-mode="split"][data-phase="ready"]').waitFor();
+    await page.locator('[data-testid="file-diff"][data-key="asset:assets/templates/zz-review-notes.md"] [data-testid="code-diff"][data-phase="ready"]').waitFor();
+    await page.locator(`[data-testid="changed-file"][data-key="asset:${POLICY}"] summary`).focus();
+    await page.keyboard.press('j');
+    await expect.poll(() => diff.getAttribute('data-cursor-line')).toBe(String(hunks[0]!.newStart));
+
+    // ---- Scrolled to the end of the page, the second change is out of sight above.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const second = hunks[1]!.newStart;
+    const before = await lineTop(diff, second);
+    expect(before === null || before < (await pinnedBottom(page))).toBe(true);
+
+    await page.keyboard.press('j');
+    await expect.poll(() => diff.getAttribute('data-cursor-line')).toBe(String(second));
+    // Its line is below the lowest pinned bar (and in the window).
+    await expect.poll(async () => ((await lineTop(diff, second)) ?? -1) >= (await pinnedBottom(page))).toBe(true);
+    expect(await lineTop(diff, second)).toBeLessThan(await page.evaluate(() => window.innerHeight));
+  });
 });
