@@ -164,4 +164,41 @@ describeBrowser('reviewing from the keyboard and through live updates (browser)'
     await expect.poll(async () => ((await lineTop(diff, second)) ?? -1) >= (await pinnedBottom(page))).toBe(true);
     expect(await lineTop(diff, second)).toBeLessThan(await page.evaluate(() => window.innerHeight));
   });
+
+  it('puts the cursor in the comment box when a comment is started, by the pointer or the keyboard', { timeout: 180_000 }, async () => {
+    const page = await signedInPage();
+    const markdown = await readStep(page, 'enhanced-due-diligence');
+    const staged = markdown.replace(/^# (.*)$/mu, '# $1 (revised)');
+    expect(staged).not.toBe(markdown);
+    const key = `step:${WF}/enhanced-due-diligence`;
+    const session = await stagedSession(page, 'enhanced-due-diligence', [stepOp('enhanced-due-diligence', staged)]);
+    const [hunk] = hunksOf(markdown, staged);
+
+    await page.goto(session.url);
+    const file = page.locator(`[data-testid="file-diff"][data-key="${key}"]`);
+    const split = file.locator('[data-testid="code-diff"][data-mode="split"][data-phase="ready"]');
+    await split.waitFor();
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset['testid'] ?? null);
+
+    // ---- The speech bubble on a hovered line.
+    const stagedSide = split.locator('.cm-mergeViewEditor').nth(1);
+    await stagedSide.locator('.cm-content .cm-line').filter({ hasText: '(revised)' }).hover();
+    await stagedSide.locator(`[data-testid="diff-comment-line"][data-line="${hunk!.newStart}"]`).click();
+    await file.getByTestId('line-comment-form').waitFor();
+    await expect.poll(focused).toBe('line-comment-input');
+    await page.keyboard.type('Typed at once.');
+    expect(await file.getByTestId('line-comment-input').inputValue()).toBe('Typed at once.');
+    await file.getByTestId('line-comment-form').getByRole('button', { name: 'Cancel' }).click();
+    await file.getByTestId('line-comment-form').waitFor({ state: 'detached' });
+
+    // ---- From the keyboard: j to the change, then "Comment on line N" beside the diff.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('j');
+    const onLine = file.getByTestId('comment-cursor-line');
+    await onLine.waitFor();
+    await onLine.focus();
+    await page.keyboard.press('Enter');
+    await file.getByTestId('line-comment-form').waitFor();
+    await expect.poll(focused).toBe('line-comment-input');
+  });
 });
