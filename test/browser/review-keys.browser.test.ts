@@ -201,4 +201,36 @@ describeBrowser('reviewing from the keyboard and through live updates (browser)'
     await file.getByTestId('line-comment-form').waitFor();
     await expect.poll(focused).toBe('line-comment-input');
   });
+
+  it('keeps the files the reader left folded folded when a new version arrives', { timeout: 180_000 }, async () => {
+    const page = await signedInPage();
+    const step = 'decide-risk-tier';
+    const markdown = await readStep(page, step);
+    const notes = ['a', 'b', 'c'].map((n) => `assets/notes/fold-${n}.md`);
+    // Four files: past three the pane starts with every file folded.
+    const session = await stagedSession(page, step, [stepOp(step, `${markdown.replace(/\n*$/, '')}\n\nOne more line.\n`), ...notes.map((p) => assetOp(p, `# ${p}\n`))]);
+
+    await page.goto(session.url);
+    const details = (key: string) => page.locator(`[data-testid="changed-file"][data-key="${key}"] > details`);
+    const isOpen = (key: string) => details(key).evaluate((d) => (d as HTMLDetailsElement).open);
+    const stepKey = `step:${WF}/${step}`;
+    await details(stepKey).waitFor();
+    expect(await isOpen(`asset:${notes[0]}`)).toBe(false);
+    // The reader opens the step and leaves the notes folded.
+    await details(stepKey).locator('summary').click();
+    await expect.poll(() => isOpen(stepKey)).toBe(true);
+
+    // ---- Someone undoes the third note: a new version of three files (at most three start open).
+    const third = await session.file(`asset:${notes[2]}`);
+    const undone = await page.request.post(`${session.path}/undo`, {
+      headers: { origin: started.suite.product.url },
+      data: { objectKey: `asset:${notes[2]}`, version: 1, fileHash: fileChangeHash(third.before, third.after) },
+    });
+    expect(undone.status()).toBe(201);
+    await page.locator('[data-testid="changes-version"][data-version="2"]').waitFor();
+    await page.locator(`[data-testid="changed-file"][data-key="asset:${notes[2]}"]`).waitFor({ state: 'detached' });
+    expect(await isOpen(`asset:${notes[0]}`)).toBe(false);
+    expect(await isOpen(`asset:${notes[1]}`)).toBe(false);
+    expect(await isOpen(stepKey)).toBe(true);
+  });
 });
