@@ -233,4 +233,46 @@ describeBrowser('reviewing from the keyboard and through live updates (browser)'
     expect(await isOpen(`asset:${notes[1]}`)).toBe(false);
     expect(await isOpen(stepKey)).toBe(true);
   });
+
+  it('says an undo was done where the reader is, in a live region, and lists it as "Undo"', { timeout: 180_000 }, async () => {
+    const page = await signedInPage();
+    await page.setViewportSize({ width: 1280, height: 700 });
+    const step = 'quick-check';
+    const markdown = await readStep(page, step);
+    const staged = `${markdown.replace('# Quick check (low tier)', '# Quick check (low tier, revised)').replace(/\n*$/, '')}\n\nAdded at the end.\n`;
+    const after = await readStep(page, 'standard-due-diligence');
+    // A long change in the file after it: the pane's end is far below the step's controls.
+    const rewritten = after.split('\n').map((line) => (line.startsWith('#') || line === '' || line === '---' ? line : `${line} (revised)`)).join('\n');
+    const key = `step:${WF}/${step}`;
+    const session = await stagedSession(page, step, [stepOp(step, staged), stepOp('standard-due-diligence', rewritten)]);
+    const hunks = hunksOf(markdown, staged);
+    expect(hunks).toHaveLength(2);
+
+    await page.goto(session.url);
+    const file = page.locator(`[data-testid="changed-file"][data-key="${key}"]`);
+    await file.locator('[data-testid="code-diff"][data-phase="ready"]').waitFor();
+    const undo = file.locator(`[data-testid="hunk"][data-hash="${hunks[0]!.hash}"] [data-testid="undo-hunk"]`);
+    await undo.scrollIntoViewIfNeeded();
+    await undo.click();
+
+    const feedback = page.getByTestId('undo-feedback');
+    await expect.poll(async () => (await feedback.textContent())?.trim() ?? '').toContain(`line ${hunks[0]!.newStart}`);
+    expect(await feedback.getAttribute('aria-live')).toBe('polite');
+    // In the window, and nothing drawn over it.
+    const seen = await feedback.evaluate((el) => {
+      const rect = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+      return { top: rect.top, bottom: rect.bottom, height: window.innerHeight, covered: !hit || !el.contains(hit) };
+    });
+    expect(seen.top).toBeGreaterThanOrEqual(await pinnedBottom(page));
+    expect(seen.bottom).toBeLessThanOrEqual(seen.height);
+    expect(seen.covered).toBe(false);
+
+    // ---- The versions list names the undo as such, in both languages.
+    const who = page.locator('[data-testid="version-item"][data-version="2"] [data-testid="version-who"]');
+    await expect.poll(() => who.textContent()).toBe(`${DEMO_USER.name} (Undo)`);
+    expect(await page.locator('[data-testid="version-item"][data-version="2"]').getAttribute('data-source')).toBe('undo');
+    await page.getByTestId('language-switch').selectOption('zh');
+    await expect.poll(() => who.textContent()).toBe(`${DEMO_USER.name}（撤销）`);
+  });
 });
