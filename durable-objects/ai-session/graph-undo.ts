@@ -128,7 +128,7 @@ export async function undoGraphPart(host: SessionHost, edits: CoEdit, actor: Act
   }
   host.requests.addDraftAuthor(actor.userId);
   const view = createEffectiveView(ctx.baseline, host.overlay.entries());
-  const version = await edits.recordVersion(view, 'edit', actor, null);
+  const version = await edits.recordVersion(view, 'undo', actor, null);
   const validation = edits.validateVersion(ctx, view, version);
   await mirrorVersion(host.db, host.requireMeta(), version, validation);
   return { changeSetId: version.id, version: version.version, contentHash: version.contentHash, files: version.files, undone: { kind: input.part.kind, id, was } };

@@ -3,7 +3,7 @@
  * (session.ts runs them one at a time). Computed here from the draft's text as it is now and the
  * baseline, never from text the client sends: the client names the file and the hunk it saw (its
  * content hash), and a hunk whose content changed meanwhile is refused with AI_HUNK_CHANGED, never
- * overwritten. Each undo is an ordinary new version (an edit by that person, so approvals of the
+ * overwritten. Each undo is an ordinary new version (source `undo`, by that person, so approvals of the
  * older version are revoked and checkpoints of versions cover it) plus a `change.undone` event.
  *
  * Nothing is lost: the undo log keeps the file's entry as it was before, and `reapply` puts it back
@@ -124,7 +124,7 @@ export class UndoCommands {
     host.requests.addDraftAuthor(actor.userId);
     const ctx = await host.context();
     const view = createEffectiveView(ctx.baseline, host.overlay.entries());
-    const version = await this.#edits.recordVersion(view, 'edit', actor, null);
+    const version = await this.#edits.recordVersion(view, 'undo', actor, null);
     if (version.files.length > 0) await mirrorVersion(host.db, host.requireMeta(), version, this.#edits.validateVersion(ctx, view, version));
     const removed = afterState === null;
     host.emit({

@@ -54,8 +54,8 @@ const payloads = {
     version: z.number().int(),
     changeSetId: z.string(),
     contentHash: z.string(),
-    /** `ai`: staged by the model's tool; `edit`: a person's co-edit; `api`: staged through the tool API by a person; `restore`: a person restored a checkpoint; `rebase`: the draft moved onto a new baseline. */
-    source: z.enum(['ai', 'edit', 'api', 'restore', 'rebase']),
+    /** `ai`: staged by the model's tool; `edit`: a person's co-edit; `api`: staged through the tool API by a person; `restore`: a person restored a checkpoint; `rebase`: the draft moved onto a new baseline; `undo`: a person undid (or re-applied) a part of the draft. */
+    source: z.enum(['ai', 'edit', 'api', 'restore', 'rebase', 'undo']),
     files: z.array(ChangedFileSchema),
     /** For `restore`: the version whose checkpoint the draft was restored to. */
     restoredFrom: z.number().int().optional(),

@@ -14,9 +14,11 @@ import type { ChangeValidation } from '../ai/validation-result.ts';
 export type VersionStatus = 'staged' | 'validated' | 'applied' | 'rejected';
 /**
  * `ai`: staged by the model; `edit`: a person's co-edit; `api`: staged by a person over HTTP; `restore`: a checkpoint
- * restored; `rebase`: the draft moved onto a new baseline (clean merges or a person's resolution of a conflict).
+ * restored; `rebase`: the draft moved onto a new baseline (clean merges or a person's resolution of a conflict);
+ * `undo`: a person undid a file, a hunk or a graph part (or re-applied an undo). Versions stored before `undo`
+ * existed keep the source they were stored with (`edit`).
  */
-export type VersionSource = 'ai' | 'edit' | 'api' | 'restore' | 'rebase';
+export type VersionSource = 'ai' | 'edit' | 'api' | 'restore' | 'rebase' | 'undo';
 
 export interface ReviewComment {
   id: string;

@@ -94,7 +94,7 @@ describe('undo one node or edge of a graph diff', () => {
     expect(draft.edges.find((e: any) => e.from === 'merge-outcome').label).toBe('done');
 
     const { versions, staged } = await timeline(sessionId);
-    expect(versions.at(-1)).toEqual({ version: 2, source: 'edit', created_by: owner.userId });
+    expect(versions.at(-1)).toEqual({ version: 2, source: 'undo', created_by: owner.userId });
     expect(staged.at(-1)).toEqual({ version: 2, actor: { kind: 'user', userId: owner.userId, name: 'Owner' } });
   });
 

@@ -1,6 +1,6 @@
 /**
  * Keep and undo per file and per hunk through the real Worker and session object (issue 16): an
- * undo is a new version by that person in the timeline that revokes older approvals, a hunk edited
+ * undo is a new version by that person (source `undo`) in the timeline that revokes older approvals, a hunk edited
  * meanwhile is refused, viewers cannot undo, an added file undone leaves the draft, every undo can
  * be undone, and keep marks are per person and change nothing.
  */
@@ -64,7 +64,9 @@ describe('undo one hunk', () => {
 
     const undone = await watcher.event('change.undone');
     expect(undone).toMatchObject({ actor: { kind: 'user', userId: undoer.userId, name: 'Uma' }, payload: { objectKey: STEP_KEY, kind: 'undo', version: v1.version + 1, hunk: { newStart: hunks[0]!.newStart } } });
-    await watcher.event('change.staged', (e) => e.payload.version === v1.version + 1 && e.actor.name === 'Uma');
+    const staged = await watcher.event('change.staged', (e) => e.payload.version === v1.version + 1 && e.actor.name === 'Uma');
+    // An undo is its own kind of version, not a hand edit (the versions list says "Undo").
+    expect(staged.payload.source).toBe('undo');
     await watcher.event('approval.revoked', (e) => e.payload.userId === reviewer.userId && e.payload.version === v1.version);
     const view = (await owner.get(path)).data;
     expect(view.latestSuggestion.version).toBe(v1.version + 1);
@@ -76,6 +78,12 @@ describe('undo one hunk', () => {
     expect(again.data.version).toBe(v1.version + 2);
     expect((await file()).after).toBe(seen.after);
     await watcher.event('change.undone', (e) => e.payload.kind === 'reapply');
+    const timeline = (await owner.get(`${path}/versions`)).data.versions as any[];
+    expect(timeline.map((v) => [v.version, v.source, v.createdBy?.name])).toEqual([
+      [v1.version, 'api', 'Owner'],
+      [v1.version + 1, 'undo', 'Uma'],
+      [v1.version + 2, 'undo', 'Uma'],
+    ]);
     watcher.close();
   });
 

@@ -3,11 +3,8 @@ import { FileFolds, OPEN_UP_TO } from './file-folds.svelte.ts';
 
 describe('FileFolds', () => {
   it('opens every file of a small change and folds them past three', () => {
-    let count = OPEN_UP_TO;
-    const folds = new FileFolds(() => count);
-    expect(folds.isOpen('step:a')).toBe(true);
-    count = OPEN_UP_TO + 1;
-    expect(folds.isOpen('step:a')).toBe(false);
+    expect(new FileFolds(() => OPEN_UP_TO).isOpen('step:a')).toBe(true);
+    expect(new FileFolds(() => OPEN_UP_TO + 1).isOpen('step:a')).toBe(false);
   });
 
   it("keeps the reader's choice whatever the change grows or shrinks to", () => {
@@ -20,17 +17,36 @@ describe('FileFolds', () => {
     expect(folds.isOpen('step:opened')).toBe(true);
     count = 1;
     expect(folds.isOpen('step:folded')).toBe(false);
-    // A file nobody touched still follows the count.
+    // A file first shown now takes the default for the count now.
     expect(folds.isOpen('step:other')).toBe(true);
   });
 
-  it("records no choice for a toggle the pane made itself, so that file keeps following the count", () => {
+  it('keeps the state a file was first shown in when a new version crosses three files either way', () => {
+    let count = 5;
+    const folds = new FileFolds(() => count);
+    expect(folds.isOpen('step:folded')).toBe(false);
+    count = 2;
+    // Still folded, as the reader last saw it; a file new to this version takes the default now.
+    expect(folds.isOpen('step:folded')).toBe(false);
+    expect(folds.isOpen('step:new')).toBe(true);
+    // The pane opened it because the change was small: the toggle event repeats that, and it stays open.
+    folds.toggled('step:new', true);
+    count = 8;
+    expect(folds.isOpen('step:new')).toBe(true);
+  });
+
+  it('forgets the files that left the change, so one that comes back starts afresh', () => {
     let count = 2;
     const folds = new FileFolds(() => count);
-    // The pane opened it because the change is small: the toggle event repeats the default.
-    folds.toggled('step:a', true);
-    count = 8;
+    folds.toggled('step:a', false);
+    expect(folds.isOpen('step:b')).toBe(true);
+    folds.keepOnly(['step:c']);
+    count = 6;
     expect(folds.isOpen('step:a')).toBe(false);
+    expect(folds.isOpen('step:b')).toBe(false);
+    count = 1;
+    folds.keepOnly([]);
+    expect(folds.isOpen('step:a')).toBe(true);
   });
 
   it('opens a file the pane was asked to show (a graph node clicked, `n`/`p`)', () => {

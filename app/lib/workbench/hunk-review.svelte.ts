@@ -1,10 +1,11 @@
 /**
  * Keep and undo in the changes pane (issue 16): this person's "kept" marks on files and hunks
  * (stored on the session, so they follow them across browsers), undo of a file or a hunk (a new
- * version on the server), the undo of an undo, and the undos everyone made, from the events.
+ * version on the server), the undo of an undo, what this person's last one did (`notice`), and the
+ * undos everyone made, from the events.
  */
 import type { SessionEvent } from '../../../shared/ai/events.ts';
-import type { KeepMark } from '../../../shared/api/ai-undo.ts';
+import type { KeepMark, UndoResult } from '../../../shared/api/ai-undo.ts';
 import { fileChangeHash, type Hunk } from '../../../shared/ai/hunks.ts';
 import type { ErrorBody } from '../../../shared/errors.ts';
 import type { FileDiffView } from './types.ts';
@@ -23,6 +24,15 @@ export interface UndoEntry {
   version: number | null;
 }
 
+/** What this person's last undo (or re-apply) did, for the word shown where they are. */
+export interface UndoNotice {
+  kind: 'undo' | 'reapply';
+  objectKey: string;
+  /** The hunk's first line when one hunk was undone; null for the whole file. */
+  hunkStart: number | null;
+  version: number;
+}
+
 export class HunkReview {
   readonly #session: WorkbenchSession;
   readonly #api: UndoApi;
@@ -31,6 +41,7 @@ export class HunkReview {
   #undos = $state.raw<UndoEntry[]>([]);
   #pending = $state(false);
   #error = $state.raw<ErrorBody | null>(null);
+  #notice = $state.raw<UndoNotice | null>(null);
   #loadedFor: string | null = null;
 
   constructor(session: WorkbenchSession, api: UndoApi = undoApi) {
@@ -49,6 +60,10 @@ export class HunkReview {
 
   get error(): ErrorBody | null {
     return this.#error;
+  }
+
+  get notice(): UndoNotice | null {
+    return this.#notice;
   }
 
   /** Read this person's marks once per session (called when the pane shows). */
@@ -87,28 +102,32 @@ export class HunkReview {
   }
 
   undoFile(file: FileDiffView): Promise<boolean> {
-    return this.#run((projectId, sessionId) =>
+    return this.#run({ kind: 'undo', hunkStart: null }, (projectId, sessionId) =>
       this.#api.undo(projectId, sessionId, { objectKey: file.key, version: this.#session.changes?.version ?? null, fileHash: fileChangeHash(file.before, file.after) }),
     );
   }
 
   undoHunk(key: string, hunk: Hunk): Promise<boolean> {
-    return this.#run((projectId, sessionId) =>
+    return this.#run({ kind: 'undo', hunkStart: hunk.newStart }, (projectId, sessionId) =>
       this.#api.undo(projectId, sessionId, { objectKey: key, version: this.#session.changes?.version ?? null, hunk: { hash: hunk.hash, newStart: hunk.newStart } }),
     );
   }
 
   reapply(undoId: string): Promise<boolean> {
-    return this.#run((projectId, sessionId) => this.#api.reapply(projectId, sessionId, undoId));
+    return this.#run({ kind: 'reapply', hunkStart: null }, (projectId, sessionId) => this.#api.reapply(projectId, sessionId, undoId));
   }
 
-  async #run(call: (projectId: string, sessionId: string) => Promise<{ ok: true } | { ok: false; error: ErrorBody }>): Promise<boolean> {
+  async #run(
+    what: Pick<UndoNotice, 'kind' | 'hunkStart'>,
+    call: (projectId: string, sessionId: string) => Promise<{ ok: true; data: UndoResult } | { ok: false; error: ErrorBody }>,
+  ): Promise<boolean> {
     const sessionId = this.#session.sessionId;
     if (!sessionId || this.#pending) return false;
     this.#pending = true;
     try {
       const result = await call(this.#session.projectId, sessionId);
       this.#error = result.ok ? null : result.error;
+      this.#notice = result.ok ? { ...what, objectKey: result.data.objectKey, version: result.data.version } : null;
       if (result.ok) await this.#session.refresh();
       return result.ok;
     } finally {

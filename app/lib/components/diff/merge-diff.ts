@@ -11,6 +11,7 @@ import { t } from '../../i18n/i18n.svelte.ts';
 import type { EditorView as EditorViewType } from '@codemirror/view';
 import { wordHighlight } from './word-highlight.ts';
 import { commentIcon } from './comment-icon.ts';
+import { stickyHeaderBottom } from '../../sticky-headers.ts';
 
 export type MergeMode = 'split' | 'inline';
 
@@ -143,6 +144,11 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
       update.selectionSet || update.focusChanged || update.transactions.some((tr) => tr.effects.some((e) => e.is(setGutter) || e.is(setHover))),
   });
 
+  // While a move by chunk scrolls, the room its change needs above it for the bars pinned to the
+  // top of the page: the library brings it to the window's edge, which is under them.
+  let pinnedBars = 0;
+  const pinnedBarsMargin = EditorView.scrollMargins.of(() => (pinnedBars > 0 ? { top: pinnedBars } : null));
+
   const common = [
     lineNumbers(),
     EditorView.editable.of(false),
@@ -158,6 +164,7 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
     hoverState,
     hoverLines,
     commentGutter,
+    pinnedBarsMargin,
     EditorView.updateListener.of((u) => {
       if (u.selectionSet && options.oncursor) options.oncursor(u.state.doc.lineAt(u.state.selection.main.head).number);
     }),
@@ -206,6 +213,21 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
     };
   }
 
+  /** Move by a chunk, with room above it for the page's pinned bars while it scrolls into view (see `pinnedBars`). */
+  let moves = 0;
+  const move = (go: typeof goToNextChunk): boolean => {
+    const token = ++moves;
+    pinnedBars = stickyHeaderBottom();
+    const moved = go({ state: staging.state, dispatch: (tr) => staging.dispatch(tr) });
+    // CodeMirror scrolls on its next frame: the room is for that scroll only.
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        if (token === moves) pinnedBars = 0;
+      }),
+    );
+    return moved;
+  };
+
   return {
     update(before, after) {
       setBefore(before);
@@ -215,8 +237,8 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
     refreshGutter(g) {
       staging.dispatch({ effects: setGutter.of(g) });
     },
-    next: () => goToNextChunk({ state: staging.state, dispatch: (tr) => staging.dispatch(tr) }),
-    previous: () => goToPreviousChunk({ state: staging.state, dispatch: (tr) => staging.dispatch(tr) }),
+    next: () => move(goToNextChunk),
+    previous: () => move(goToPreviousChunk),
     destroy,
   };
 }
