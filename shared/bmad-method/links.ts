@@ -97,16 +97,46 @@ function ownLabel(line: string, menu: ReadonlyMap<string, string>): string | und
   return undefined;
 }
 
+/** The most a caption between a condition and its link may say (after markup is dropped). */
+const MAX_CAPTION = 40;
+
+/**
+ * A caption: a short line that names what follows (`**Continuation Protocol:**`, `Then:`), wholly
+ * emphasised or ending in a colon. Never a heading (that starts another section) nor a sentence.
+ */
+function isCaption(line: string): boolean {
+  if (/^\s*#/u.test(line)) return false;
+  const text = clean(line);
+  if (!text || text.length > MAX_CAPTION) return false;
+  return /^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?\s*$/u.test(line) || /:$/u.test(text);
+}
+
+/** A condition line: `If the document exists …:`, `#### If 'C' (Continue):`, or a bold `**IF Edit Mode**` alone on its line. */
+function conditionLine(line: string): string | undefined {
+  const text = clean(line.replace(/^\s*#+\s*/u, ''));
+  if (!/\bif\b/iu.test(text)) return undefined;
+  if (/(?::|→|->)$/u.test(text)) return line.replace(/^\s*#+\s*/u, '');
+  // `**IF Edit Mode**` says its condition without a colon: the bold line is the whole condition.
+  if (/^if\s/iu.test(text) && /^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*$/u.test(line)) return `${text}:`;
+  return undefined;
+}
+
 /**
  * Real BMAD steps often put the condition above the link: "If the document exists …:" then a list
  * item "- STOP and load `./step-01b-continue.md`", or a heading "#### If 'C' (Continue):" over the
- * list that loads the next step. Walks back over list items and blank lines to that line.
+ * list that loads the next step. Walks back over list items and blank lines to that line; one short
+ * caption between them (`**Continuation Protocol:**`, as the public product-brief init step has) is
+ * passed over. Anything else (a heading, a sentence, a second caption) ends the walk without a label.
  */
 function conditionAbove(lines: readonly string[], index: number, menu: ReadonlyMap<string, string>): string | undefined {
+  let captionPassed = false;
   for (let i = index - 1; i >= 0; i--) {
     const line = lines[i]!;
     if (!line.trim() || /^\s*(?:[-*+]|\d+\.)\s/u.test(line)) continue;
-    return /\bif\b/iu.test(line) && /(?::|→|->)\s*$/u.test(clean(line)) ? ownLabel(line.replace(/^#+\s*/u, ''), menu) : undefined;
+    const condition = conditionLine(line);
+    if (condition !== undefined) return ownLabel(condition, menu);
+    if (captionPassed || !isCaption(line)) return undefined;
+    captionPassed = true;
   }
   return undefined;
 }

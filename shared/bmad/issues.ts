@@ -65,6 +65,8 @@ export const ISSUE_CODES = {
   ASSET_LIMIT_REACHED: 'More than 200 assets, or more than 2 MiB of assets in total.',
   PATH_UNSAFE: 'A graph node file path is absolute, escapes the package or is not a .md file.',
   PKG_UNKNOWN_FILE: '(warning) A file is not part of the .bmad layout and will not be exported.',
+  STEP_FILE_NOT_PORTABLE: '(warning) A step file name cannot be unpacked on Windows (":" from its id, * ? " < > |, a trailing dot or space, CON, NUL, …); the .bmad export renames it.',
+  WORKFLOW_FOLDER_NOT_PORTABLE: '(warning) A workflow folder name cannot be unpacked on Windows (":" from its id, …); the .bmad export renames it.',
   // BMAD-METHOD import and export (shared/bmad-method)
   BMAD_FILE_SKIPPED: '(warning) An uploaded file is binary, or has an extension or name a package cannot keep; left out.',
   ASSET_RENAMED: '(warning) An imported asset had a name outside the ASCII path characters; it was given an ASCII name and the links to it were rewritten.',

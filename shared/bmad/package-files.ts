@@ -9,7 +9,8 @@ import { BmadManifest } from './models.ts';
 import type { ManifestWorkflow } from './models.ts';
 import { DEFAULT_AGENTS_PATH, MANIFEST_PATH, SINGLE_WORKFLOW_ID } from './package.ts';
 import type { BmadPackage, BmadStepFile, BmadWorkflow } from './package.ts';
-import { baseName, dirOf } from './paths.ts';
+import { baseName, dirOf, resolveLink } from './paths.ts';
+import { portablePath, portableSegment } from './portable-names.ts';
 
 type Json = Record<string, unknown>;
 
@@ -146,14 +147,40 @@ function withSuffix(path: string, n: number): string {
   return dot > path.lastIndexOf('/') ? `${path.slice(0, dot)}-${n}${path.slice(dot)}` : `${path}-${n}`;
 }
 
-function relayoutWorkflow(workflow: BmadWorkflow): BmadWorkflow {
+/**
+ * Markdown links of `text` (a file in `dir`) to a step file that moved to another file name point at
+ * the new name: `[Review](steps/review:final.md)` → `[Review](steps/review_final.md)`. Only the file
+ * name changes, so a relative link stays relative.
+ */
+function relinkRenamed(text: string, dir: string, moved: ReadonlyMap<string, string>): string {
+  return text.replace(/(\]\(\s*<?)([^)\s>]+)/gu, (whole, open: string, target: string) => {
+    const cut = target.search(/[?#]/u);
+    const file = cut === -1 ? target : target.slice(0, cut);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(file);
+    } catch {
+      return whole;
+    }
+    const to = moved.get(resolveLink(dir, decoded) ?? '');
+    if (to === undefined) return whole;
+    return `${open}${file.slice(0, file.lastIndexOf('/') + 1)}${baseName(to)}${target.slice(file.length)}`;
+  });
+}
+
+function relayoutWorkflow(workflow: BmadWorkflow, toDir: string, portable: boolean): BmadWorkflow {
   const fromDir = dirOf(workflow.workflowMdPath);
-  const toDir = `workflows/${workflow.id}/`;
+  const place = (path: string) => {
+    const at = relocate(path, fromDir, toDir);
+    return portable ? toDir + portablePath(at.slice(toDir.length)) : at;
+  };
   const moved = new Map<string, string>();
   const taken = new Set<string>();
-  for (const step of workflow.steps) {
-    let target = relocate(step.path, fromDir, toDir);
-    for (let n = 2; taken.has(target); n++) target = withSuffix(relocate(step.path, fromDir, toDir), n);
+  // Files that keep their name are placed first, so a renamed one never takes a name already in use.
+  const keeps = (s: BmadStepFile) => !portable || place(s.path) === relocate(s.path, fromDir, toDir);
+  for (const step of [...workflow.steps.filter(keeps), ...workflow.steps.filter((s) => !keeps(s))]) {
+    let target = place(step.path);
+    for (let n = 2; taken.has(target); n++) target = withSuffix(place(step.path), n);
     taken.add(target);
     moved.set(step.path, target);
   }
@@ -163,7 +190,7 @@ function relayoutWorkflow(workflow: BmadWorkflow): BmadWorkflow {
     let changed = false;
     for (const node of graph.nodes) {
       if (!isRecord(node) || typeof node.file !== 'string') continue;
-      const file = moved.get(node.file) ?? relocate(node.file, fromDir, toDir);
+      const file = moved.get(node.file) ?? place(node.file);
       if (file !== node.file) {
         node.file = file;
         changed = true;
@@ -171,13 +198,33 @@ function relayoutWorkflow(workflow: BmadWorkflow): BmadWorkflow {
     }
     if (changed) graphJson = `${JSON.stringify(graph, null, 2)}\n`;
   }
+  const renamed = new Map([...moved].filter(([from, to]) => baseName(from) !== baseName(to)));
+  const relink = (text: string, path: string) => (renamed.size === 0 ? text : relinkRenamed(text, dirOf(path), renamed));
   return {
     ...workflow,
     workflowMdPath: `${toDir}workflow.md`,
     graphPath: `${toDir}workflow.graph.json`,
+    workflowMd: workflow.workflowMd === null ? null : relink(workflow.workflowMd, workflow.workflowMdPath),
     graphJson,
-    steps: workflow.steps.map((s) => ({ ...s, path: moved.get(s.path)! })),
+    steps: workflow.steps.map((s) => ({ ...s, path: moved.get(s.path)!, markdown: relink(s.markdown, s.path) })),
   };
+}
+
+/** Each workflow's folder, `workflows/<id>/`; with `portable`, a folder name Windows can create (ids may hold ":"), one per workflow. */
+function workflowFolders(workflows: readonly BmadWorkflow[], portable: boolean): string[] {
+  if (!portable) return workflows.map((w) => `workflows/${w.id}/`);
+  const names: Array<string | undefined> = workflows.map((w) => (portableSegment(w.id) === w.id ? w.id : undefined));
+  const taken = new Set(names.filter((n): n is string => n !== undefined));
+  return workflows.map((w, i) => {
+    let name = names[i];
+    if (name === undefined) {
+      const base = portableSegment(w.id);
+      name = base;
+      for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+      taken.add(name);
+    }
+    return `workflows/${name}/`;
+  });
 }
 
 function canonicalJson(value: unknown): string {
@@ -240,10 +287,13 @@ export function deriveManifest(pkg: BmadPackage): BmadManifest {
 /**
  * The same package in the multi-workflow layout: workflows/<id>/{workflow.md, workflow.graph.json,
  * steps/…}, graph node files rewritten to match, agents at agents.json, a derived bmad.json (the
- * stored text is kept when it already says the same), and no stray files.
+ * stored text is kept when it already says the same), and no stray files. With `portableNames`
+ * (the export), file and folder names Windows cannot create get a portable name.
  */
-export function toMultiWorkflowLayout(pkg: BmadPackage): BmadPackage {
-  const workflows = pkg.workflows.map(relayoutWorkflow);
+export function toMultiWorkflowLayout(pkg: BmadPackage, options: { portableNames?: boolean } = {}): BmadPackage {
+  const portable = options.portableNames === true;
+  const folders = workflowFolders(pkg.workflows, portable);
+  const workflows = pkg.workflows.map((w, i) => relayoutWorkflow(w, folders[i]!, portable));
   const laidOut: BmadPackage = { ...pkg, workflows, otherFiles: [] };
   delete laidOut.agentsPath;
   const manifest = deriveManifest(laidOut);
@@ -252,9 +302,14 @@ export function toMultiWorkflowLayout(pkg: BmadPackage): BmadPackage {
   return laidOut;
 }
 
-/** The files of a .bmad zip for this package, in the multi-workflow layout. */
+/**
+ * The files of a .bmad zip for this package, in the multi-workflow layout. Names Windows cannot
+ * create (a step or workflow id with ":" gives one) are written in a portable form
+ * (portable-names.ts): the graph's node.file and bmad.json name the files, so ids stay as they are,
+ * and links to a renamed step file in workflow.md and the steps follow it.
+ */
 export function packageToFiles(pkg: BmadPackage): Map<string, string> {
-  const out = toMultiWorkflowLayout(pkg);
+  const out = toMultiWorkflowLayout(pkg, { portableNames: true });
   const files = new Map<string, string>();
   if (out.manifestJson !== null) files.set(MANIFEST_PATH, out.manifestJson);
   if (out.agentsJson !== null) files.set(DEFAULT_AGENTS_PATH, out.agentsJson);

@@ -1,6 +1,7 @@
 /**
  * Pipeline stage 5, security and paths: asset paths, extensions, sizes and counts (asset-path.ts),
- * graph and manifest file paths that stay inside the package, and files outside the .bmad layout.
+ * graph and manifest file paths that stay inside the package, files outside the .bmad layout, and
+ * step files or workflow folders whose names Windows cannot unpack (warnings).
  */
 import { assetPathClash, checkAssetPath, checkAssetQuota, checkAssetSize } from './asset-path.ts';
 import { errorIssue, warningIssue } from './issues.ts';
@@ -8,8 +9,11 @@ import type { ValidationIssue } from './issues.ts';
 import { utf8ByteLength } from './limits.ts';
 import type { BmadManifest, WorkflowGraph } from './models.ts';
 import { MANIFEST_PATH } from './package.ts';
-import type { BmadAsset } from './package.ts';
-import { isSafeRelativePath } from './paths.ts';
+import type { BmadAsset, BmadPackage } from './package.ts';
+import { toMultiWorkflowLayout } from './package-files.ts';
+import type { ParsedPackage } from './parse-package.ts';
+import { dirOf, isSafeRelativePath } from './paths.ts';
+import { pathProblem } from './portable-names.ts';
 import type { ValidationStage } from './stage.ts';
 
 export function checkAssets(assets: readonly BmadAsset[]): ValidationIssue[] {
@@ -83,6 +87,60 @@ export function checkManifestPaths(manifest: BmadManifest, filePath = MANIFEST_P
   return issues;
 }
 
+const PORTABLE_HINT = 'A .bmad export needs nothing more. For a BMAD-METHOD export that opens on Windows, use a name without : * ? " < > |, not ending in a dot or a space, and not a device name such as CON or NUL.';
+
+/**
+ * Step files and workflow folders whose names Windows cannot create (an id with ":" gives one;
+ * portable-names.ts): a warning naming the step or workflow, the name the .bmad export writes
+ * instead (the same function the export uses, so the name is exact), and that a BMAD-METHOD export
+ * keeps the name and will not unpack on Windows.
+ */
+export function checkPortableNames(pkg: BmadPackage, parsed: ParsedPackage): ValidationIssue[] {
+  const found: Array<{ at: number; folder?: { reason: string }; nodes: Array<{ index: number; reason: string }> }> = [];
+  for (const w of parsed.workflows) {
+    const folder = dirOf(w.workflow.workflowMdPath);
+    const folderProblem = folder === '' ? undefined : pathProblem(folder.slice(0, -1));
+    const nodes: Array<{ index: number; reason: string }> = [];
+    w.graph.nodes.forEach((node, index) => {
+      if (!isSafeRelativePath(node.file)) return;
+      // A problem of the workflow's own folder is said once, for the workflow.
+      const problem = pathProblem(node.file.startsWith(folder) ? node.file.slice(folder.length) : node.file);
+      if (problem) nodes.push({ index, reason: problem.reason });
+    });
+    if (folderProblem || nodes.length > 0) found.push({ at: pkg.workflows.indexOf(w.workflow), ...(folderProblem ? { folder: folderProblem } : {}), nodes });
+  }
+  if (found.length === 0) return [];
+  const exported = toMultiWorkflowLayout(pkg, { portableNames: true }).workflows;
+  const issues: ValidationIssue[] = [];
+  for (const { at, folder, nodes } of found) {
+    const workflow = pkg.workflows[at]!;
+    const out = exported[at]!;
+    if (folder) {
+      const from = dirOf(workflow.workflowMdPath);
+      const to = dirOf(out.workflowMdPath);
+      issues.push(
+        warningIssue('WORKFLOW_FOLDER_NOT_PORTABLE', workflow.workflowMdPath, `Workflow "${workflow.id}" is stored in the folder ${from}, a name Windows cannot unpack (${folder.reason}). The .bmad export writes it to ${to} and bmad.json records that folder; a BMAD-METHOD export keeps the name, so that zip will not unpack on Windows.`, {
+          params: { id: workflow.id, folder: from, to },
+          hint: PORTABLE_HINT,
+        }),
+      );
+    }
+    const graph = parsed.workflows.find((w) => w.workflow === workflow)!.graph;
+    const files = (JSON.parse(out.graphJson!) as { nodes: Array<{ file: string }> }).nodes.map((n) => n.file);
+    for (const { index, reason } of nodes) {
+      const node = graph.nodes[index]!;
+      issues.push(
+        warningIssue('STEP_FILE_NOT_PORTABLE', workflow.graphPath, `Step "${node.id}" is stored as ${node.file}, a file name Windows cannot unpack (${reason}). The .bmad export writes it as ${files[index]} and the graph records that name; a BMAD-METHOD export keeps the name, so that zip will not unpack on Windows.`, {
+          pointer: `/nodes/${index}/file`,
+          params: { id: node.id, file: node.file, to: files[index]! },
+          hint: PORTABLE_HINT,
+        }),
+      );
+    }
+  }
+  return issues;
+}
+
 export const securityStage: ValidationStage = {
   id: 'security',
   order: 5,
@@ -90,6 +148,7 @@ export const securityStage: ValidationStage = {
     report(...checkAssets(pkg.assets));
     report(...checkManifestPaths(parsed.manifest));
     for (const w of parsed.workflows) report(...checkGraphPaths(w.graph, w.workflow.graphPath));
+    report(...checkPortableNames(pkg, parsed));
     for (const file of pkg.otherFiles ?? []) {
       report(
         warningIssue('PKG_UNKNOWN_FILE', file.path, `${file.path} is not part of the .bmad layout and will not be kept.`, {

@@ -188,6 +188,47 @@ describe('export and validation', () => {
   });
 });
 
+describe('names Windows cannot unpack', () => {
+  it('exports a step id and a workflow id with ":" under portable names, ids kept; import → export → import round-trips', async () => {
+    const user = await signedInClient('Portable');
+    // (A workflow id that sorts after ticket-triage: the stored order of workflows imported in one batch is not the manifest's.)
+    const pairs: Array<[string, string]> = [['weekly-report', 'weekly:report'], ['escalate-ticket', 'escalate:ticket']];
+    const sub = (text: string) => pairs.reduce((acc, [from, to]) => acc.split(from).join(to), text);
+    const files = Object.fromEntries(Object.entries(env.TEST_PACKAGES['two-workflows'] as Files).map(([p, t]) => [sub(p), sub(t)]));
+    const first = await upload(user, zip(files));
+    expect(first.status).toBe(201);
+    expect(first.data.warnings.map((w: { code: string }) => w.code).sort()).toEqual(['STEP_FILE_NOT_PORTABLE', 'WORKFLOW_FOLDER_NOT_PORTABLE']);
+
+    const unzipped = async (projectId: string) => {
+      const res = await exportZip(user, projectId);
+      expect(res.status).toBe(200);
+      const warnings = JSON.parse(decodeURIComponent(res.headers.get('x-bmad-warnings-json')!)) as Array<{ code: string; message: string }>;
+      const entries = Object.entries(unzipSync(new Uint8Array(await res.arrayBuffer()))).map(([p, b]) => [p, strFromU8(b)] as const);
+      return { warnings, files: new Map(entries.filter(([p]) => p !== 'WARNINGS.md')), bytes: entries };
+    };
+    const once = await unzipped(first.data.project.id);
+    expect([...once.files.keys()].filter((p) => /[:*?"<>|]/u.test(p))).toEqual([]);
+    expect([...once.files.keys()]).toEqual(expect.arrayContaining(['workflows/ticket-triage/steps/escalate_ticket.md', 'workflows/weekly_report/workflow.md']));
+    expect(once.warnings.find((w) => w.code === 'STEP_FILE_NOT_PORTABLE')!.message).toMatch(/^Step "escalate:ticket" is stored as .*escalate:ticket\.md, a file name Windows cannot unpack/u);
+
+    const zipped: Zippable = {};
+    for (const [path, text] of once.bytes) zipped[path] = strToU8(text);
+    const second = await upload(user, zipSync(zipped), 'desk again');
+    expect(second.status).toBe(201);
+    const base = `/api/projects/${second.data.project.id}`;
+    expect((await user.get(`${base}/workflows`)).data.workflows.map((w: { id: string }) => w.id).sort()).toEqual(['ticket-triage', 'weekly:report']);
+    const step = await user.get(`${base}/workflows/ticket-triage/steps/${encodeURIComponent('escalate:ticket')}`);
+    expect(step.status).toBe(200);
+    expect(step.data.step.markdown).toBe(files['workflows/ticket-triage/steps/escalate:ticket.md']);
+    // The upload unpacks anywhere; the stored project names a workflow's folder after its id, so its validation still says so.
+    expect(second.data.warnings).toEqual([]);
+    const report = (await user.get(`${base}/validation`)).data.report;
+    expect(report.warnings.map((w: { code: string }) => w.code)).toEqual(['WORKFLOW_FOLDER_NOT_PORTABLE']);
+    const twice = await unzipped(second.data.project.id);
+    expect(twice.files).toEqual(once.files);
+  });
+});
+
 describe('large imports', () => {
   /** A valid package far past one D1 statement (100 KB SQL, 100 bound parameters). */
   function largePackage(workflowCount: number, stepsPerWorkflow: number): Files {
