@@ -49,25 +49,27 @@ describe('offered tools', () => {
 describe('the final answer', () => {
   it('reads the JSON contract, fenced or not', () => {
     const json = JSON.stringify({ responseType: 'change', assistantSummary: 'Updated 1 step.' });
-    expect(parseFinalAnswer(json, 'stop')).toEqual({ ok: true, fromJson: true, answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
+    expect(parseFinalAnswer(json, 'stop')).toEqual({ ok: true, fromJson: true, said: 'Updated 1 step.', answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
     expect(parseFinalAnswer('```json\n' + json + '\n```', 'stop')).toMatchObject({ ok: true, answer: { responseType: 'change' } });
     // Trailing commas and a null changeSet, as common models send them.
     expect(parseFinalAnswer('```json\n{"responseType": "chat", "assistantSummary": "Hi.", "changeSet": null,}\n```', 'stop')).toEqual({
       ok: true,
       fromJson: true,
+      said: 'Hi.',
       answer: { responseType: 'chat', assistantSummary: 'Hi.' },
     });
   });
 
   it('reads the contract under the other names and cases models give its keys and its responseType', () => {
     const read = (answer: unknown) => parseFinalAnswer(typeof answer === 'string' ? answer : JSON.stringify(answer), 'stop');
-    expect(read({ response_type: 'change', assistant_summary: 'Updated 1 step.' })).toEqual({ ok: true, fromJson: true, answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
-    expect(read({ type: 'Chat', summary: 'Nothing to change.' })).toEqual({ ok: true, fromJson: true, answer: { responseType: 'chat', assistantSummary: 'Nothing to change.' } });
+    expect(read({ response_type: 'change', assistant_summary: 'Updated 1 step.' })).toEqual({ ok: true, fromJson: true, said: 'Updated 1 step.', answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
+    expect(read({ type: 'Chat', summary: 'Nothing to change.' })).toEqual({ ok: true, fromJson: true, said: 'Nothing to change.', answer: { responseType: 'chat', assistantSummary: 'Nothing to change.' } });
     expect(read({ responseType: 'CHANGES', message: 'Added a check.' })).toMatchObject({ ok: true, answer: { responseType: 'change', assistantSummary: 'Added a check.' } });
     // No responseType: a changeSet says "change", none says "chat".
     expect(read({ assistantSummary: 'Here it is.', change_set: { schemaVersion: '1.0' } })).toEqual({
       ok: true,
       fromJson: true,
+      said: 'Here it is.',
       answer: { responseType: 'change', assistantSummary: 'Here it is.', changeSet: { schemaVersion: '1.0' } },
     });
     expect(read({ assistantSummary: 'Just answering.' })).toMatchObject({ ok: true, answer: { responseType: 'chat' } });
@@ -77,6 +79,7 @@ describe('the final answer', () => {
     expect(read('Done! {"response_type": "change", "assistant_summary": "Cited the policy."} Bye.')).toEqual({
       ok: true,
       fromJson: true,
+      said: 'Cited the policy.',
       answer: { responseType: 'change', assistantSummary: 'Cited the policy.' },
     });
   });
@@ -89,7 +92,7 @@ describe('the final answer', () => {
   it('reads the contract after reasoning left in the content and around prose, and keeps its changeSet', () => {
     const answer = { responseType: 'change', assistantSummary: 'Cited the policy.', changeSet: { schemaVersion: '1.0' } };
     const json = JSON.stringify(answer, null, 2);
-    const expected = { ok: true, fromJson: true, answer };
+    const expected = { ok: true, fromJson: true, said: 'Cited the policy.', answer };
     // DeepSeek-R1 distills and Qwen3 behind Ollama: the reasoning first, with braces of its own.
     expect(parseFinalAnswer(`<think>\nI should add {a line}.\n</think>\n\n${json}`, 'stop')).toEqual(expected);
     expect(parseFinalAnswer(`<think>plan</think>\n\`\`\`json\n${json}\n\`\`\``, 'stop')).toEqual(expected);
@@ -102,6 +105,7 @@ describe('the final answer', () => {
     expect(parseFinalAnswer('<think>Is the step fine? Yes.</think>\nThe step is fine as it is.', 'stop')).toEqual({
       ok: true,
       fromJson: false,
+      said: 'The step is fine as it is.',
       answer: { responseType: 'chat', assistantSummary: 'The step is fine as it is.' },
     });
     const onlyThinking = parseFinalAnswer('<think>Still thinking about {it}', 'stop');
@@ -110,13 +114,14 @@ describe('the final answer', () => {
 
   it('leaves prose with an example object alone when it does not name the contract', () => {
     const prose = 'Use a front matter like {"title": "x"} in each step.';
-    expect(parseFinalAnswer(prose, 'stop')).toEqual({ ok: true, fromJson: false, answer: { responseType: 'chat', assistantSummary: prose } });
+    expect(parseFinalAnswer(prose, 'stop')).toEqual({ ok: true, fromJson: false, said: prose, answer: { responseType: 'chat', assistantSummary: prose } });
   });
 
   it('accepts prose as a chat summary', () => {
     expect(parseFinalAnswer('I tightened the goal of the step.', 'stop')).toEqual({
       ok: true,
       fromJson: false,
+      said: 'I tightened the goal of the step.',
       answer: { responseType: 'chat', assistantSummary: 'I tightened the goal of the step.' },
     });
   });
