@@ -228,6 +228,39 @@ describe('a change claimed only in words', () => {
   });
 });
 
+// vLLM without the right --tool-call-parser, llama.cpp without --jinja, Ollama models without tool
+// support: the calls arrive, but their arguments are text no repair reads.
+describe('tool calls whose arguments cannot be read', () => {
+  const RAW = 'ARGS-MARKER-7f3a';
+  const broken = (i: number): ScriptStep => ({ toolCalls: [{ name: 'builder_step_read', arguments: `<|tool▁sep|>workflowId=${WF} nodeId=${RAW}`, id: `call_b${i}` }] });
+
+  it('end the turn after two responses in a row with a hint naming the tool-call parser, never the arguments or the tool error', async () => {
+    const turn = await runTurn([broken(0), broken(1), broken(2), finalAnswer('never asked for', 'chat')], undefined, { alternatingRoles: true });
+    expect(turn.requests).toHaveLength(2);
+    // The first refusal went back to the model as the answer of its call: a conversation a strict server accepts.
+    expect(toolResult(turn.requests, 'call_b0').error.message).toBe('The arguments are not valid JSON; the tool did not run.');
+
+    expect(turn.end).toMatchObject({ type: 'turn.failed', payload: { code: 'AI_TOOL_ARGUMENTS_UNREADABLE' } });
+    const hints = turn.end.payload.hints.join('\n');
+    expect(hints).toContain('--enable-auto-tool-choice --tool-call-parser');
+    expect(hints).toContain('hermes');
+    expect(hints).toContain('--jinja');
+    expect(hints).toMatch(/Ollama: choose a model whose template supports tools/u);
+    const told = JSON.stringify(turn.end.payload);
+    expect(told).not.toContain(RAW);
+    expect(told).not.toContain('tool▁sep');
+    expect(told).not.toContain('not valid JSON');
+    expect(told).not.toContain('AI_TOOL_EXECUTION_ERROR');
+    expect((await turn.owner.get(`${turn.path}/changes`)).data.files).toEqual([]);
+  });
+
+  it('let the turn go on when a readable call comes between them', async () => {
+    const turn = await runTurn([broken(0), { toolCalls: [toolCall('builder.step.read', { workflowId: WF, nodeId: STEP }, 'call_read')] }, broken(1), finalAnswer('The step is fine as it is.', 'chat')]);
+    expect(turn.requests).toHaveLength(4);
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'chat', summary: 'The step is fine as it is.' } });
+  });
+});
+
 describe('tool errors that teach', () => {
   it('sends every error with its code, what was wrong and an example call, and a plainer hint when the same call fails twice', async () => {
     const wrong = toolCall('builder.step.read', { workflowId: WF, node: STEP });

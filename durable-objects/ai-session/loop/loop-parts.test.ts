@@ -5,6 +5,8 @@ import { fromWireName } from '../tools/registry.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
 import { MAX_SUMMARY_CHARS, parseFinalAnswer, summaryOnly } from './final-answer.ts';
 import { offeredToolNames, offeredTools } from './offered-tools.ts';
+import { unreadableResponsesInARow } from './tool-calls.ts';
+import type { ChatMessage } from '../../../shared/llm/types.ts';
 import { argumentsSummary, resultSummary, resultWords } from './summaries.ts';
 import { toolError, toolOk } from '../../../shared/ai/tool-envelope.ts';
 
@@ -147,6 +149,28 @@ describe('the final answer', () => {
     expect(summary).not.toContain('line 12');
     expect(summaryOnly('Use `a`:\n```\nshort\n```')).toContain('short');
     expect(summaryOnly('x'.repeat(5000))).toHaveLength(MAX_SUMMARY_CHARS);
+  });
+});
+
+describe('unreadable tool calls', () => {
+  const call = (id: string, args: string) => ({ id, type: 'function' as const, function: { name: 'builder_step_read', arguments: args } });
+  const response = (...calls: Array<ReturnType<typeof call>>): ChatMessage => ({ role: 'assistant', content: null, tool_calls: calls });
+  const result = (id: string, ok: boolean): ChatMessage => ({
+    role: 'tool',
+    tool_call_id: id,
+    content: JSON.stringify(ok ? toolOk({}, { revision: null }) : toolError('AI_TOOL_EXECUTION_ERROR', { message: 'The arguments are not valid JSON; the tool did not run.' })),
+  });
+
+  it('counts the latest responses in a row whose every call was refused as not JSON, pairing results with their own response', () => {
+    // llama.cpp and text-recovered calls repeat ids from one response to the next.
+    const broken = [response(call('call_0', 'x')), result('call_0', false)];
+    const readable = [response(call('call_0', '{}')), result('call_0', true)];
+    expect(unreadableResponsesInARow([...broken, ...broken])).toBe(2);
+    expect(unreadableResponsesInARow([...broken, ...readable])).toBe(0);
+    expect(unreadableResponsesInARow([...readable, ...broken])).toBe(1);
+    expect(unreadableResponsesInARow([...broken, { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Again.' }, ...broken])).toBe(1);
+    // One readable call among unreadable ones: the model can still act.
+    expect(unreadableResponsesInARow([...broken, response(call('a', 'x'), call('b', '{}')), result('a', false), result('b', true)])).toBe(0);
   });
 });
 
