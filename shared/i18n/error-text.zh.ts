@@ -86,6 +86,10 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
   AI_TOOL_FORBIDDEN: { message: 'AI 不能这样做，只有人可以。', hint: '应用、取消和成员变更由人在工作台中完成。' },
   AI_TOOL_EXECUTION_ERROR: { message: 'AI 使用工具时工具出错。', hint: '请重新发送这条消息。' },
   AI_TOOL_LOOP_LIMIT_EXCEEDED: { message: 'AI 执行的步骤过多，已被停止。', hint: '请查看已暂存的内容，再发送更简短、更明确的请求。' },
+  AI_TOOL_ARGUMENTS_UNREADABLE: {
+    message: 'AI 的工具调用无法读取（参数连续不是 JSON），因此它无法处理文件。',
+    hint: '这通常是模型服务器没有解析此模型的工具调用：vLLM 需要 --enable-auto-tool-choice --tool-call-parser <hermes|llama3_json|mistral|…>（与模型匹配）；llama.cpp 需要 --jinja；Ollama 请选择模板支持工具的模型（如 qwen2.5、llama3.1）。也可以在“设置 → AI”中换一个模型。',
+  },
   AI_BAD_RESPONSE: { message: 'AI 的回答格式无法使用。', hint: '请重新发送消息，或换一个模型。' },
   AI_CHANGESET_SCHEMA_UNSUPPORTED: { message: '不支持此变更集版本。', hint: '请以 schemaVersion 1 重新暂存变更集。' },
   AI_CHANGESET_CONTRACT_VIOLATION: { message: '变更集违反了此目标的规则。', hint: '请只修改此目标允许修改的文件。' },

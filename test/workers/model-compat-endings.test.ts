@@ -11,19 +11,20 @@ import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, step
 import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
 import { guardLogs } from './log-canary.ts';
 import { MAX_REPAIRS } from '../../shared/ai/turn.ts';
+import type { ServerQuirks } from '../support/scripted-openai/types.ts';
 
 // Nothing this file's faults make the Worker or the session object log may carry a key, an email or a hash.
 guardLogs();
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
-async function runTurn(steps: ScriptStep[], before?: (s: { owner: any; path: string; markdown: string }) => Promise<void>) {
+async function runTurn(steps: ScriptStep[], before?: (s: { owner: any; path: string; markdown: string }) => Promise<void>, quirks?: ServerQuirks) {
   const { owner, base } = await supportDeskProject();
   const sessionId = await stepSession(owner, base);
   const path = `${base}/ai/sessions/${sessionId}`;
   const markdown = (await currentStep(owner, base)).markdown;
   await before?.({ owner, path, markdown });
-  const scripted = await useScriptedModel(owner, steps);
+  const scripted = await useScriptedModel(owner, steps, quirks ? { quirks } : {});
   const watcher = await connect(owner, base, sessionId);
   const accepted = await send(owner, path, 'Improve the classify-issue step.');
   expect(accepted.status).toBe(202);
@@ -160,6 +161,103 @@ describe('honest endings', () => {
     expect(refusal.error.hints[0]).toMatch(/^You already sent exactly this call/u);
     const after = (await turn.owner.get(`${turn.path}/changes`)).data;
     expect({ contentHash: after.contentHash, files: after.files }).toEqual(before);
+  });
+});
+
+// GPT-4o-mini, Llama 3 on Ollama and Qwen often answer "improve the step" in prose, saying they
+// changed it or pasting the new Markdown, and never call the staging tool.
+describe('a change claimed only in words', () => {
+  /** The roles each request sent after the system prompt; the strict server refused any other shape. */
+  const roles = (request: RecordedChat) => ((request.body as any).messages as any[]).slice(1).map((m) => m.role);
+  const stepFile = ['```markdown', '---', 'id: classify-issue', '---', '# Classify the issue', '', 'Read the ticket.', 'Pick a queue.', 'Cite the policy section.', '```'];
+  /** The new Markdown in the answer, no word of a change. */
+  const pasted = ['The step for you:', ...stepFile].join('\n');
+
+  it.each([
+    ['a claim in English', "I've updated the classify-issue step to cite the policy section."],
+    ['a claim in Chinese', '已更新 classify-issue 步骤，加入了引用政策条款的规则。'],
+    ['new contents pasted in the answer', pasted],
+  ])('%s, nothing staged: one corrective user message, then a visible "no changes staged" ending', async (_, claim) => {
+    const turn = await runTurn([{ content: claim }, { content: claim }, finalAnswer('never asked for')], undefined, { alternatingRoles: true });
+
+    expect(turn.requests).toHaveLength(2);
+    expect(turn.requests.map(roles)).toEqual([['user'], ['user', 'assistant', 'user']]);
+    const repairs = repairRequests(turn.requests);
+    expect(repairs).toHaveLength(1);
+    expect(repairs[0]).toContain('nothing is staged: no builder_change_stage call succeeded in this turn');
+    expect(repairs[0]).toContain('call builder_change_stage with {"changeSet": …}');
+    expect(repairs[0]).toContain('say plainly that you made no change');
+
+    expect(turn.end.type).toBe('turn.failed');
+    expect(turn.end.payload).toMatchObject({ code: 'AI_NO_CHANGES_STAGED', outcome: 'no_changes_staged' });
+    expect(turn.events.some((e) => e.type === 'turn.finished')).toBe(false);
+    expect((await turn.owner.get(`${turn.path}/changes`)).data.files).toEqual([]);
+    const state = (await turn.owner.get(turn.path)).data;
+    expect(state.turn.status).toBe('failed');
+    expect(state.messages.items.map((m: any) => m.role)).toEqual(['user']);
+  });
+
+  it('a model that stages after the corrective message ends with the change staged', async () => {
+    const { owner, base } = await supportDeskProject();
+    const markdown = `${(await currentStep(owner, base)).markdown.trimEnd()}\n\nCite the policy section.\n`;
+    const turn = await runTurn([
+      { content: pasted },
+      { toolCalls: [toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) }, 'call_stage')] },
+      finalAnswer('Added a rule to cite the policy section.'),
+    ]);
+    expect(repairRequests(turn.requests)[0]).toContain('your answer shows new file contents');
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'change', valid: true, repairs: 1 } });
+    expect(turn.end.payload.staged.files).toEqual([{ key: STEP_KEY, action: 'M' }]);
+  });
+
+  it('a model that says plainly after the corrective message that it changed nothing ends normally, without a change', async () => {
+    const turn = await runTurn([{ content: "I've updated the step." }, { content: 'I made no change: the step already cites the policy section.' }]);
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'chat', version: null, staged: null, repairs: 1 } });
+    expect(turn.end.payload.summary).toBe('I made no change: the step already cites the policy section.');
+  });
+
+  it.each([
+    ['an explanation', 'The step reads the ticket, picks a queue and already cites the policy section.'],
+    ['a question back', 'Should I add a rule that cites the policy section, or keep the step as it is?'],
+    ['"no change needed"', 'No change needed: I have not changed anything, the step already cites the policy section.'],
+    ['a Chinese "no change"', '无需修改：步骤已经引用了政策条款，我没有修改任何内容。'],
+  ])('%s ends normally at once, with no corrective message', async (_, answer) => {
+    const turn = await runTurn([{ content: answer }]);
+    expect(turn.requests).toHaveLength(1);
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'chat', summary: answer, repairs: 0 } });
+  });
+});
+
+// vLLM without the right --tool-call-parser, llama.cpp without --jinja, Ollama models without tool
+// support: the calls arrive, but their arguments are text no repair reads.
+describe('tool calls whose arguments cannot be read', () => {
+  const RAW = 'ARGS-MARKER-7f3a';
+  const broken = (i: number): ScriptStep => ({ toolCalls: [{ name: 'builder_step_read', arguments: `<|tool▁sep|>workflowId=${WF} nodeId=${RAW}`, id: `call_b${i}` }] });
+
+  it('end the turn after two responses in a row with a hint naming the tool-call parser, never the arguments or the tool error', async () => {
+    const turn = await runTurn([broken(0), broken(1), broken(2), finalAnswer('never asked for', 'chat')], undefined, { alternatingRoles: true });
+    expect(turn.requests).toHaveLength(2);
+    // The first refusal went back to the model as the answer of its call: a conversation a strict server accepts.
+    expect(toolResult(turn.requests, 'call_b0').error.message).toBe('The arguments are not valid JSON; the tool did not run.');
+
+    expect(turn.end).toMatchObject({ type: 'turn.failed', payload: { code: 'AI_TOOL_ARGUMENTS_UNREADABLE' } });
+    const hints = turn.end.payload.hints.join('\n');
+    expect(hints).toContain('--enable-auto-tool-choice --tool-call-parser');
+    expect(hints).toContain('hermes');
+    expect(hints).toContain('--jinja');
+    expect(hints).toMatch(/Ollama: choose a model whose template supports tools/u);
+    const told = JSON.stringify(turn.end.payload);
+    expect(told).not.toContain(RAW);
+    expect(told).not.toContain('tool▁sep');
+    expect(told).not.toContain('not valid JSON');
+    expect(told).not.toContain('AI_TOOL_EXECUTION_ERROR');
+    expect((await turn.owner.get(`${turn.path}/changes`)).data.files).toEqual([]);
+  });
+
+  it('let the turn go on when a readable call comes between them', async () => {
+    const turn = await runTurn([broken(0), { toolCalls: [toolCall('builder.step.read', { workflowId: WF, nodeId: STEP }, 'call_read')] }, broken(1), finalAnswer('The step is fine as it is.', 'chat')]);
+    expect(turn.requests).toHaveLength(4);
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'chat', summary: 'The step is fine as it is.' } });
   });
 });
 

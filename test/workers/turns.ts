@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import type { TestClient } from './client.ts';
 import { scriptModel, type ScriptStep, type ScriptedModel } from './scripted-model.ts';
+import type { ServerQuirks } from '../support/scripted-openai/types.ts';
 import type { Watcher } from './sessions.ts';
 import { CANARY_KEY } from './log-canary.ts';
 
@@ -15,8 +16,8 @@ import { CANARY_KEY } from './log-canary.ts';
 export { CANARY_KEY } from './log-canary.ts';
 
 /** Script a model and make it `client`'s AI (the scripted server on 127.0.0.1, allowed in tests). */
-export async function useScriptedModel(client: TestClient, steps: ScriptStep[], options: { contextWindow?: number } = {}): Promise<ScriptedModel> {
-  const scripted = await scriptModel(env.SCRIPTED_OPENAI_URL, steps);
+export async function useScriptedModel(client: TestClient, steps: ScriptStep[], options: { contextWindow?: number; quirks?: ServerQuirks } = {}): Promise<ScriptedModel> {
+  const scripted = await scriptModel(env.SCRIPTED_OPENAI_URL, steps, options.quirks ? { quirks: options.quirks } : {});
   const res = await client.put('/api/users/me/llm-profile', {
     provider: 'openai-compatible',
     preset: 'custom',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accepted, CONTEXT, event, finished, OWNER, usage } from './events.fixture.ts';
-import { EMPTY_LOG, foldEvents, formatDuration, formatPersonUsage, formatUsage, isOpen, isRunning, readableStream, stagedText, statusText, type SessionLog } from './turn-log.ts';
+import { EMPTY_LOG, failedTitle, foldEvents, formatDuration, formatPersonUsage, formatUsage, isOpen, isRunning, readableStream, stagedText, statusText, type SessionLog } from './turn-log.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 
 const fold = (...events: Parameters<typeof foldEvents>[1]) => foldEvents(EMPTY_LOG, events);
@@ -134,8 +134,18 @@ describe('foldEvents: a turn from accepted to its ending', () => {
       code: 'AI_PROVIDER_ERROR',
       message: 'The provider failed.',
       hints: ['Try again.'],
+      noChangesStaged: false,
       usage: usage(1, 0),
     });
+  });
+
+  it('ends a turn that only claimed a change as "No change was staged", never as finished', () => {
+    const payload = { code: 'AI_NO_CHANGES_STAGED', message: 'No changes staged: the AI said it made changes, but …', hints: [], usage: usage(1, 0), sessionUsage: usage(1, 0) };
+    const turn = only(fold(accepted(1, 'x'), event(2, 'turn.failed', { ...payload, outcome: 'no_changes_staged' })));
+    expect(turn.ending).toMatchObject({ type: 'failed', code: 'AI_NO_CHANGES_STAGED', noChangesStaged: true });
+    expect(turn.ending?.type === 'failed' ? failedTitle(turn.ending) : null).toBe('No change was staged');
+    const other = only(fold(accepted(1, 'x'), event(2, 'turn.failed', { ...payload, code: 'AI_PROVIDER_ERROR' })));
+    expect(other.ending?.type === 'failed' ? failedTitle(other.ending) : null).toBe('Failed');
   });
 
   it('ends with turn.stopped, naming who stopped it', () => {

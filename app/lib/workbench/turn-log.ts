@@ -57,7 +57,15 @@ export type TurnEnding =
       version: number | null;
       usage: Usage;
     }
-  | { type: 'failed'; code: string; message: string; hints: string[]; usage: Usage }
+  | {
+      type: 'failed';
+      code: string;
+      message: string;
+      hints: string[];
+      /** The AI said it changed something, but nothing was staged (`outcome: no_changes_staged`). */
+      noChangesStaged: boolean;
+      usage: Usage;
+    }
   | { type: 'stopped'; stoppedBy: string; usage: Usage }
   | { type: 'paused'; message: string; tokenBudget: number; usage: Usage };
 
@@ -250,7 +258,14 @@ function endingOf(event: EventOf<'turn.finished' | 'turn.failed' | 'turn.stopped
       };
     }
     case 'turn.failed':
-      return { type: 'failed', code: event.payload.code, message: event.payload.message, hints: event.payload.hints, usage: event.payload.usage };
+      return {
+        type: 'failed',
+        code: event.payload.code,
+        message: event.payload.message,
+        hints: event.payload.hints,
+        noChangesStaged: event.payload.outcome === 'no_changes_staged',
+        usage: event.payload.usage,
+      };
     case 'turn.stopped':
       return { type: 'stopped', stoppedBy: event.payload.stoppedBy.name, usage: event.payload.usage };
     case 'turn.paused':
@@ -282,6 +297,11 @@ export function statusText(phase: TurnPhase): string {
       return String(never);
     }
   }
+}
+
+/** The word before a failed turn's code: "No change was staged" when the AI only claimed one, else "Failed". */
+export function failedTitle(ending: Extract<TurnEnding, { type: 'failed' }>): string {
+  return t(ending.noChangesStaged ? 'workbench.turn.noChangesStaged' : 'workbench.turn.failed');
 }
 
 /**

@@ -11,7 +11,7 @@ import { eventErrorText } from './event-error.ts';
 import { FLAG_LABELS, impactSummary } from './impact-summary.ts';
 import { appliedText, sessionTargetText, STATE_LABELS } from './lifecycle.ts';
 import { closeExplanation } from './live-socket.ts';
-import { EMPTY_LOG, foldEvents, formatUsage, stagedText, statusText } from './turn-log.ts';
+import { EMPTY_LOG, failedTitle, foldEvents, formatUsage, stagedText, statusText } from './turn-log.ts';
 
 describe('the workbench in Chinese', () => {
   beforeEach(() => useLocale('zh'));
@@ -45,6 +45,17 @@ describe('the workbench in Chinese', () => {
     expect(text).toEqual({ message: '此会话已用完令牌预算，AI 已暂停。', hints: ['请提高会话预算，让 AI 继续。'] });
     // A code the table does not know still comes with words, in Chinese.
     expect(eventErrorText('SOMETHING_NEW', 'English words').message).toBe('出了点问题（代码 SOMETHING_NEW）。');
+  });
+
+  it('says in Chinese that no change was staged, and how to fix tool calls the server did not parse', () => {
+    const claimed = event(2, 'turn.failed', { code: 'AI_NO_CHANGES_STAGED', message: 'No changes staged: …', hints: [], outcome: 'no_changes_staged', usage: usage(1, 0), sessionUsage: usage(1, 0) });
+    const ending = foldEvents(EMPTY_LOG, [accepted(1, 'x'), claimed]).turns[0]!.ending;
+    expect(ending?.type === 'failed' ? failedTitle(ending) : null).toBe('没有暂存任何修改');
+    const unreadable = eventErrorText('AI_TOOL_ARGUMENTS_UNREADABLE', 'English words', ['English hint']);
+    expect(unreadable.message).toBe('AI 的工具调用无法读取（参数连续不是 JSON），因此它无法处理文件。');
+    expect(unreadable.hints[0]).toContain('--tool-call-parser');
+    expect(unreadable.hints[0]).toContain('--jinja');
+    expect(unreadable.hints[0]).toContain('Ollama');
   });
 
   it('explains the close codes 4430 and 4431 in Chinese', () => {

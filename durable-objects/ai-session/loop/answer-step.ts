@@ -10,7 +10,7 @@ import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
 import type { ToolError } from '../../../shared/ai/tool-envelope.ts';
 import type { FinalAnswer } from '../../../shared/ai/turn.ts';
 import { parseFinalAnswer } from './final-answer.ts';
-import { finalChangeNotStaged, nothingStaged } from './honest-ending.ts';
+import { NOTHING_STAGED_TITLE, alreadyAsked, finalChangeNotStaged, nothingStaged } from './honest-ending.ts';
 import { markAddressedThreads } from '../review/address-comments.ts';
 import { fail, repairRequest, type LoopContext, type TurnDeps } from './loop-context.ts';
 import { runToolCall } from './tool-calls.ts';
@@ -36,10 +36,13 @@ export async function handleFinalAnswer(ctx: LoopContext, turn: TurnRecord, iter
   // The answer's own changeSet failed, its repairs spent, over a version staged earlier: the draft
   // is not what the answer describes, so its summary is not shown as the outcome (honest-ending.ts).
   if (answerError && current.stagedVersion !== null && !current.suggestOnly) return finalChangeNotStaged(answerError, current.stagedVersion);
-  // A claim of changes with nothing staged is never a success (honest-ending.ts).
-  const unstaged = nothingStaged(current, answer, answerError, core.turns.loopMessages(turn.id), core.meta!);
+  // A claim of changes with nothing staged is never a success (honest-ending.ts); one made only in
+  // words is sent back once.
+  const loopMessages = core.turns.loopMessages(turn.id);
+  const unstaged = nothingStaged(current, answer, answerError, loopMessages, core.meta!, parsed.said);
   if (unstaged) {
-    if (repairOrGiveUp(ctx.deps, turn.id, 'nothing was staged', unstaged.repairLines, 1)) return 'again';
+    const ask = !(unstaged.inWords && alreadyAsked(loopMessages));
+    if (ask && repairOrGiveUp(ctx.deps, turn.id, NOTHING_STAGED_TITLE, unstaged.repairLines, 1)) return 'again';
     return { kind: 'no-changes', reason: unstaged.reason };
   }
   const checked = await validateStaged(ctx, current);

@@ -16,7 +16,8 @@ export const MAX_SUMMARY_CHARS = 2000;
 /** Code blocks longer than this many lines are file contents, not a summary. */
 const MAX_CODE_BLOCK_LINES = 6;
 
-export type FinalAnswerParse = { ok: true; answer: FinalAnswer; fromJson: boolean } | { ok: false; problem: string };
+/** `said`: the answer's words for people as the model wrote them, before summaryOnly (honest-ending.ts reads them). */
+export type FinalAnswerParse = { ok: true; answer: FinalAnswer; fromJson: boolean; said: string } | { ok: false; problem: string };
 
 const FENCED_JSON = /^```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/u;
 const FENCED_ANYWHERE = /```(?:json)?[ \t]*\n([\s\S]*?)\n?```/gu;
@@ -39,14 +40,17 @@ function jsonCandidate(content: string): string | null {
   return CONTRACT_KEY.test(inner) ? inner : null;
 }
 
+/** A code block's body long enough to be file contents, not part of a summary. */
+export function isFileContents(body: string): boolean {
+  return body.split('\n').length > MAX_CODE_BLOCK_LINES;
+}
+
 /**
  * Keep the chat summary-only: long code blocks (file contents) are replaced by a pointer to the
  * diff, and the text is capped.
  */
 export function summaryOnly(text: string): string {
-  const withoutFiles = text.replace(/```[^\n]*\n([\s\S]*?)```/gu, (block, body: string) =>
-    body.split('\n').length > MAX_CODE_BLOCK_LINES ? '[Full contents are in the diff.]' : block,
-  );
+  const withoutFiles = text.replace(/```[^\n]*\n([\s\S]*?)```/gu, (block, body: string) => (isFileContents(body) ? '[Full contents are in the diff.]' : block));
   const trimmed = withoutFiles.trim();
   return trimmed.length > MAX_SUMMARY_CHARS ? `${trimmed.slice(0, MAX_SUMMARY_CHARS - 1)}…` : trimmed;
 }
@@ -104,7 +108,7 @@ export function parseFinalAnswer(content: string, finishReason: FinishReason | n
     // "changeSet": null is a model's way of saying it has none.
     const { changeSet, ...rest } = parsed.data;
     const answer: FinalAnswer = { ...rest, assistantSummary: summaryOnly(parsed.data.assistantSummary), ...(changeSet === null || changeSet === undefined ? {} : { changeSet }) };
-    return { ok: true, answer, fromJson: true };
+    return { ok: true, answer, fromJson: true, said: parsed.data.assistantSummary };
   }
-  return { ok: true, answer: { responseType: 'chat', assistantSummary: summaryOnly(answerText) }, fromJson: false };
+  return { ok: true, answer: { responseType: 'chat', assistantSummary: summaryOnly(answerText) }, fromJson: false, said: answerText };
 }

@@ -1,8 +1,10 @@
 /**
- * Honest endings: a final answer that claims changes (responseType "change", or a changeSet) while
- * nothing was staged in the turn is never a success. The loop first tells the model exactly why
- * nothing was staged and which tool to call (a repair); once the repairs are spent the turn ends
- * with a visible "no changes staged" outcome and the reason (turn-endings.ts).
+ * Honest endings: a final answer that claims changes (responseType "change", a changeSet, or words
+ * that say a change was made or carry new file contents, change-claim.ts) while nothing was staged
+ * in the turn is never a success. The loop first tells the model exactly why nothing was staged and
+ * which tool to call (a repair; once only for a claim in words, which may be read wrongly); once
+ * the repairs are spent the turn ends with a visible "no changes staged" outcome and the reason
+ * (turn-endings.ts). An answer that only explains or asks ends as it is.
  */
 import type { ToolEnvelope, ToolError } from '../../../shared/ai/tool-envelope.ts';
 import type { SessionMeta } from '../../../shared/ai/session.ts';
@@ -10,6 +12,7 @@ import type { FinalAnswer } from '../../../shared/ai/turn.ts';
 import type { ChatMessage } from '../../../shared/llm/types.ts';
 import { exampleChangeSet } from '../prompt/output-contract.ts';
 import { fromWireName } from '../tools/registry.ts';
+import { changeClaim } from './change-claim.ts';
 import type { TurnRecord } from './turn-store.ts';
 import type { Ending } from './turn-endings.ts';
 
@@ -18,6 +21,16 @@ export interface NothingStaged {
   reason: string;
   /** The repair request's lines. */
   repairLines: string[];
+  /** The claim is only in the answer's words: the model is asked once (alreadyAsked), not at every repair. */
+  inWords: boolean;
+}
+
+/** The title of the repair request that says nothing was staged. */
+export const NOTHING_STAGED_TITLE = 'nothing was staged';
+
+/** Whether this turn's model was already told that nothing was staged. */
+export function alreadyAsked(messages: readonly ChatMessage[]): boolean {
+  return messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.startsWith(`REPAIR_REQUEST: ${NOTHING_STAGED_TITLE}\n`));
 }
 
 /** The error of the latest failed `builder.change.stage` call of the turn, if the latest one failed. */
@@ -62,7 +75,8 @@ export function finalChangeNotStaged(error: ToolError, version: number): Extract
 
 /**
  * Null when the ending is honest as it stands; otherwise why nothing was staged. `answerError` is
- * the failure of staging the changeSet the final answer carried, if it had one.
+ * the failure of staging the changeSet the final answer carried, if it had one; `said`, the
+ * answer's words for people as the model wrote them (final-answer.ts).
  */
 export function nothingStaged(
   turn: TurnRecord,
@@ -70,22 +84,29 @@ export function nothingStaged(
   answerError: ToolError | null,
   messages: readonly ChatMessage[],
   session: SessionMeta,
+  said: string,
 ): NothingStaged | null {
   if (turn.suggestOnly || turn.stagedVersion !== null) return null;
-  const claims = answer.responseType === 'change' || answer.changeSet !== undefined;
-  if (!claims) return null;
+  const declared = answer.responseType === 'change' || answer.changeSet !== undefined;
+  const inWords = declared ? null : changeClaim(said);
+  if (!declared && inWords === null) return null;
   const failure = answerError ?? lastStageFailure(messages);
   const reason = answerError
     ? `the changeSet in your final answer could not be staged (${describe(answerError)})`
     : failure
       ? `your last builder_change_stage call failed (${describe(failure)}) and no later call succeeded`
       : 'no builder_change_stage call succeeded in this turn, so no file was changed';
+  const problem =
+    inWords === 'contents'
+      ? `- problem: your answer shows new file contents, but contents in an answer change no file and nothing is staged: ${reason}.`
+      : `- problem: your answer says you made changes, but nothing is staged: ${reason}.`;
   return {
     reason,
+    inWords: inWords !== null,
     repairLines: [
-      `- problem: your answer says you made changes, but nothing is staged: ${reason}.`,
+      problem,
       `- To change files, call builder_change_stage with {"changeSet": …}, for example ${JSON.stringify({ changeSet: exampleChangeSet(session) })}; then answer again.`,
-      '- If you did not mean to change anything, answer with "responseType": "chat" and say so.',
+      '- If you did not mean to change anything, answer with "responseType": "chat" and say plainly that you made no change (without file contents).',
     ],
   };
 }

@@ -5,6 +5,8 @@ import { fromWireName } from '../tools/registry.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
 import { MAX_SUMMARY_CHARS, parseFinalAnswer, summaryOnly } from './final-answer.ts';
 import { offeredToolNames, offeredTools } from './offered-tools.ts';
+import { unreadableResponsesInARow } from './tool-calls.ts';
+import type { ChatMessage } from '../../../shared/llm/types.ts';
 import { argumentsSummary, resultSummary, resultWords } from './summaries.ts';
 import { toolError, toolOk } from '../../../shared/ai/tool-envelope.ts';
 
@@ -49,25 +51,27 @@ describe('offered tools', () => {
 describe('the final answer', () => {
   it('reads the JSON contract, fenced or not', () => {
     const json = JSON.stringify({ responseType: 'change', assistantSummary: 'Updated 1 step.' });
-    expect(parseFinalAnswer(json, 'stop')).toEqual({ ok: true, fromJson: true, answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
+    expect(parseFinalAnswer(json, 'stop')).toEqual({ ok: true, fromJson: true, said: 'Updated 1 step.', answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
     expect(parseFinalAnswer('```json\n' + json + '\n```', 'stop')).toMatchObject({ ok: true, answer: { responseType: 'change' } });
     // Trailing commas and a null changeSet, as common models send them.
     expect(parseFinalAnswer('```json\n{"responseType": "chat", "assistantSummary": "Hi.", "changeSet": null,}\n```', 'stop')).toEqual({
       ok: true,
       fromJson: true,
+      said: 'Hi.',
       answer: { responseType: 'chat', assistantSummary: 'Hi.' },
     });
   });
 
   it('reads the contract under the other names and cases models give its keys and its responseType', () => {
     const read = (answer: unknown) => parseFinalAnswer(typeof answer === 'string' ? answer : JSON.stringify(answer), 'stop');
-    expect(read({ response_type: 'change', assistant_summary: 'Updated 1 step.' })).toEqual({ ok: true, fromJson: true, answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
-    expect(read({ type: 'Chat', summary: 'Nothing to change.' })).toEqual({ ok: true, fromJson: true, answer: { responseType: 'chat', assistantSummary: 'Nothing to change.' } });
+    expect(read({ response_type: 'change', assistant_summary: 'Updated 1 step.' })).toEqual({ ok: true, fromJson: true, said: 'Updated 1 step.', answer: { responseType: 'change', assistantSummary: 'Updated 1 step.' } });
+    expect(read({ type: 'Chat', summary: 'Nothing to change.' })).toEqual({ ok: true, fromJson: true, said: 'Nothing to change.', answer: { responseType: 'chat', assistantSummary: 'Nothing to change.' } });
     expect(read({ responseType: 'CHANGES', message: 'Added a check.' })).toMatchObject({ ok: true, answer: { responseType: 'change', assistantSummary: 'Added a check.' } });
     // No responseType: a changeSet says "change", none says "chat".
     expect(read({ assistantSummary: 'Here it is.', change_set: { schemaVersion: '1.0' } })).toEqual({
       ok: true,
       fromJson: true,
+      said: 'Here it is.',
       answer: { responseType: 'change', assistantSummary: 'Here it is.', changeSet: { schemaVersion: '1.0' } },
     });
     expect(read({ assistantSummary: 'Just answering.' })).toMatchObject({ ok: true, answer: { responseType: 'chat' } });
@@ -77,6 +81,7 @@ describe('the final answer', () => {
     expect(read('Done! {"response_type": "change", "assistant_summary": "Cited the policy."} Bye.')).toEqual({
       ok: true,
       fromJson: true,
+      said: 'Cited the policy.',
       answer: { responseType: 'change', assistantSummary: 'Cited the policy.' },
     });
   });
@@ -89,7 +94,7 @@ describe('the final answer', () => {
   it('reads the contract after reasoning left in the content and around prose, and keeps its changeSet', () => {
     const answer = { responseType: 'change', assistantSummary: 'Cited the policy.', changeSet: { schemaVersion: '1.0' } };
     const json = JSON.stringify(answer, null, 2);
-    const expected = { ok: true, fromJson: true, answer };
+    const expected = { ok: true, fromJson: true, said: 'Cited the policy.', answer };
     // DeepSeek-R1 distills and Qwen3 behind Ollama: the reasoning first, with braces of its own.
     expect(parseFinalAnswer(`<think>\nI should add {a line}.\n</think>\n\n${json}`, 'stop')).toEqual(expected);
     expect(parseFinalAnswer(`<think>plan</think>\n\`\`\`json\n${json}\n\`\`\``, 'stop')).toEqual(expected);
@@ -102,6 +107,7 @@ describe('the final answer', () => {
     expect(parseFinalAnswer('<think>Is the step fine? Yes.</think>\nThe step is fine as it is.', 'stop')).toEqual({
       ok: true,
       fromJson: false,
+      said: 'The step is fine as it is.',
       answer: { responseType: 'chat', assistantSummary: 'The step is fine as it is.' },
     });
     const onlyThinking = parseFinalAnswer('<think>Still thinking about {it}', 'stop');
@@ -110,13 +116,14 @@ describe('the final answer', () => {
 
   it('leaves prose with an example object alone when it does not name the contract', () => {
     const prose = 'Use a front matter like {"title": "x"} in each step.';
-    expect(parseFinalAnswer(prose, 'stop')).toEqual({ ok: true, fromJson: false, answer: { responseType: 'chat', assistantSummary: prose } });
+    expect(parseFinalAnswer(prose, 'stop')).toEqual({ ok: true, fromJson: false, said: prose, answer: { responseType: 'chat', assistantSummary: prose } });
   });
 
   it('accepts prose as a chat summary', () => {
     expect(parseFinalAnswer('I tightened the goal of the step.', 'stop')).toEqual({
       ok: true,
       fromJson: false,
+      said: 'I tightened the goal of the step.',
       answer: { responseType: 'chat', assistantSummary: 'I tightened the goal of the step.' },
     });
   });
@@ -142,6 +149,28 @@ describe('the final answer', () => {
     expect(summary).not.toContain('line 12');
     expect(summaryOnly('Use `a`:\n```\nshort\n```')).toContain('short');
     expect(summaryOnly('x'.repeat(5000))).toHaveLength(MAX_SUMMARY_CHARS);
+  });
+});
+
+describe('unreadable tool calls', () => {
+  const call = (id: string, args: string) => ({ id, type: 'function' as const, function: { name: 'builder_step_read', arguments: args } });
+  const response = (...calls: Array<ReturnType<typeof call>>): ChatMessage => ({ role: 'assistant', content: null, tool_calls: calls });
+  const result = (id: string, ok: boolean): ChatMessage => ({
+    role: 'tool',
+    tool_call_id: id,
+    content: JSON.stringify(ok ? toolOk({}, { revision: null }) : toolError('AI_TOOL_EXECUTION_ERROR', { message: 'The arguments are not valid JSON; the tool did not run.' })),
+  });
+
+  it('counts the latest responses in a row whose every call was refused as not JSON, pairing results with their own response', () => {
+    // llama.cpp and text-recovered calls repeat ids from one response to the next.
+    const broken = [response(call('call_0', 'x')), result('call_0', false)];
+    const readable = [response(call('call_0', '{}')), result('call_0', true)];
+    expect(unreadableResponsesInARow([...broken, ...broken])).toBe(2);
+    expect(unreadableResponsesInARow([...broken, ...readable])).toBe(0);
+    expect(unreadableResponsesInARow([...readable, ...broken])).toBe(1);
+    expect(unreadableResponsesInARow([...broken, { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Again.' }, ...broken])).toBe(1);
+    // One readable call among unreadable ones: the model can still act.
+    expect(unreadableResponsesInARow([...broken, response(call('a', 'x'), call('b', '{}')), result('a', false), result('b', true)])).toBe(0);
   });
 });
 

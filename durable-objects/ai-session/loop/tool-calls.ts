@@ -6,7 +6,7 @@
 import { toolError, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
 import { CHANGE_TOOL_NAMES } from '../../../shared/ai/tool-names.ts';
 import type { NewEvent, SessionEvent } from '../../../shared/ai/events.ts';
-import type { AssembledToolCall, AssistantMessage } from '../../../shared/llm/types.ts';
+import type { AssembledToolCall, AssistantMessage, ChatMessage } from '../../../shared/llm/types.ts';
 import type { Actor, SessionCore } from '../session.ts';
 import { fromWireName, runTool } from '../tools/registry.ts';
 import { failedBefore, teach } from '../tools/teaching.ts';
@@ -14,6 +14,7 @@ import { parseJsonLenient } from '../../../shared/ai/lenient-input.ts';
 import { MAX_JSON_DEPTH, jsonNestsDeeper } from '../../../shared/json-depth.ts';
 import type { AuditBuffer } from './audit-buffer.ts';
 import { argumentsSummary, argumentsWords, resultSummary, resultWords } from './summaries.ts';
+import type { Ending } from './turn-endings.ts';
 import type { TurnRecord } from './turn-store.ts';
 
 /** Tool arguments above this size are refused unread (a changeSet payload is capped at 512 KiB). */
@@ -24,6 +25,14 @@ const OVERSIZED_ARGUMENTS = '{"refused":"the arguments were too large to keep"}'
 const TOO_DEEP_ARGUMENTS = '{"refused":"the arguments were nested too deeply to keep"}';
 
 const CHANGE_TOOLS: ReadonlySet<string> = new Set(CHANGE_TOOL_NAMES);
+/** The refusal of a call whose arguments are not JSON even read leniently. */
+const NOT_JSON = 'The arguments are not valid JSON; the tool did not run.';
+/**
+ * Model responses in a row whose every tool call had arguments that could not be read: at this many
+ * the turn ends. The model was told once; the same again points at the model server's tool-call
+ * parser (or its chat template), which the model cannot fix.
+ */
+export const UNREADABLE_RESPONSES_LIMIT = 2;
 
 export interface ToolCallDeps {
   core: SessionCore;
@@ -99,7 +108,7 @@ export function readToolCall(
     } else {
       // Kept as text so that the same broken text sent again is recognised as a repeat (teaching.ts).
       args = raw;
-      refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: 'The arguments are not valid JSON; the tool did not run.', hints: ['Send the arguments as one JSON object.'] });
+      refusal = toolError('AI_TOOL_EXECUTION_ERROR', { message: NOT_JSON, hints: ['Send the arguments as one JSON object.'] });
     }
   }
   if (!refusal && !offered.has(name) && CHANGE_TOOLS.has(name)) {
@@ -151,4 +160,58 @@ export async function runToolCall(deps: ToolCallDeps, turn: TurnRecord, call: To
   });
   audit.add({ type: 'ai.tool.called', userId: turn.userId, code, latencyMs: durationMs, payload: { turnId: turn.id, toolCallId, name, ok: result.ok } });
   return result;
+}
+
+/** Whether a `role=tool` message is the refusal of arguments that are not JSON. */
+function refusedAsNotJson(content: unknown): boolean {
+  try {
+    const result = JSON.parse(String(content)) as ToolEnvelope;
+    return !result.ok && result.error.message === NOT_JSON;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How many of the latest model responses in a row asked only for calls refused as not JSON. A
+ * response's results are the tool messages after it (ids repeat across responses on some servers).
+ */
+export function unreadableResponsesInARow(messages: readonly ChatMessage[]): number {
+  const responses: boolean[] = [];
+  let open: { ids: Set<string>; refused: Set<string> } | null = null;
+  const close = () => {
+    if (open) responses.push(open.ids.size > 0 && open.refused.size === open.ids.size);
+    open = null;
+  };
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      if (open && open.ids.has(message.tool_call_id) && refusedAsNotJson(message.content)) open.refused.add(message.tool_call_id);
+      continue;
+    }
+    close();
+    if (message.role === 'assistant') open = { ids: new Set((message.tool_calls ?? []).map((call) => call.id)), refused: new Set() };
+  }
+  close();
+  let count = 0;
+  for (let i = responses.length - 1; i >= 0 && responses[i]; i--) count++;
+  return count;
+}
+
+/**
+ * The ending after UNREADABLE_RESPONSES_LIMIT such responses: what is likely wrong and how to fix it,
+ * never the arguments themselves or the tool's own error text.
+ */
+export function unreadableArgumentsEnding(): Extract<Ending, { kind: 'failed' }> {
+  return {
+    kind: 'failed',
+    code: 'AI_TOOL_ARGUMENTS_UNREADABLE',
+    message: `The AI's tool calls could not be read: ${UNREADABLE_RESPONSES_LIMIT} times in a row their arguments were not JSON, so it could not read or change any file.`,
+    hints: [
+      "This usually means the model server does not parse this model's tool calls.",
+      'vLLM: start it with --enable-auto-tool-choice --tool-call-parser <parser> that fits the model (hermes for Qwen, llama3_json for Llama 3.x, mistral for Mistral, …).',
+      "llama.cpp (llama-server): start it with --jinja so the model's chat template handles tools.",
+      'Ollama: choose a model whose template supports tools, e.g. qwen2.5 or llama3.1.',
+      'Or choose another model in Settings → AI.',
+    ],
+  };
 }

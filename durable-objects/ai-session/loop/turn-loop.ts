@@ -12,10 +12,10 @@ import { estimateTokens } from '../prompt/budget.ts';
 import { handleFinalAnswer } from './answer-step.ts';
 import type { AuditBuffer } from './audit-buffer.ts';
 import { composePrompt } from './compose-prompt.ts';
-import { providerProfile, type ActiveTurn, type LoopContext, type TurnDeps } from './loop-context.ts';
+import { TurnEnded, providerProfile, type ActiveTurn, type LoopContext, type TurnDeps } from './loop-context.ts';
 import { checkCanCallModel, requestModel } from './model-call.ts';
 import { offeredToolNames, offeredTools } from './offered-tools.ts';
-import { readToolCall, runToolCall } from './tool-calls.ts';
+import { UNREADABLE_RESPONSES_LIMIT, readToolCall, runToolCall, unreadableArgumentsEnding, unreadableResponsesInARow } from './tool-calls.ts';
 import type { Ending } from './turn-endings.ts';
 import type { TurnRecord } from './turn-store.ts';
 
@@ -62,7 +62,10 @@ async function finishUnansweredToolCalls(ctx: LoopContext, turn: TurnRecord, las
   return true;
 }
 
-/** Each tool call of the response, in order, exactly once (tool-calls.ts); a stop ends the round. */
+/**
+ * Each tool call of the response, in order, exactly once (tool-calls.ts); a stop ends the round.
+ * Calls that could not be read, response after response, end the turn (tool-calls.ts).
+ */
 async function runToolCalls(ctx: LoopContext, turn: TurnRecord, message: AssistantMessage, assembled: AssembledToolCall[] = []): Promise<void> {
   for (const call of message.tool_calls ?? []) {
     if (call.type !== 'function') continue;
@@ -70,4 +73,5 @@ async function runToolCalls(ctx: LoopContext, turn: TurnRecord, message: Assista
     await runToolCall(ctx.deps, turn, { toolCallId: call.id, name, args, iteration: turn.iteration, refusal, notes }, ctx.audit);
     if (ctx.active.stoppedBy) return;
   }
+  if (unreadableResponsesInARow(ctx.deps.core.turns.loopMessages(turn.id)) >= UNREADABLE_RESPONSES_LIMIT) throw new TurnEnded(unreadableArgumentsEnding());
 }

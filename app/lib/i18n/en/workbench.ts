@@ -278,6 +278,7 @@ export const workbenchEn = {
     stillFailing: '(still failing validation: fix it in the diff or ask again)',
     valid: '(valid)',
     failed: 'Failed',
+    noChangesStaged: 'No change was staged',
     stoppedBy: 'Stopped by',
     paused: 'Paused',
     pausedBudget: '(budget {{budget}} tokens)',

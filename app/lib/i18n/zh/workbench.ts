@@ -276,6 +276,7 @@ export const workbenchZh: Messages['workbench'] = {
     stillFailing: '（仍未通过校验：请在差异中修正，或再问一次）',
     valid: '（有效）',
     failed: '失败',
+    noChangesStaged: '没有暂存任何修改',
     stoppedBy: '停止者：',
     paused: '已暂停',
     pausedBudget: '（预算 {{budget}} 个令牌）',

@@ -1,0 +1,64 @@
+/** The claim reader of honest endings: what real models write when they only say they changed something. */
+import { describe, expect, it } from 'vitest';
+import { changeClaim } from './change-claim.ts';
+
+const STEP_FILE = ['```markdown', '---', 'id: classify-issue', '---', '# Classify the issue', '', 'Read the ticket.', 'Cite the policy section.', '```'].join('\n');
+
+describe('a change claimed in words', () => {
+  it.each([
+    "I've updated the step to cite the policy section.",
+    'I have added a rule for refunds.',
+    'Sure! I updated the goal and tightened the instructions.',
+    'We have now rewritten the step.',
+    'I made the changes you asked for.',
+    'The classify-issue step has been updated.',
+    'Updated classify-issue to cite the policy section.',
+    '- Added a citation rule\n- Removed the old check',
+    "Here's the updated step: it now cites the policy.",
+    '已更新步骤，加入了引用政策的规则。',
+    '我修改了步骤的目标。',
+    '步骤已经优化完成。',
+    '我对步骤做了以下修改：加入了引用规则。',
+    '以下是更新后的步骤内容：',
+  ])('claims a change: %j', (text) => {
+    expect(changeClaim(text)).toBe('claim');
+  });
+
+  it.each([
+    'I have not changed anything.',
+    "I haven't updated the step yet; tell me which rule you want.",
+    'No change needed: the step already cites the policy.',
+    'Nothing has been changed.',
+    'I changed nothing, the step is fine.',
+    'Should I update the step to cite the policy section?',
+    'Would you like me to add a refund rule?',
+    'If I had added the rule, the step would be longer.',
+    'The step reads the ticket and classifies it into one of three queues.',
+    '我没有修改任何内容。',
+    '无需修改：步骤已经引用了政策。',
+    '需要我更新这个步骤吗？',
+    '这个步骤读取工单并分类。',
+  ])('claims nothing: %j', (text) => {
+    expect(changeClaim(text)).toBeNull();
+  });
+});
+
+describe('file contents in the answer', () => {
+  it('reads a long Markdown, JSON or YAML block as new contents', () => {
+    expect(changeClaim(`The step could look like this:\n${STEP_FILE}`)).toBe('contents');
+    const json = ['```json', '{', '  "agents": [', '    {', '      "id": "triage"', '    }', '  ]', '}', '```'].join('\n');
+    expect(changeClaim(json)).toBe('contents');
+  });
+
+  it('does not count a short snippet, code in another language, or contents shown with a plain "no change"', () => {
+    expect(changeClaim('Use a heading:\n```markdown\n# Classify\n```')).toBeNull();
+    const python = ['```python', ...Array.from({ length: 10 }, (_, i) => `x${i} = ${i}`), '```'].join('\n');
+    expect(changeClaim(python)).toBeNull();
+    expect(changeClaim(`I made no change. The step as it is now:\n${STEP_FILE}`)).toBeNull();
+    expect(changeClaim(`我没有做任何修改，当前步骤如下：\n${STEP_FILE}`)).toBeNull();
+  });
+
+  it('reads claims outside code blocks only', () => {
+    expect(changeClaim('```text\nI have updated the step.\n```')).toBeNull();
+  });
+});

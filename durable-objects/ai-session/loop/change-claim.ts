@@ -1,0 +1,79 @@
+/**
+ * Whether the words of a final answer claim a change ("I've updated the step…", "已更新") or carry
+ * new file contents (a long fenced Markdown, JSON or YAML block), for honest-ending.ts: models
+ * often say so in prose without calling builder_change_stage. Only plain claims count — a claim
+ * in a question, after a negation or a condition ("I have not changed anything", "no change
+ * needed", "Should I update it?", "没有修改") does not, and a block of contents does not when the
+ * answer says plainly that nothing was changed.
+ */
+import { isFileContents } from './final-answer.ts';
+
+export type ChangeClaim = 'claim' | 'contents';
+
+const EN_VERBS =
+  'updated|added|changed|modified|rewritten|rewrote|revised|created|replaced|improved|edited|fixed|removed|deleted|renamed|restructured|refined|' +
+  'optimi[sz]ed|expanded|inserted|adjusted|reworded|rephrased|tightened|clarified|simplified|shortened|reorgani[sz]ed|polished|streamlined|' +
+  'extended|merged|moved|consolidated|enhanced|corrected|appended|drafted|implemented|introduced|incorporated|staged|applied';
+const ZH_VERBS = '更新|修改|更改|添加|新增|增加|创建|优化|删除|移除|替换|重写|改写|调整|完善|修正|补充|改为|改成|编辑|暂存|应用';
+
+const CLAIMS: readonly RegExp[] = [
+  // "I've updated", "I have now added", "we rewrote", "I made the changes"
+  new RegExp(`\\b(?:i|we)(?:'ve|’ve| have)?\\s+(?:now\\s+|just\\s+|also\\s+|already\\s+|successfully\\s+)?(?:${EN_VERBS})\\b`, 'iu'),
+  /\b(?:i|we)(?:'ve|’ve| have)?\s+(?:now\s+|just\s+|also\s+|already\s+)?made\s+(?:the\s+|these\s+|those\s+|all\s+the\s+|some\s+)?(?:changes?|edits?|updates?)\b/iu,
+  // "The step has been updated"
+  new RegExp(`\\b(?:has|have)\\s+(?:now\\s+|just\\s+)?been\\s+(?:${EN_VERBS})\\b`, 'iu'),
+  // "Updated classify-issue to cite …" at the start of a sentence or a list item
+  new RegExp(`^(?:[-*•]\\s*)?(?:${EN_VERBS})\\s`, 'iu'),
+  // "Here is the updated step:"
+  /\bhere(?:'s|’s| is| are)\s+(?:the\s+|your\s+)?(?:updated|revised|new|improved|rewritten|modified|optimi[sz]ed|edited|changed)\b/iu,
+  // 已更新 / 已经修改 / 已被删除 / 已为你添加
+  new RegExp(`已(?:经)?(?:被|为你|为您|帮你|帮您|将)?(?:${ZH_VERBS})`, 'u'),
+  // 我修改了 / 我已经帮你优化了
+  new RegExp(`我(?:已经?)?(?:为你|为您|帮你|帮您)?(?:${ZH_VERBS})了`, 'u'),
+  // 做了以下修改 / 进行了优化
+  new RegExp(`(?:进行|做)了(?:一些|以下|如下|这些)?(?:${ZH_VERBS})`, 'u'),
+  // 以下是更新后的步骤
+  new RegExp(`(?:以下|下面|如下)(?:是|为)?[^。！？\\n]{0,15}(?:${ZH_VERBS})后的`, 'u'),
+];
+
+/** A claim of nothing: "I changed nothing". */
+const OF_NOTHING = /^\s*(?:nothing|anything)\b/iu;
+/** Words before a claim in its sentence that make it no claim: a negation or a condition. */
+const NOT_A_CLAIM = /\b(?:not|never|no|nothing|none|without|if|unless)\b|n['’]t\b|未|没|无需|不需要|不用|不必|如果|若/iu;
+
+/** The answer says plainly that it changed nothing. */
+const NOTHING_CHANGED =
+  /\b(?:no changes?|nothing (?:was|has been|is) (?:changed|staged|modified|updated)|(?:did not|didn['’]t|have not|haven['’]t|has not|hasn['’]t|made no|not)\s+(?:\w+\s+){0,2}(?:change[ds]?|modif(?:y|ied)|update[ds]?|stage[ds]?))\b|(?:没有|未|并未|尚未)(?:做|进行)?(?:任何)?(?:修改|更改|更新|暂存|改动)|无需修改|不需要修改/iu;
+
+const FENCED = /```([^\n`]*)\n([\s\S]*?)```/gu;
+/** Fence languages of package files (Markdown, JSON, YAML) or none. */
+const FILE_LANGUAGES = new Set(['', 'md', 'markdown', 'json', 'jsonc', 'yaml', 'yml', 'text', 'txt', 'plaintext']);
+
+function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|(?<=[。！？])|\n+/u)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+function claimIn(sentence: string): boolean {
+  if (/[?？]$/u.test(sentence)) return false;
+  for (const pattern of CLAIMS) {
+    const match = pattern.exec(sentence);
+    if (match && !NOT_A_CLAIM.test(sentence.slice(0, match.index)) && !OF_NOTHING.test(sentence.slice(match.index + match[0].length))) return true;
+  }
+  return false;
+}
+
+/**
+ * 'claim' when a sentence of `text` (outside code blocks) says a change was made, 'contents' when it
+ * carries a long Markdown/JSON/YAML block (file contents, as the chat would hide them) and does not
+ * say that nothing changed; null otherwise.
+ */
+export function changeClaim(text: string): ChangeClaim | null {
+  const blocks = [...text.matchAll(FENCED)];
+  const prose = text.replace(FENCED, '\n');
+  if (sentences(prose).some(claimIn)) return 'claim';
+  const contents = blocks.some((block) => FILE_LANGUAGES.has(block[1]!.trim().toLowerCase()) && isFileContents(block[2]!));
+  return contents && !NOTHING_CHANGED.test(prose) ? 'contents' : null;
+}
