@@ -38,6 +38,9 @@ describe('a change claimed in words', () => {
     '无需修改：步骤已经引用了政策。',
     '需要我更新这个步骤吗？',
     '这个步骤读取工单并分类。',
+    'I updated the goal in the previous turn; that version is still staged for review.',
+    'As I explained earlier, I added the refund rule and you can see it in the changes.',
+    '上一轮我已更新了步骤的目标，修改仍在草稿中。',
   ])('claims nothing: %j', (text) => {
     expect(changeClaim(text)).toBeNull();
   });

@@ -3,8 +3,10 @@
  * new file contents (a long fenced Markdown, JSON or YAML block), for honest-ending.ts: models
  * often say so in prose without calling builder_change_stage. Only plain claims count — a claim
  * in a question, after a negation or a condition ("I have not changed anything", "no change
- * needed", "Should I update it?", "没有修改") does not, and a block of contents does not when the
- * answer says plainly that nothing was changed.
+ * needed", "Should I update it?", "没有修改") does not, nor an account of an earlier turn ("I updated
+ * it earlier", "之前已更新"); a block of contents does not when the answer says plainly that nothing
+ * was changed. Contents offered as a proposal ("it could look like this") do count: the chat shows
+ * file contents only as a pointer to the diff, so a proposal is asked to be staged for review.
  */
 import { isFileContents } from './final-answer.ts';
 
@@ -36,6 +38,9 @@ const CLAIMS: readonly RegExp[] = [
   new RegExp(`(?:以下|下面|如下)(?:是|为)?[^。！？\\n]{0,15}(?:${ZH_VERBS})后的`, 'u'),
 ];
 
+/** A sentence about an earlier turn ("as I updated it earlier", "之前已更新"): an account of what was staged before, not a claim for this turn. */
+const EARLIER = /\b(?:earlier|previous(?:ly)?|last (?:turn|time|message|answer)|before this|in (?:the|my) (?:first|last|previous) (?:turn|answer|message))\b|之前|此前|先前|上一轮|上次|刚才/iu;
+
 /** A claim of nothing: "I changed nothing". */
 const OF_NOTHING = /^\s*(?:nothing|anything)\b/iu;
 /** Words before a claim in its sentence that make it no claim: a negation or a condition. */
@@ -57,7 +62,7 @@ function sentences(text: string): string[] {
 }
 
 function claimIn(sentence: string): boolean {
-  if (/[?？]$/u.test(sentence)) return false;
+  if (/[?？]$/u.test(sentence) || EARLIER.test(sentence)) return false;
   for (const pattern of CLAIMS) {
     const match = pattern.exec(sentence);
     if (match && !NOT_A_CLAIM.test(sentence.slice(0, match.index)) && !OF_NOTHING.test(sentence.slice(match.index + match[0].length))) return true;
