@@ -53,6 +53,11 @@ describeBrowser('project roles (browser)', () => {
     const viewerRow = ownerPage.locator(`[data-testid="member-row"][data-email="${viewer.email}"]`);
     await viewerRow.waitFor();
     expect(await viewerRow.getAttribute('data-role')).toBe('viewer');
+    // The only owner is not offered a Leave the server would refuse: the button is off and says why.
+    const ownerRow = ownerPage.locator(`[data-testid="member-row"][data-email="${owner.email}"]`);
+    expect(await ownerRow.getByTestId('member-remove').isDisabled()).toBe(true);
+    expect(await ownerRow.getByTestId('member-last-owner').textContent()).toContain('make someone else an owner first');
+    expect(await viewerRow.getByTestId('member-remove').isDisabled()).toBe(false);
     await screenshot(ownerPage, 'members-owner.png');
 
     // The viewer opens the project by its address in a second context and is asked to sign in first.

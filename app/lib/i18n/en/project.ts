@@ -62,6 +62,7 @@ export const project = {
     you: 'you',
     roleOf: 'Role of {{name}}',
     leaveQuestion: 'Leave this project?',
+    lastOwner: 'The only owner: make someone else an owner first.',
     removeQuestion: 'Remove {{name}}?',
     removing: 'Removing…',
     leave: 'Leave',

@@ -64,6 +64,7 @@ export const project: Messages['project'] = {
     you: '你',
     roleOf: '{{name}} 的角色',
     leaveQuestion: '退出此项目？',
+    lastOwner: '唯一的所有者：请先将其他成员设为所有者。',
     removeQuestion: '移除 {{name}}？',
     removing: '正在移除…',
     leave: '退出',
