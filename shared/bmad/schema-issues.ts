@@ -161,6 +161,10 @@ function convert(issue: Issue, root: unknown, schema: z.ZodType, filePath: strin
     case 'too_small': {
       if (issue.origin === 'string') return [make('SCHEMA_TOO_SMALL', `${name} must not be empty.`)];
       const n = Number(issue.minimum);
+      // A new project starts with no agent (the format needs one): say what to do, not only the rule.
+      if (filePath.endsWith('agents.json') && pointer === '/agents') {
+        return [make('SCHEMA_TOO_SMALL', `The package has no agent yet: agents must have at least ${n} item${n === 1 ? '' : 's'}.`, 'Create one on the Agents page (New agent).')];
+      }
       return [make('SCHEMA_TOO_SMALL', `${name} must have at least ${n} item${n === 1 ? '' : 's'}.`)];
     }
     case 'invalid_union': {

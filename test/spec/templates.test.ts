@@ -30,5 +30,8 @@ describe('product templates', () => {
     const ours = validateAgentsJson(EMPTY_AGENTS_JSON);
     expect(ours.schemaFailed).toBe(true);
     expect(ours.errors.map((e) => [e.code, e.pointer])).toEqual([['SCHEMA_TOO_SMALL', '/agents']]);
+    // Says what to do about it, where a new project's owner meets it first.
+    expect(ours.errors[0]!.message).toMatch(/^The package has no agent yet/);
+    expect(ours.errors[0]!.hint).toMatch(/Agents page/);
   });
 });

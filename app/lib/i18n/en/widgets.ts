@@ -21,7 +21,7 @@ export const widgets = {
   assetPathTakenHint: 'Choose another name or folder.',
   assetPathOk: '✓ A valid asset path.',
   assetPathRule: 'Under assets/, with the extension .md, .txt, .json, .yaml, .yml or .csv.',
-  schemaFailed: 'A file could not be read, so the package rules did not run yet.',
+  schemaFailed: 'A file does not follow the .bmad format yet (see below), so the package rules did not run.',
   readyToExport: 'Ready to export.',
   errorsBlockExport: 'Errors block the export.',
   checking: 'Checking…',

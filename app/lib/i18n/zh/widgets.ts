@@ -23,7 +23,7 @@ export const widgets: Messages['widgets'] = {
   assetPathTakenHint: '请换一个名称或文件夹。',
   assetPathOk: '✓ 资源文件路径有效。',
   assetPathRule: '须位于 assets/ 下，扩展名为 .md、.txt、.json、.yaml、.yml 或 .csv。',
-  schemaFailed: '有文件无法读取，因此尚未运行包规则检查。',
+  schemaFailed: '有文件尚不符合 .bmad 格式（见下方），因此尚未运行包规则检查。',
   readyToExport: '可以导出。',
   errorsBlockExport: '存在错误，无法导出。',
   checking: '正在检查…',
