@@ -28,7 +28,12 @@ describe('isWithinTarget', () => {
     const target: Target = { targetType: 'step', workflowId: 'wf', targetId: null, mode: 'create' };
     expect(isWithinTarget('step:wf/new-step', target)).toBe(true);
     expect(isWithinTarget('step:other/new-step', target)).toBe(false);
-    expect(isWithinTarget('graph:wf', target)).toBe(false);
+    // Every new step changes its workflow's graph and Steps Index: not a cross-object change.
+    expect(isWithinTarget('graph:wf', target)).toBe(true);
+    expect(isWithinTarget('workflow:wf', target)).toBe(true);
+    expect(isWithinTarget('graph:other', target)).toBe(false);
+    expect(isWithinTarget('workflow-name:wf', target)).toBe(false);
+    expect(isWithinTarget('graph:wf', { ...target, mode: 'optimize' })).toBe(false);
     expect(isWithinTarget('step:wf/new-step', { ...target, mode: 'optimize' })).toBe(false);
   });
 

@@ -26,6 +26,7 @@ const CROSS_OBJECT: ErrorCode = 'AI_CROSS_OBJECT_CHANGE';
 /**
  * Whether `key` belongs to the target itself. A create without a chosen id may touch any object
  * of the target's kind (within the workflow, for a step); an optimize without an id touches none.
+ * A step create also owns its workflow's graph and workflow.md, which every new step changes.
  */
 export function isWithinTarget(key: string, target: Target): boolean {
   const object = parseObjectKey(key);
@@ -38,12 +39,11 @@ export function isWithinTarget(key: string, target: Target): boolean {
       return workflowId === null ? target.mode === 'create' : object.workflowId === workflowId;
     }
     case 'step':
-      return (
-        object.kind === 'step' &&
-        target.workflowId !== null &&
-        object.workflowId === target.workflowId &&
-        (anyNew || object.nodeId === target.targetId)
-      );
+      if (target.workflowId === null || !('workflowId' in object) || object.workflowId !== target.workflowId) return false;
+      // A new step needs its node in the graph and its line in workflow.md's Steps Index: a step
+      // create changes both every time, so they are part of it, not a cross-object change.
+      if (target.mode === 'create' && (object.kind === 'graph' || object.kind === 'workflow')) return true;
+      return object.kind === 'step' && (anyNew || object.nodeId === target.targetId);
     case 'agent':
       return object.kind === 'agent' && (anyNew || object.agentId === target.targetId);
     case 'asset':
