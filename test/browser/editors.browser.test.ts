@@ -244,4 +244,39 @@ describeBrowser('editors (browser)', () => {
 
     await context.close();
   });
+  it('a new agent form says nothing before typing, counts every problem once touched, and sends nothing while one is left', async () => {
+    const { product } = suite;
+    const context = await suite.newContext();
+    const page = await context.newPage();
+    await signUp(context, product.url, 'Agents');
+    const created = await context.request.post(`${product.url}/api/projects`, { data: { name: `Agents ${Date.now().toString(36)}` }, headers: { origin: product.url } });
+    expect(created.status(), await created.text()).toBe(201);
+    const projectId = ((await created.json()) as { data: { project: { id: string } } }).data.project.id;
+    const storedAgents = async () => {
+      const response = await context.request.get(`${product.url}/api/projects/${projectId}/agents`);
+      return ((await response.json()) as { data: { agents: unknown[] } }).data.agents.length;
+    };
+
+    await page.goto(`/projects/${projectId}/agents`);
+    await page.getByTestId('agent-editor').waitFor();
+    // Untouched: no "valid" badge over an empty form, and no errors either.
+    expect(await page.getByTestId('agent-badges').count()).toBe(0);
+    expect(await page.locator('[data-testid="agent-form"] .field-error').count()).toBe(0);
+
+    // One field typed: the badge counts every problem the draft still has, not only the typed field's.
+    await page.getByTestId('agent-id').fill('writer');
+    await page.getByTestId('agent-metadata-name').fill('Writer');
+    await page.getByTestId('agent-metadata-name').blur();
+    const errors = Number(await page.getByTestId('agent-badges').getAttribute('data-errors'));
+    expect(errors).toBeGreaterThan(1);
+
+    // Create is pressable and shows every problem; nothing is sent while one is left.
+    expect(await page.getByTestId('agent-save').isDisabled()).toBe(false);
+    await page.getByTestId('agent-save').click();
+    await expect.poll(() => page.locator('[data-testid="agent-form"] .field-error').count()).toBeGreaterThan(1);
+    expect(await page.getByTestId('agent-error').count()).toBe(0);
+    expect(await storedAgents()).toBe(0);
+
+    await context.close();
+  });
 });
