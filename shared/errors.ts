@@ -47,6 +47,10 @@ export const ERROR_CODES = {
   ASSET_TOO_LARGE: { status: 413, message: 'This asset is too large.' },
   ASSET_LIMIT_REACHED: { status: 422, message: 'The project has reached its asset limit.' },
   HISTORY_NOT_FOUND: { status: 404, message: 'This history entry does not exist.' },
+  HISTORY_REVERT_CONFLICT: {
+    status: 409,
+    message: 'This change cannot be undone on its own: later edits changed the same lines. Nothing was written.',
+  },
   GRAPH_EDIT_REFUSED: { status: 422, message: 'This change would break the workflow graph, so it was not saved.' },
 
   // Packages

@@ -35,7 +35,9 @@ import type {
   PutTextInput,
   RegisterInput,
   RenameAssetInput,
+  RestoreBeforeInput,
   RevertInput,
+  RevertResult,
   StepView,
   UpdateMemberInput,
   UpdateProjectInput,
@@ -371,7 +373,9 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
       get: (projectId: string, historyId: string) =>
         call<{ entry: HistoryEntryDetailView }>('GET', `${project(projectId)}/history/${seg(historyId)}`),
       revert: (projectId: string, historyId: string, input: RevertInput = {}) =>
-        call<SaveResult>('POST', `${project(projectId)}/history/${seg(historyId)}/revert`, { body: input }),
+        call<RevertResult>('POST', `${project(projectId)}/history/${seg(historyId)}/revert`, { body: input }),
+      restoreBefore: (projectId: string, historyId: string, input: RestoreBeforeInput) =>
+        call<RevertResult>('POST', `${project(projectId)}/history/${seg(historyId)}/restore-before`, { body: input }),
     },
   };
 }

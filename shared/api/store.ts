@@ -53,6 +53,24 @@ export type RenameAssetInput = z.infer<typeof RenameAssetInput>;
 export const RevertInput = z.strictObject({ baseRevision: BaseRevision.optional() });
 export type RevertInput = z.infer<typeof RevertInput>;
 
+/**
+ * "Restore as it was before this change": the revision of the object's scope the person saw when
+ * they were told which later edits it discards; a newer one is a REVISION_CONFLICT.
+ */
+export const RestoreBeforeInput = z.strictObject({ baseRevision: BaseRevision });
+export type RestoreBeforeInput = z.infer<typeof RestoreBeforeInput>;
+
+/** A revert's answer. */
+export interface RevertResult {
+  revision: number;
+  /** `undo`: only this change was undone; `restore`: the whole content from before it came back. */
+  mode: 'undo' | 'restore';
+  /** Later revisions of the object whose edits were kept (an undo merged around them). */
+  kept: number[];
+  /** Later revisions of the object whose edits a restore replaced (they stay in history). */
+  discarded: number[];
+}
+
 export interface WorkflowSummaryView {
   id: string;
   name: string;
@@ -121,4 +139,6 @@ export interface HistoryEntryView {
 export interface HistoryEntryDetailView extends HistoryEntryView {
   contentBefore: string | null;
   contentAfter: string | null;
+  /** The revisions (oldest first) of later writes to the same object: what a revert keeps or a restore discards. */
+  laterRevisions: number[];
 }

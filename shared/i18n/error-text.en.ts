@@ -38,6 +38,7 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   ASSET_TOO_LARGE: 'Make the file smaller, or split it into several assets.',
   ASSET_LIMIT_REACHED: 'Remove assets you no longer need, then add this one.',
   HISTORY_NOT_FOUND: 'Reload the history to see the current entries.',
+  HISTORY_REVERT_CONFLICT: 'Restore the file as it was before this change (the later edits stay in history), or undo the change by hand in the editor.',
   GRAPH_EDIT_REFUSED: 'Read the problems listed, change the graph so they are fixed, then save.',
   PKG_INVALID_FORMAT: 'Choose a .bmad file (a zip with workflow.md, the graph, the steps and agents.json).',
   PKG_TOO_LARGE: 'Remove large assets from the package, then import it again.',

@@ -40,6 +40,10 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
   ASSET_TOO_LARGE: { message: '此资源文件过大。', hint: '请缩小文件，或拆成多个资源文件。' },
   ASSET_LIMIT_REACHED: { message: '项目的资源文件数量已达上限。', hint: '请删除不再需要的资源文件后再添加。' },
   HISTORY_NOT_FOUND: { message: '此历史记录不存在。', hint: '请刷新历史查看当前记录。' },
+  HISTORY_REVERT_CONFLICT: {
+    message: '无法单独撤销此更改：之后的编辑改动了相同的行。未写入任何内容。',
+    hint: '可把文件恢复为此更改之前的样子（之后的编辑仍保留在历史中），或在编辑器中手动撤销此更改。',
+  },
   GRAPH_EDIT_REFUSED: { message: '此修改会破坏工作流图，因此没有保存。', hint: '请阅读列出的问题，修改图使其解决后再保存。' },
   PKG_INVALID_FORMAT: {
     message: '此文件不是 .bmad 包。',

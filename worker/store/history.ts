@@ -1,17 +1,13 @@
 /**
- * Revision history: list, read and revert. A revert never rewrites history: it restores the
- * entry's `content_before` as a new revision, recorded as a `revert` write of its own.
+ * Revision history: list and read, and the pieces a revert needs (history-revert.ts reverts). A
+ * revert never rewrites history: it writes a new revision, recorded as a `revert` write of its own.
  */
-import { and, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { aiAuditEvents, revisionHistory, users, workflowSteps, workflows } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { commitChanges, readRevision, type CommitContext, type ObjectWrite } from './commit.ts';
 import { parseObjectKey } from '../../shared/object-keys.ts';
-import { deleteAsset, putAsset } from './assets.ts';
-import { deleteStep, putStep, putWorkflowFile, updateWorkflowMeta } from './workflows.ts';
-import { commitAgents, parseAgentsDocument } from './agents.ts';
-import { projects } from '../db/schema.ts';
 import type { HistoryAction, HistoryEntryDetailView, HistoryEntryView } from '../../shared/api/store.ts';
 
 const columns = {
@@ -108,7 +104,7 @@ export async function listHistory(db: Db, projectId: string, query: HistoryQuery
   return { entries: page, nextCursor: rows.length > query.limit && last ? `${last.createdAt}|${last.id}` : null };
 }
 
-async function loadEntry(db: Db, projectId: string, historyId: string) {
+export async function loadEntry(db: Db, projectId: string, historyId: string) {
   const row = await db
     .select({ ...columns, contentBefore: revisionHistory.contentBefore, contentAfter: revisionHistory.contentAfter, metaJson: revisionHistory.metaJson, writeId: revisionHistory.writeId })
     .from(revisionHistory)
@@ -119,13 +115,38 @@ async function loadEntry(db: Db, projectId: string, historyId: string) {
   return row;
 }
 
-export async function getHistoryEntry(db: Db, projectId: string, historyId: string): Promise<HistoryEntryDetailView> {
-  const row = await loadEntry(db, projectId, historyId);
-  const [view] = await withOverrides(db, projectId, [toView(row)]);
-  return { ...view!, contentBefore: row.contentBefore, contentAfter: row.contentAfter };
+export type EntryRow = Awaited<ReturnType<typeof loadEntry>>;
+
+/** The revisions (oldest first) of the writes to the same object after this entry. */
+export async function laterRevisions(db: Db, projectId: string, entry: Pick<EntryRow, 'id' | 'objectKey' | 'createdAt' | 'newRevision'>): Promise<number[]> {
+  const createdAt = entry.createdAt as string;
+  const rows = await db
+    .select({ newRevision: revisionHistory.newRevision, createdAt: revisionHistory.createdAt })
+    .from(revisionHistory)
+    .where(
+      and(
+        eq(revisionHistory.projectId, projectId),
+        eq(revisionHistory.objectKey, entry.objectKey as string),
+        ne(revisionHistory.id, entry.id as string),
+        or(
+          gt(revisionHistory.createdAt, createdAt),
+          // Two writes in the same millisecond: the later one starts from this one's revision or above.
+          and(eq(revisionHistory.createdAt, createdAt), gt(revisionHistory.oldRevision, (entry.newRevision as number) - 1)),
+        ),
+      ),
+    );
+  return rows
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.newRevision - b.newRevision))
+    .map((r) => r.newRevision);
 }
 
-function meta(row: { metaJson: string | null }): Record<string, unknown> {
+export async function getHistoryEntry(db: Db, projectId: string, historyId: string): Promise<HistoryEntryDetailView> {
+  const row = await loadEntry(db, projectId, historyId);
+  const [[view], later] = await Promise.all([withOverrides(db, projectId, [toView(row)]), laterRevisions(db, projectId, row)]);
+  return { ...view!, contentBefore: row.contentBefore, contentAfter: row.contentAfter, laterRevisions: later };
+}
+
+export function meta(row: { metaJson: string | null }): Record<string, unknown> {
   try {
     return row.metaJson ? (JSON.parse(row.metaJson) as Record<string, unknown>) : {};
   } catch {
@@ -133,11 +154,11 @@ function meta(row: { metaJson: string | null }): Record<string, unknown> {
   }
 }
 
-const notRevertible = (why: string) =>
+export const notRevertible = (why: string) =>
   new ApiError('CONFLICT', { message: `This change cannot be reverted: ${why}.` });
 
 /** Bring back a whole deleted workflow from the rows its deletion wrote. */
-async function restoreWorkflow(db: Db, ctx: CommitContext, writeId: string, workflowId: string): Promise<number> {
+export async function restoreWorkflow(db: Db, ctx: CommitContext, writeId: string, workflowId: string): Promise<number> {
   if ((await readRevision(db, ctx.projectId, { kind: 'workflow', workflowId })) !== undefined) {
     throw notRevertible(`a workflow "${workflowId}" exists again`);
   }
@@ -186,59 +207,4 @@ async function restoreWorkflow(db: Db, ctx: CommitContext, writeId: string, work
     },
   ]);
   return 1;
-}
-
-export async function revertEntry(db: Db, ctx: CommitContext, historyId: string): Promise<number> {
-  const entry = await loadEntry(db, ctx.projectId, historyId);
-  const key = parseObjectKey(entry.objectKey);
-  if (!key) throw notRevertible('this kind of change is not tracked as content');
-  const before = entry.contentBefore;
-  switch (key.kind) {
-    case 'asset':
-      return before === null
-        ? deleteAsset(db, ctx, key.path, undefined, 'revert')
-        : putAsset(db, ctx, { path: key.path, content: before }, 'revert');
-    case 'agent': {
-      const project = await db
-        .select({ agentsJson: projects.agentsJson, revision: projects.agentsRevision })
-        .from(projects)
-        .where(eq(projects.id, ctx.projectId))
-        .get();
-      if (!project) throw new ApiError('PROJECT_NOT_FOUND');
-      const document = parseAgentsDocument(project.agentsJson);
-      const index = document.agents.findIndex((a) => a.id === key.agentId);
-      const current = index >= 0 ? document.agents[index]! : null;
-      let restored: Record<string, unknown> | null = null;
-      try {
-        restored = before === null ? null : (JSON.parse(before) as Record<string, unknown>);
-      } catch {
-        throw notRevertible('the recorded agent is not valid JSON');
-      }
-      const agents = document.agents.filter((_, i) => i !== index);
-      if (restored) {
-        if (index >= 0) agents.splice(index, 0, restored);
-        else agents.push(restored);
-      }
-      return commitAgents(db, ctx, project.revision, { ...document, agents }, key.agentId, current, restored, 'revert');
-    }
-    case 'step': {
-      if (before === null) return deleteStep(db, ctx, key.workflowId, key.nodeId, undefined, 'revert');
-      const path = typeof meta(entry).path === 'string' ? (meta(entry).path as string) : undefined;
-      return putStep(db, ctx, key.workflowId, key.nodeId, { markdown: before, path }, 'revert');
-    }
-    case 'workflow':
-      if (entry.action === 'delete') return restoreWorkflow(db, ctx, entry.writeId, key.workflowId);
-      if (before === null) throw notRevertible('undo a workflow creation by deleting the workflow');
-      return putWorkflowFile(db, ctx, key.workflowId, 'workflow', before, undefined, 'revert');
-    case 'graph':
-      if (before === null) throw notRevertible('undo a workflow creation by deleting the workflow');
-      return putWorkflowFile(db, ctx, key.workflowId, 'graph', before, undefined, 'revert');
-    case 'workflow-name':
-      if (before === null) throw notRevertible('there is no earlier name');
-      return (await updateWorkflowMeta(db, ctx, key.workflowId, { name: before })).revision;
-    default: {
-      const never: never = key;
-      throw new Error(`unknown key ${String(never)}`);
-    }
-  }
 }
