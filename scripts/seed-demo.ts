@@ -8,7 +8,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { SeedClient } from './lib/api-client.ts';
+import { SeedClient, failureText } from './lib/api-client.ts';
 
 export const DEMO_USER = { email: 'demo@crewagent.local', password: 'demo-password-123', name: 'Demo Author' };
 export const DEMO_VIEWER = { email: 'viewer@crewagent.local', password: 'viewer-password-123', name: 'Vera Viewer' };
@@ -27,10 +27,18 @@ export async function zipFolder(dir: string): Promise<Uint8Array> {
   return zipSync(Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b))));
 }
 
-async function signIn(client: SeedClient, user: typeof DEMO_USER): Promise<void> {
+/**
+ * Signs the demo user in, or registers them when the server says the email and password are not
+ * an account's (401). Any other refusal (429 while sign-ins from here are throttled, a 5xx) stops
+ * the seed with the server's own code, message and hints: registering then would only fail with a
+ * misleading AUTH_EMAIL_TAKEN.
+ */
+async function signIn(client: SeedClient, user: typeof DEMO_USER): Promise<'signed_in' | 'registered'> {
   const login = await client.call('POST', '/api/auth/login', { email: user.email, password: user.password });
-  if (login.status === 200) return;
+  if (login.status === 200) return 'signed_in';
+  if (login.status !== 401) throw new Error(failureText('POST', '/api/auth/login', login));
   await client.must('POST', '/api/auth/register', user);
+  return 'registered';
 }
 
 export async function seedDemo(
