@@ -118,3 +118,30 @@ describe('the demo seed signing in', () => {
     expect(failure).toContain('POST /api/auth/login failed (502): HTTP_502 <html>Bad gateway</html>');
   });
 });
+
+describe('the demo seed and the demo user\'s AI settings', () => {
+  const PROFILE = '/api/users/me/llm-profile';
+  const MODEL_URL = 'http://127.0.0.1:9999/v1';
+
+  async function seedWith(profile: { provider: string; preset: string | null; model: string | null }) {
+    const server = await api((seen) => (routeOf(seen) === `GET ${PROFILE}` ? { status: 200, data: profile } : undefined));
+    await seedDemo(server.url, { scriptedModelUrl: MODEL_URL });
+    return server.seen.filter((s) => routeOf(s) === `PUT ${PROFILE}`).map((s) => s.body);
+  }
+
+  it('keeps a provider, model and key the demo user saved in Settings → AI', async () => {
+    expect(await seedWith({ provider: 'openai-compatible', preset: 'deepseek', model: 'deepseek-chat' })).toEqual([]);
+    expect(await seedWith({ provider: 'openai-compatible', preset: 'local', model: 'qwen2.5:7b-instruct' })).toEqual([]);
+  });
+
+  it('sets the scripted demo model when the demo user has no settings of their own, or still uses it (its port may have moved)', async () => {
+    for (const profile of [
+      { provider: 'disabled', preset: null, model: null },
+      { provider: 'openai-compatible', preset: 'scripted-demo', model: 'scripted-demo' },
+    ]) {
+      const saved = await seedWith(profile);
+      expect(saved).toHaveLength(1);
+      expect(saved[0]).toMatchObject({ preset: 'scripted-demo', model: 'scripted-demo', baseUrl: MODEL_URL });
+    }
+  });
+});

@@ -1,6 +1,7 @@
 /**
- * Seeds the demo account, a viewer, the demo model profile and the demo projects through the
- * product's own API, so the demo data passes the same checks as any author's package: the English
+ * Seeds the demo account, a viewer, the demo model profile (unless the demo user saved a model of
+ * their own) and the demo projects through the product's own API, so the demo data passes the
+ * same checks as any author's package: the English
  * demo project (scripts/demo-package/, a multi-workflow .bmad package imported as a zip) and a
  * small Chinese one (test/fixtures/packages/zh-review/, 需求评审, the package the i18n tests use).
  * Idempotent: an existing demo project is left alone.
@@ -41,6 +42,16 @@ async function signIn(client: SeedClient, user: typeof DEMO_USER): Promise<'sign
   return 'registered';
 }
 
+/**
+ * Whether the demo user's AI settings are the seed's to write: none of their own yet (`disabled`,
+ * the server's default), or still the scripted demo model (its port may have changed since). A
+ * provider, model and key someone saved in Settings → AI are kept on every later start.
+ */
+async function holdsDemoProfile(client: SeedClient): Promise<boolean> {
+  const profile = await client.must<{ provider: string; preset: string | null; model: string | null }>('GET', '/api/users/me/llm-profile');
+  return profile.provider === 'disabled' || profile.preset === 'scripted-demo' || profile.model === 'scripted-demo';
+}
+
 export async function seedDemo(
   baseUrl: string,
   options: { scriptedModelUrl?: string } = {},
@@ -50,7 +61,7 @@ export async function seedDemo(
   const client = new SeedClient(baseUrl);
   await signIn(client, DEMO_USER);
 
-  if (options.scriptedModelUrl) {
+  if (options.scriptedModelUrl && (await holdsDemoProfile(client))) {
     // The local demo talks to the scripted model server started beside wrangler (no internet needed).
     const res = await client.call('PUT', '/api/users/me/llm-profile', {
       provider: 'openai-compatible',
@@ -61,7 +72,7 @@ export async function seedDemo(
       timeoutSeconds: 60,
       contextWindow: 128000,
     });
-    if (res.status >= 400) throw new Error(`LLM profile: ${res.error?.code} ${res.error?.message}`);
+    if (res.status >= 400) throw new Error(failureText('PUT', '/api/users/me/llm-profile', res));
   }
 
   const projectName = 'Vendor onboarding (demo)';
