@@ -12,6 +12,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { authThrottle } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
+import { waitText } from '../../shared/i18n/wait-text.ts';
 
 export interface ThrottlePolicy {
   /** Attempts that go through without any delay. */
@@ -93,11 +94,13 @@ export async function takeAttempt(db: Db, key: string, policy: ThrottlePolicy, n
   return { type: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
 }
 
-/** 429 with Retry-After, in words a person can act on ("Too many sign-in attempts. Try again in 30 seconds."). */
+/**
+ * 429 with Retry-After, in words a person can act on ("Too many sign-in attempts. Try again in 30
+ * seconds.", "… in 1 second."); a Chinese reader gets the wait in Chinese (localiseErrorBody).
+ */
 export function throttledError(what: string, retryAfterSeconds: number): ApiError {
-  const wait = retryAfterSeconds < 90 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
   return new ApiError('RATE_LIMITED', {
-    message: `Too many ${what}. Try again in ${wait}.`,
+    message: `Too many ${what}. Try again in ${waitText(retryAfterSeconds, 'en')}.`,
     headers: { 'retry-after': String(retryAfterSeconds) },
     extra: { retryAfterSeconds },
   });
