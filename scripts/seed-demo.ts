@@ -1,6 +1,7 @@
 /**
- * Seeds the demo account, a viewer, the demo model profile and the demo projects through the
- * product's own API, so the demo data passes the same checks as any author's package: the English
+ * Seeds the demo account, a viewer, the demo model profile (unless the demo user saved a model of
+ * their own) and the demo projects through the product's own API, so the demo data passes the
+ * same checks as any author's package: the English
  * demo project (scripts/demo-package/, a multi-workflow .bmad package imported as a zip) and a
  * small Chinese one (test/fixtures/packages/zh-review/, 需求评审, the package the i18n tests use).
  * Idempotent: an existing demo project is left alone.
@@ -8,7 +9,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { SeedClient } from './lib/api-client.ts';
+import { SeedClient, failureText } from './lib/api-client.ts';
 
 export const DEMO_USER = { email: 'demo@crewagent.local', password: 'demo-password-123', name: 'Demo Author' };
 export const DEMO_VIEWER = { email: 'viewer@crewagent.local', password: 'viewer-password-123', name: 'Vera Viewer' };
@@ -27,10 +28,28 @@ export async function zipFolder(dir: string): Promise<Uint8Array> {
   return zipSync(Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b))));
 }
 
-async function signIn(client: SeedClient, user: typeof DEMO_USER): Promise<void> {
+/**
+ * Signs the demo user in, or registers them when the server says the email and password are not
+ * an account's (401). Any other refusal (429 while sign-ins from here are throttled, a 5xx) stops
+ * the seed with the server's own code, message and hints: registering then would only fail with a
+ * misleading AUTH_EMAIL_TAKEN.
+ */
+async function signIn(client: SeedClient, user: typeof DEMO_USER): Promise<'signed_in' | 'registered'> {
   const login = await client.call('POST', '/api/auth/login', { email: user.email, password: user.password });
-  if (login.status === 200) return;
+  if (login.status === 200) return 'signed_in';
+  if (login.status !== 401) throw new Error(failureText('POST', '/api/auth/login', login));
   await client.must('POST', '/api/auth/register', user);
+  return 'registered';
+}
+
+/**
+ * Whether the demo user's AI settings are the seed's to write: none of their own yet (`disabled`,
+ * the server's default), or still the scripted demo model (its port may have changed since). A
+ * provider, model and key someone saved in Settings → AI are kept on every later start.
+ */
+async function holdsDemoProfile(client: SeedClient): Promise<boolean> {
+  const profile = await client.must<{ provider: string; preset: string | null; model: string | null }>('GET', '/api/users/me/llm-profile');
+  return profile.provider === 'disabled' || profile.preset === 'scripted-demo' || profile.model === 'scripted-demo';
 }
 
 export async function seedDemo(
@@ -42,7 +61,7 @@ export async function seedDemo(
   const client = new SeedClient(baseUrl);
   await signIn(client, DEMO_USER);
 
-  if (options.scriptedModelUrl) {
+  if (options.scriptedModelUrl && (await holdsDemoProfile(client))) {
     // The local demo talks to the scripted model server started beside wrangler (no internet needed).
     const res = await client.call('PUT', '/api/users/me/llm-profile', {
       provider: 'openai-compatible',
@@ -53,7 +72,7 @@ export async function seedDemo(
       timeoutSeconds: 60,
       contextWindow: 128000,
     });
-    if (res.status >= 400) throw new Error(`LLM profile: ${res.error?.code} ${res.error?.message}`);
+    if (res.status >= 400) throw new Error(failureText('PUT', '/api/users/me/llm-profile', res));
   }
 
   const projectName = 'Vendor onboarding (demo)';

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { bin, waitFor } from './lib/run.ts';
 import { offlineEnv } from './lib/offline-env.ts';
+import { applyLocalMigrations } from './lib/migrations.ts';
 import { assertPortsFree } from './lib/ports.ts';
 import { ProcessGroups } from './lib/process-group.ts';
 import { DEMO_USER, DEMO_VIEWER, seedDemo } from './seed-demo.ts';
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
   console.log('• Building the web app…');
   await groups.run(bin('vite'), ['build', '--logLevel', 'warn'], { cwd: root, env: offlineEnv() });
   console.log('• Applying migrations to the local D1 database…');
-  await groups.run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local'], { cwd: root, env: offlineEnv({ CI: 'true' }) });
+  console.log(`  ${await applyLocalMigrations(groups, { cwd: root })}`);
 
   console.log(`• Starting the scripted model server on port ${modelPort}…`);
   const model = start('scripted model', process.execPath, [`${root}test/support/scripted-openai/cli.ts`, '--port', String(modelPort)]);

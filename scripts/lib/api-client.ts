@@ -1,4 +1,22 @@
 /** A minimal cookie-keeping client of the product's API, for the seed script. */
+
+/** An API answer that is not JSON (a proxy's or the runtime's own error page) still gets words. */
+async function parseEnvelope<T>(res: Response): Promise<{ data: T; error: any }> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as { data: T; error: any };
+  } catch {
+    return { data: null as T, error: res.ok ? null : { code: `HTTP_${res.status}`, message: text.trim().slice(0, 200) || res.statusText } };
+  }
+}
+
+/** "POST /api/auth/login failed (429): RATE_LIMITED Too many … (hint)": the server's own words. */
+export function failureText(method: string, path: string, res: { status: number; error: any }): string {
+  const hints: string[] = Array.isArray(res.error?.hints) ? res.error.hints : [];
+  const details = (res.error?.details ?? []).map((d: any) => `\n    ${d.path}: ${d.message}`).join('');
+  return `${method} ${path} failed (${res.status}): ${res.error?.code} ${res.error?.message}${hints.map((h) => `\n    ${h}`).join('')}${details}`;
+}
+
 export class SeedClient {
   #cookie: string | undefined;
   readonly baseUrl: string;
@@ -18,7 +36,7 @@ export class SeedClient {
     });
     const setCookie = res.headers.get('set-cookie');
     if (setCookie) this.#cookie = setCookie.split(';')[0];
-    const json = (await res.json()) as { data: T; error: any };
+    const json = await parseEnvelope<T>(res);
     return { status: res.status, data: json.data, error: json.error };
   }
 
@@ -30,20 +48,15 @@ export class SeedClient {
     const headers: Record<string, string> = { origin: this.baseUrl };
     if (this.#cookie) headers.cookie = this.#cookie;
     const res = await fetch(`${this.baseUrl}${path}`, { method: 'POST', headers, body: form });
-    const json = (await res.json()) as { data: T; error: any };
-    if (res.status >= 400) {
-      const details = (json.error?.details ?? []).map((d: any) => `\n    ${d.path}: ${d.message}`).join('');
-      throw new Error(`POST ${path} failed (${res.status}): ${json.error?.code} ${json.error?.message}${details}`);
-    }
+    const json = await parseEnvelope<T>(res);
+    if (res.status >= 400) throw new Error(failureText('POST', path, { status: res.status, error: json.error }));
     return json.data;
   }
 
   /** Like call, but a failure stops the seed with the server's message. */
   async must<T = any>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await this.call<T>(method, path, body);
-    if (res.status >= 400) {
-      throw new Error(`${method} ${path} failed (${res.status}): ${res.error?.code} ${res.error?.message}`);
-    }
+    if (res.status >= 400) throw new Error(failureText(method, path, res));
     return res.data;
   }
 }

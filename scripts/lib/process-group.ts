@@ -57,6 +57,28 @@ export class ProcessGroups {
     });
   }
 
+  /**
+   * Like run, but the command's output (stdout and stderr, interleaved) is kept instead of shown:
+   * resolves with it, or rejects with it in the error for the reader to see what went wrong.
+   */
+  async runCaptured(command: string, args: string[], options: SpawnOptions = {}): Promise<string> {
+    let output = '';
+    const finished = new Promise<void>((resolve, reject) => {
+      const child = this.spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('error', reject);
+      child.once('close', (code, signal) => {
+        this.#children.delete(child);
+        if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+        if (code === 0) resolve();
+        else reject(new Error(`${command} ${args.join(' ')} exited with ${signal ?? code}:\n${output.trimEnd()}`));
+      });
+    });
+    await finished;
+    return output;
+  }
+
   /** SIGTERM to every group, then SIGKILL to what is still there after the grace period. */
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     const children = [...this.#children];

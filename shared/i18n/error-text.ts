@@ -6,6 +6,12 @@ import { ERROR_CODES, type ErrorCode } from '../errors.ts';
 import { ERROR_HINTS_EN } from './error-text.en.ts';
 import { ERROR_TEXT_ZH } from './error-text.zh.ts';
 import type { Locale } from './locales.ts';
+import { waitText } from './wait-text.ts';
+
+/** RATE_LIMITED with its Retry-After, in the languages other than English (which keeps the server's words). */
+const RETRY_IN: Record<Exclude<Locale, 'en'>, (wait: string) => string> = {
+  zh: (wait) => `尝试次数过多，请在 ${wait}后再试。`,
+};
 
 export interface ErrorText {
   message: string;
@@ -20,10 +26,15 @@ export function errorText(code: ErrorCode, locale: Locale): ErrorText {
 /**
  * An error body in the reader's language. English keeps the words the code was raised with (they
  * are often more precise than the table's); Chinese uses the table's message and hint for the
- * code. `details[]` name fields and package files and stay as they are.
+ * code, except that a RATE_LIMITED body with `retryAfterSeconds` keeps saying how long to wait. `details[]` name fields and package files and stay as they are.
  */
 export function localiseErrorBody<T extends { code: ErrorCode; message: string }>(body: T, locale: Locale): T & { hints?: string[] } {
   if (locale === 'en') return body;
   const text = errorText(body.code, locale);
+  const wait = (body as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  // A 429 that says how long to wait keeps saying it in the reader's language.
+  if (body.code === 'RATE_LIMITED' && typeof wait === 'number' && wait > 0) {
+    return { ...body, message: RETRY_IN[locale](waitText(wait, locale)), hints: [text.hint] };
+  }
   return { ...body, message: text.message, hints: [text.hint] };
 }

@@ -125,6 +125,47 @@ describe('sign-in throttling', () => {
     expect(other.status).toBe(200);
   });
 
+  // An office behind one NAT, or a developer restarting the demo: successes must not add up to a lock-out.
+  it('counts only failed sign-ins against an address: many successes never lock it, and do not reset its failures', async () => {
+    const address = '203.0.113.25';
+    const user = await signedInClient('SameOffice');
+    for (let i = 0; i < 30; i++) expect((await login(user.email, RIGHT, { 'cf-connecting-ip': address })).status).toBe(200);
+    expect((await login(user.email, RIGHT, { 'cf-connecting-ip': address })).status).toBe(200);
+    const key = `login:ip:${address}`;
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM auth_throttle WHERE key = ?').bind(key).first()).toEqual({ n: 0 });
+    // Failures still count, and a success between them (a valid account of the attacker's) resets nothing.
+    const half = IP_LOGIN_POLICY.allowance / 2;
+    for (let i = 0; i < half; i++) expect((await login(`office-${i}@example.test`, WRONG, { 'cf-connecting-ip': address })).status).toBe(401);
+    expect((await login(user.email, RIGHT, { 'cf-connecting-ip': address })).status).toBe(200);
+    for (let i = half; i < IP_LOGIN_POLICY.allowance; i++) {
+      expect((await login(`office-${i}@example.test`, WRONG, { 'cf-connecting-ip': address })).status).toBe(401);
+    }
+    const row = await env.DB.prepare('SELECT attempts FROM auth_throttle WHERE key = ?').bind(key).first<{ attempts: number }>();
+    expect(row!.attempts).toBe(IP_LOGIN_POLICY.allowance);
+    expectThrottled(await login('office-next@example.test', WRONG, { 'cf-connecting-ip': address }), IP_LOGIN_POLICY.baseDelayMs / 1000);
+    expectThrottled(await login(user.email, RIGHT, { 'cf-connecting-ip': address }), IP_LOGIN_POLICY.baseDelayMs / 1000);
+    // Once the wait passes, a success leaves the address's count and delay as it found them.
+    await env.DB.prepare('UPDATE auth_throttle SET next_allowed_at = next_allowed_at - ? WHERE key = ?').bind(IP_LOGIN_POLICY.baseDelayMs, key).run();
+    expect((await login(user.email, RIGHT, { 'cf-connecting-ip': address })).status).toBe(200);
+    const after = await env.DB.prepare('SELECT attempts FROM auth_throttle WHERE key = ?').bind(key).first<{ attempts: number }>();
+    expect(after!.attempts).toBe(IP_LOGIN_POLICY.allowance);
+    expect((await login('office-last@example.test', WRONG, { 'cf-connecting-ip': address })).status).toBe(401);
+    expectThrottled(await login('office-later@example.test', WRONG, { 'cf-connecting-ip': address }), (2 * IP_LOGIN_POLICY.baseDelayMs) / 1000);
+  });
+
+  it('counts exactly the failures when successes and failures from one address arrive at once', async () => {
+    const address = '203.0.113.26';
+    const users = await Promise.all(Array.from({ length: 3 }, (_, i) => signedInClient(`ConcurrentOffice${i}`)));
+    const failures = IP_LOGIN_POLICY.allowance / 2;
+    const results = await Promise.all([
+      ...Array.from({ length: failures }, (_, i) => login(`rush-${i}@example.test`, WRONG, { 'cf-connecting-ip': address })),
+      ...users.flatMap((user) => Array.from({ length: 3 }, () => login(user.email, RIGHT, { 'cf-connecting-ip': address }))),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([...Array<number>(9).fill(200), ...Array<number>(failures).fill(401)]);
+    const row = await env.DB.prepare('SELECT attempts, next_allowed_at AS wait FROM auth_throttle WHERE key = ?').bind(`login:ip:${address}`).first();
+    expect(row).toEqual({ attempts: failures, wait: 0 });
+  });
+
   it('never keys on X-Forwarded-For or True-Client-IP when CF-Connecting-IP is absent', async () => {
     for (let i = 0; i < IP_LOGIN_POLICY.allowance + 3; i++) {
       const res = await login(`forwarded-${i}@example.test`, WRONG, { 'x-forwarded-for': '203.0.113.30', 'true-client-ip': '203.0.113.30' });

@@ -13,7 +13,7 @@ import { SESSION_TTL_SECONDS } from './cookies.ts';
 import type { UserView } from '../../shared/api/auth.ts';
 import { isLocale, type Locale } from '../../shared/i18n/locales.ts';
 import { isUniqueViolation } from '../../shared/errors-report.ts';
-import { ACCOUNT_LOGIN_POLICY, IP_LOGIN_POLICY, IP_REGISTER_POLICY, clearAttempts, takeAttempt } from './throttle.ts';
+import { ACCOUNT_LOGIN_POLICY, IP_LOGIN_POLICY, IP_REGISTER_POLICY, clearAttempts, returnAttempt, takeAttempt, type TakenAttempt } from './throttle.ts';
 import { PreloadedReads, preloadScope as scopeOfPreloads, type Preload } from './preload.ts';
 
 export type RegisterResult =
@@ -93,11 +93,14 @@ export async function register(
  * work is the same whether or not the email has an account. A browser that signed in to this
  * account before (`device`: its trusted-device cookie, device-cookie.ts) counts on its own
  * counter instead of the account's, so guesses from elsewhere cannot keep the owner out of it.
+ * A successful sign-in gives its address attempt back: the per-address limit counts failures.
  */
 export async function login(db: Db, input: { email: string; password: string }, address: string | null, device: string | null = null): Promise<LoginResult> {
+  let byAddress: TakenAttempt | null = null;
   if (address !== null) {
-    const byAddress = await takeAttempt(db, `login:ip:${address}`, IP_LOGIN_POLICY);
-    if (byAddress.type === 'throttled') return byAddress;
+    const decision = await takeAttempt(db, `login:ip:${address}`, IP_LOGIN_POLICY);
+    if (decision.type === 'throttled') return decision;
+    byAddress = decision;
   }
   const accountKey = device ? `login:device:${device}` : `login:acct:${input.email}`;
   const byAccount = await takeAttempt(db, accountKey, ACCOUNT_LOGIN_POLICY);
@@ -109,6 +112,9 @@ export async function login(db: Db, input: { email: string; password: string }, 
   );
   if (!valid || !user) return { type: 'invalid_credentials' };
   await clearAttempts(db, accountKey);
+  // The address counts failures only: this attempt is given back, not the address's earlier ones
+  // (clearing them would let anyone with one valid account reset the address between guesses).
+  if (byAddress) await returnAttempt(db, IP_LOGIN_POLICY, byAddress);
   const token = await startSession(db, user.id);
   return { type: 'signed_in', user: { id: user.id, email: user.email, name: user.name, ...localeOf(user.locale) }, token };
 }

@@ -4,12 +4,15 @@
  * get their own count: a fixed allowance goes through at once, then every further attempt must
  * wait a delay that doubles (base·2^(n−allowance), capped). An attempt that arrives while the key
  * is waiting is refused without being counted, so an attacker cannot push the owner's wait past
- * the delay already earned, and nobody is locked out for a whole window.
+ * the delay already earned, and nobody is locked out for a whole window. An attempt that turns out
+ * to be a successful sign-in is given back (returnAttempt), so the per-address limit counts
+ * failures only.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { authThrottle } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
+import { waitText } from '../../shared/i18n/wait-text.ts';
 
 export interface ThrottlePolicy {
   /** Attempts that go through without any delay. */
@@ -38,7 +41,22 @@ export const IP_REGISTER_POLICY: ThrottlePolicy = { allowance: 5, baseDelayMs: 6
  */
 export const MEMBER_ADD_POLICY: ThrottlePolicy = { allowance: 30, baseDelayMs: 10_000, maxDelayMs: 10 * MINUTE, resetAfterMs: 60 * MINUTE };
 
-export type ThrottleDecision = { type: 'admitted'; attempts: number } | { type: 'throttled'; retryAfterSeconds: number };
+/** A key's counter as it was just before an admitted attempt was counted (null: no row yet). */
+export interface ThrottleState {
+  attempts: number;
+  lastAttemptAt: number;
+  nextAllowedAt: number;
+}
+
+/** An admitted attempt: its count, when it was counted, and the counter it replaced (to give it back). */
+export interface TakenAttempt {
+  key: string;
+  attempts: number;
+  at: number;
+  before: ThrottleState | null;
+}
+
+export type ThrottleDecision = ({ type: 'admitted' } & TakenAttempt) | { type: 'throttled'; retryAfterSeconds: number };
 
 /** The delay owed after the n-th counted attempt, in JS (for a new key) … */
 function delayAfter(policy: ThrottlePolicy, attempts: number): number {
@@ -54,7 +72,11 @@ export async function takeAttempt(db: Db, key: string, policy: ThrottlePolicy, n
   // The shift is capped so base << n cannot overflow SQLite's 64-bit integers.
   const nextAllowedAt = sql`(CASE WHEN ${attempts} < ${policy.allowance} THEN 0 ELSE ${now} + MIN(${policy.maxDelayMs}, ${policy.baseDelayMs} << MIN(${attempts} - ${policy.allowance}, 30)) END)`;
   const firstDelay = delayAfter(policy, 1);
-  const counted = await db
+  const before = db
+    .select({ attempts: authThrottle.attempts, lastAttemptAt: authThrottle.lastAttemptAt, nextAllowedAt: authThrottle.nextAllowedAt })
+    .from(authThrottle)
+    .where(eq(authThrottle.key, key));
+  const upsert = db
     .insert(authThrottle)
     .values({ key, attempts: 1, lastAttemptAt: now, nextAllowedAt: firstDelay === 0 ? 0 : now + firstDelay })
     .onConflictDoUpdate({
@@ -63,22 +85,48 @@ export async function takeAttempt(db: Db, key: string, policy: ThrottlePolicy, n
       // No row is updated, and none returned, while the key must still wait.
       setWhere: sql`${authThrottle.nextAllowedAt} <= ${now}`,
     })
-    .returning({ attempts: authThrottle.attempts })
-    .all();
-  if (counted[0]) return { type: 'admitted', attempts: counted[0].attempts };
+    .returning({ attempts: authThrottle.attempts });
+  // One batch is one transaction: `previous` is the row exactly as the upsert found it.
+  const [previous, counted] = await db.batch([before, upsert]);
+  if (counted[0]) return { type: 'admitted', key, attempts: counted[0].attempts, at: now, before: previous[0] ?? null };
   const row = await db.select({ nextAllowedAt: authThrottle.nextAllowedAt }).from(authThrottle).where(eq(authThrottle.key, key)).get();
   const waitMs = (row?.nextAllowedAt ?? now) - now;
   return { type: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
 }
 
-/** 429 with Retry-After, in words a person can act on ("Too many sign-in attempts. Try again in 30 seconds."). */
+/**
+ * 429 with Retry-After, in words a person can act on ("Too many sign-in attempts. Try again in 30
+ * seconds.", "… in 1 second."); a Chinese reader gets the wait in Chinese (localiseErrorBody).
+ */
 export function throttledError(what: string, retryAfterSeconds: number): ApiError {
-  const wait = retryAfterSeconds < 90 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
   return new ApiError('RATE_LIMITED', {
-    message: `Too many ${what}. Try again in ${wait}.`,
+    message: `Too many ${what}. Try again in ${waitText(retryAfterSeconds, 'en')}.`,
     headers: { 'retry-after': String(retryAfterSeconds) },
     extra: { retryAfterSeconds },
   });
+}
+
+/**
+ * Give an admitted attempt back: the key's counter is as if the attempt had never been made (so a
+ * successful sign-in neither adds to its address's count nor keeps that count alive), never lower.
+ * When other attempts were counted on the key since, only this one is taken off: the count drops
+ * by one and the wait becomes no longer than that count earns from now (never shorter than it is
+ * owed, so a valid account cannot be used to shorten an address's delay).
+ */
+export async function returnAttempt(db: Db, policy: ThrottlePolicy, taken: TakenAttempt, now = Date.now()): Promise<void> {
+  const untouched = and(eq(authThrottle.key, taken.key), eq(authThrottle.attempts, taken.attempts), eq(authThrottle.lastAttemptAt, taken.at));
+  const undone = taken.before
+    ? await db.update(authThrottle).set(taken.before).where(untouched).returning({ key: authThrottle.key }).all()
+    : await db.delete(authThrottle).where(untouched).returning({ key: authThrottle.key }).all();
+  if (undone.length > 0) return;
+  const attempts = sql`MAX(${authThrottle.attempts} - 1, 0)`;
+  await db
+    .update(authThrottle)
+    .set({
+      attempts,
+      nextAllowedAt: sql`(CASE WHEN ${attempts} < ${policy.allowance} THEN 0 ELSE MIN(${authThrottle.nextAllowedAt}, ${now} + MIN(${policy.maxDelayMs}, ${policy.baseDelayMs} << MIN(${attempts} - ${policy.allowance}, 30))) END)`,
+    })
+    .where(eq(authThrottle.key, taken.key));
 }
 
 /** Forget a key's attempts (a successful sign-in clears its account's counter, never its address's). */
