@@ -229,6 +229,50 @@ describe('names Windows cannot unpack', () => {
   });
 });
 
+describe('workflow order', () => {
+  /** A one-batch import often writes every workflow row in the same millisecond; this makes it always so. */
+  const sameCreatedAt = (projectId: string) =>
+    env.DB.prepare(`UPDATE workflows SET created_at = '2026-01-01T00:00:00.000Z' WHERE project_id = ?`).bind(projectId).run();
+  const manifestOrder = (files: Map<string, string> | Files) => {
+    const text = files instanceof Map ? files.get('bmad.json')! : files['bmad.json']!;
+    return (JSON.parse(text) as { workflows: Array<{ id: string }> }).workflows.map((w) => w.id);
+  };
+  const exported = async (user: TestClient, projectId: string) => {
+    const res = await exportZip(user, projectId);
+    expect(res.status).toBe(200);
+    return new Map(Object.entries(unzipSync(new Uint8Array(await res.arrayBuffer()))).map(([p, b]) => [p, strFromU8(b)]));
+  };
+
+  it("keeps the manifest's workflow order through export → import → export when ids sort otherwise; a new workflow goes last", async () => {
+    const user = await signedInClient('Order');
+    // "report" sorts before "ticket-triage", which the manifest lists first.
+    const sub = (text: string) => text.split('weekly-report').join('report');
+    const files: Files = Object.fromEntries(Object.entries(env.TEST_PACKAGES['two-workflows'] as Files).map(([p, t]) => [sub(p), sub(t)]));
+    expect(manifestOrder(files)).toEqual(['ticket-triage', 'report']);
+    const first = await upload(user, zip(files));
+    expect(first.status).toBe(201);
+    await sameCreatedAt(first.data.project.id);
+    const once = await exported(user, first.data.project.id);
+    expect(manifestOrder(once)).toEqual(['ticket-triage', 'report']);
+    for (const [path, text] of Object.entries(files)) expect(once.get(path), path).toBe(text);
+
+    const zipped: Zippable = {};
+    for (const [path, text] of once) if (path !== 'WARNINGS.md') zipped[path] = strToU8(text);
+    const second = await upload(user, zipSync(zipped), 'desk twice');
+    expect(second.status).toBe(201);
+    await sameCreatedAt(second.data.project.id);
+    const twice = await exported(user, second.data.project.id);
+    expect(manifestOrder(twice)).toEqual(['ticket-triage', 'report']);
+    expect(twice).toEqual(once);
+
+    const base = `/api/projects/${second.data.project.id}`;
+    expect((await user.post(`${base}/workflows`, { id: 'aaa-new', name: 'New' })).status).toBe(201);
+    await sameCreatedAt(second.data.project.id);
+    expect((await user.get(`${base}/workflows`)).data.workflows.map((w: { id: string }) => w.id)).toEqual(['ticket-triage', 'report', 'aaa-new']);
+    expect(manifestOrder(await exported(user, second.data.project.id))).toEqual(['ticket-triage', 'report', 'aaa-new']);
+  });
+});
+
 describe('large imports', () => {
   /** A valid package far past one D1 statement (100 KB SQL, 100 bound parameters). */
   function largePackage(workflowCount: number, stepsPerWorkflow: number): Files {

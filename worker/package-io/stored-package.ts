@@ -5,6 +5,7 @@
 import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
+import { workflowOrder } from '../store/workflow-order.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { deriveManifest, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
 import { originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
@@ -50,7 +51,7 @@ function originOf(stored: StoredManifest): BmadMethodOrigin | null {
 export function storedPackageQueries(db: Db, projectId: string, guard?: SQL) {
   return [
     db.select().from(projects).where(and(eq(projects.id, projectId), guard)),
-    db.select().from(workflows).where(and(eq(workflows.projectId, projectId), guard)).orderBy(asc(workflows.createdAt), asc(workflows.id)),
+    db.select().from(workflows).where(and(eq(workflows.projectId, projectId), guard)).orderBy(...workflowOrder),
     db.select().from(workflowSteps).where(and(eq(workflowSteps.projectId, projectId), guard)).orderBy(asc(workflowSteps.path)),
     db.select({ path: assets.path, content: assets.content }).from(assets).where(and(eq(assets.projectId, projectId), guard)).orderBy(asc(assets.path)),
   ] as const;

@@ -10,6 +10,7 @@ import { commitChanges, readRevision, type CommitContext, type ObjectWrite } fro
 import { parseObjectKey } from '../../shared/object-keys.ts';
 import { deleteAsset, putAsset } from './assets.ts';
 import { deleteStep, putStep, putWorkflowFile, updateWorkflowMeta } from './workflows.ts';
+import { nextWorkflowPosition } from './workflow-order.ts';
 import { commitAgents, parseAgentsDocument } from './agents.ts';
 import { projects } from '../db/schema.ts';
 import type { HistoryAction, HistoryEntryDetailView, HistoryEntryView } from '../../shared/api/store.ts';
@@ -180,7 +181,8 @@ async function restoreWorkflow(db: Db, ctx: CommitContext, writeId: string, work
       bump: false,
       writes,
       statements: [
-        db.insert(workflows).values({ projectId: ctx.projectId, id: workflowId, name, workflowMd, graphJson, revision: 1 }),
+        // A workflow brought back goes after the others, like a new one.
+        db.insert(workflows).values({ projectId: ctx.projectId, id: workflowId, name, workflowMd, graphJson, revision: 1, position: nextWorkflowPosition(ctx.projectId) }),
         ...steps.map((s) => db.insert(workflowSteps).values({ projectId: ctx.projectId, workflowId, ...s })),
       ],
     },

@@ -7,6 +7,7 @@ import { nowIso } from '../../shared/ids.ts';
 import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, type Statement } from './commit.ts';
 import { formatObjectKey } from '../../shared/object-keys.ts';
 import { defaultStepPath, newWorkflowSeed } from './templates.ts';
+import { WORKFLOW_ORDER_SQL, nextWorkflowPosition, workflowOrder } from './workflow-order.ts';
 import type { StepView, WorkflowSummaryView, WorkflowView } from '../../shared/api/store.ts';
 
 type WorkflowRow = typeof workflows.$inferSelect;
@@ -26,7 +27,7 @@ export async function listWorkflows(db: Db, projectId: string): Promise<Workflow
     })
     .from(workflows)
     .where(eq(workflows.projectId, projectId))
-    .orderBy(asc(workflows.createdAt), asc(workflows.id));
+    .orderBy(...workflowOrder);
   return rows;
 }
 
@@ -107,6 +108,7 @@ export async function createWorkflow(
           workflowMd: seed.workflowMd,
           graphJson: seed.graphJson,
           revision: 1,
+          position: nextWorkflowPosition(ctx.projectId),
         }),
         ...seed.steps.map((s) =>
           db.insert(workflowSteps).values({ projectId: ctx.projectId, workflowId: input.id, ...s }),
@@ -188,10 +190,10 @@ export async function deleteWorkflow(db: Db, ctx: CommitContext, workflowId: str
     db.delete(workflows).where(and(eq(workflows.projectId, ctx.projectId), eq(workflows.id, workflowId))),
   ];
   if (row.isDefault) {
-    // Hand the default flag to the oldest remaining workflow, if any.
+    // Hand the default flag to the first remaining workflow, if any.
     statements.push(
       sql`UPDATE workflows SET is_default = 1 WHERE project_id = ${ctx.projectId} AND id = (
-        SELECT id FROM workflows WHERE project_id = ${ctx.projectId} ORDER BY created_at, id LIMIT 1)`,
+        SELECT id FROM workflows WHERE project_id = ${ctx.projectId} ORDER BY ${WORKFLOW_ORDER_SQL} LIMIT 1)`,
     );
   }
   await commitChanges(db, ctx, [
