@@ -6,7 +6,7 @@ import { ApiError } from '../../shared/api-error.ts';
 import { nowIso } from '../../shared/ids.ts';
 import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, type Statement } from './commit.ts';
 import { formatObjectKey } from '../../shared/object-keys.ts';
-import { defaultStepPath, newWorkflowSeed } from './templates.ts';
+import { defaultStepPath, newWorkflowSeed, stepsDir } from './templates.ts';
 import { WORKFLOW_ORDER_SQL, nextWorkflowPosition, workflowOrder } from './workflow-order.ts';
 import type { StepView, WorkflowSummaryView, WorkflowView } from '../../shared/api/store.ts';
 
@@ -250,22 +250,22 @@ export async function getStep(db: Db, projectId: string, workflowId: string, nod
   return { step, revision: workflow.revision };
 }
 
-/** What a step save checks before it writes: the workflow's revision, the step now, who owns the target path. */
+/** What a step save checks before it writes: the workflow's revision, the step now, who owns the paths it may write to. */
 export interface StepFacts {
   revision: number;
   existing: { path: string; markdown: string } | null;
-  /** The owner of input.path (or of the default path, when the step is new and names none). */
-  pathOwner: { workflowId: string; nodeId: string } | null;
+  /** The owners of input.path, or (a save that names none) of the files in the workflow's steps folder, by path. */
+  owners: ReadonlyMap<string, { workflowId: string; nodeId: string }>;
 }
 
-/** The path a save writes to: the one given, the step's own, or the default. */
-export function stepPathFor(workflowId: string, nodeId: string, input: { path?: string | undefined }, existing: { path: string } | null): string {
-  return input.path ?? existing?.path ?? defaultStepPath(workflowId, nodeId);
+/** The path a save writes to: the one given, the step's own, or the default (numbered past the paths `taken` names). */
+export function stepPathFor(workflowId: string, nodeId: string, input: { path?: string | undefined }, existing: { path: string } | null, taken?: (path: string) => boolean): string {
+  return input.path ?? existing?.path ?? defaultStepPath(workflowId, nodeId, taken);
 }
 
 /** The facts of a step save in one round trip (three reads in one batch). */
 async function readStepFacts(db: Db, projectId: string, workflowId: string, nodeId: string, input: { path?: string | undefined }): Promise<StepFacts> {
-  const candidate = input.path ?? defaultStepPath(workflowId, nodeId);
+  const folder = `${stepsDir(workflowId)}/`;
   const [workflowRows, existingRows, ownerRows] = await db.batch([
     db.select({ revision: workflows.revision }).from(workflows).where(and(eq(workflows.projectId, projectId), eq(workflows.id, workflowId))),
     db
@@ -273,13 +273,13 @@ async function readStepFacts(db: Db, projectId: string, workflowId: string, node
       .from(workflowSteps)
       .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, workflowId), eq(workflowSteps.nodeId, nodeId))),
     db
-      .select({ workflowId: workflowSteps.workflowId, nodeId: workflowSteps.nodeId })
+      .select({ path: workflowSteps.path, workflowId: workflowSteps.workflowId, nodeId: workflowSteps.nodeId })
       .from(workflowSteps)
-      .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.path, candidate))),
+      .where(and(eq(workflowSteps.projectId, projectId), input.path === undefined ? sql`substr(${workflowSteps.path}, 1, ${folder.length}) = ${folder}` : eq(workflowSteps.path, input.path))),
   ]);
   const workflow = workflowRows[0];
   if (!workflow) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
-  return { revision: workflow.revision, existing: existingRows[0] ?? null, pathOwner: ownerRows[0] ?? null };
+  return { revision: workflow.revision, existing: existingRows[0] ?? null, owners: new Map(ownerRows.map(({ path, ...owner }) => [path, owner])) };
 }
 
 export async function putStep(
@@ -307,9 +307,10 @@ export async function commitStep(
   facts: StepFacts,
   action?: 'revert',
 ): Promise<{ revision: number; path: string }> {
-  const { existing, pathOwner } = facts;
+  const { existing, owners } = facts;
   const expected = expectRevision(facts.revision, input.baseRevision);
-  const path = stepPathFor(workflowId, nodeId, input, existing);
+  const path = stepPathFor(workflowId, nodeId, input, existing, (p) => owners.has(p));
+  const pathOwner = owners.get(path);
   if (!/^[A-Za-z0-9._/-]+\.md$/.test(path) || path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
     throw new ApiError('VALIDATION_FAILED', {
       message: `The step path "${path}" is not allowed.`,
