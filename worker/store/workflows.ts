@@ -311,7 +311,11 @@ export async function commitStep(
   const expected = expectRevision(facts.revision, input.baseRevision);
   const path = stepPathFor(workflowId, nodeId, input, existing, (p) => owners.has(p));
   const pathOwner = owners.get(path);
-  if (!/^[A-Za-z0-9._/-]+\.md$/.test(path) || path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
+  // A step keeps the file it has (an import keeps uploaded names, ":" too). Another path is plain
+  // ASCII after the workflow's own folder, which is named after its id (ids may hold ":"; stored-package.ts).
+  const own = `${stepsDir(workflowId)}/`;
+  const rest = path.startsWith(own) ? `steps/${path.slice(own.length)}` : path;
+  if (path !== existing?.path && (!/^[A-Za-z0-9._/-]+\.md$/.test(rest) || rest.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))) {
     throw new ApiError('VALIDATION_FAILED', {
       message: `The step path "${path}" is not allowed.`,
       hints: ['Use a relative path such as workflows/<workflow>/steps/<node>.md, with letters, digits, . _ - and /.'],
