@@ -21,6 +21,7 @@ export type { AssetCheck } from './asset-path.ts';
 export { DEFAULT_AGENTS_PATH, MANIFEST_PATH, SINGLE_WORKFLOW_ID, packagePaths } from './package.ts';
 export type { BmadAsset, BmadPackage, BmadStepFile, BmadWorkflow } from './package.ts';
 export { deriveManifest, packageFromFiles, packageToFiles, toMultiWorkflowLayout } from './package-files.ts';
+export { newStepFilePath } from './portable-names.ts';
 export { checkShape, parseAgentsFile, parseGraphFile, parseManifestFile, parseStepFile, parseWorkflowMdFile } from './parse-files.ts';
 export type { FileParse, MarkdownFile } from './parse-files.ts';
 export { parsePackage } from './parse-package.ts';

@@ -10,7 +10,7 @@ import type { ManifestWorkflow } from './models.ts';
 import { DEFAULT_AGENTS_PATH, MANIFEST_PATH, SINGLE_WORKFLOW_ID } from './package.ts';
 import type { BmadPackage, BmadStepFile, BmadWorkflow } from './package.ts';
 import { baseName, dirOf, resolveLink } from './paths.ts';
-import { portablePath, portableSegment } from './portable-names.ts';
+import { numberedPath, portablePath, portableSegment } from './portable-names.ts';
 
 type Json = Record<string, unknown>;
 
@@ -142,11 +142,6 @@ function relocate(path: string, fromDir: string, toDir: string): string {
   return `${toDir}steps/${baseName(path)}`;
 }
 
-function withSuffix(path: string, n: number): string {
-  const dot = path.lastIndexOf('.');
-  return dot > path.lastIndexOf('/') ? `${path.slice(0, dot)}-${n}${path.slice(dot)}` : `${path}-${n}`;
-}
-
 /**
  * Markdown links of `text` (a file in `dir`) to a step file that moved to another file name point at
  * the new name: `[Review](steps/review:final.md)` → `[Review](steps/review_final.md)`. Only the file
@@ -180,7 +175,7 @@ function relayoutWorkflow(workflow: BmadWorkflow, toDir: string, portable: boole
   const keeps = (s: BmadStepFile) => !portable || place(s.path) === relocate(s.path, fromDir, toDir);
   for (const step of [...workflow.steps.filter(keeps), ...workflow.steps.filter((s) => !keeps(s))]) {
     let target = place(step.path);
-    for (let n = 2; taken.has(target); n++) target = withSuffix(place(step.path), n);
+    for (let n = 2; taken.has(target); n++) target = numberedPath(place(step.path), n);
     taken.add(target);
     moved.set(step.path, target);
   }

@@ -3,7 +3,7 @@ import { loadFixture } from '../../test/fixtures/packages.ts';
 import { packageFromFiles, packageToFiles } from './package-files.ts';
 import type { BmadPackage } from './package.ts';
 import { validatePackage } from './pipeline.ts';
-import { pathProblem, portableSegment, windowsNameProblem } from './portable-names.ts';
+import { newStepFilePath, pathProblem, portableSegment, windowsNameProblem } from './portable-names.ts';
 
 /** A test package with some names replaced, in paths and texts alike (ids, node files, links). */
 function renamed(name: 'branching' | 'two-workflows', pairs: Array<[string, string]>): Map<string, string> {
@@ -118,5 +118,17 @@ describe('links to a renamed step file', () => {
     const again = validatePackage(packageFromFiles(exported));
     expect(again.errors).toEqual([]);
     expect(again.warnings.map((w) => w.code)).not.toContain('WORKFLOW_STEPS_INDEX_BROKEN_LINK');
+  });
+});
+
+describe('the file of a new step', () => {
+  it('is named after its id in a portable form, numbered past files in use', () => {
+    expect(newStepFilePath('workflows/w/steps', 'review')).toBe('workflows/w/steps/review.md');
+    expect(newStepFilePath('workflows/w/steps', 'review:final')).toBe('workflows/w/steps/review_final.md');
+    expect(newStepFilePath('workflows/w/steps', 'nul')).toBe('workflows/w/steps/nul_.md');
+    expect(newStepFilePath('workflows/w/steps', 'v1.')).toBe('workflows/w/steps/v1..md');
+    const taken = new Set(['workflows/w/steps/review_final.md', 'workflows/w/steps/review_final-2.md']);
+    expect(newStepFilePath('workflows/w/steps', 'review:final', (p) => taken.has(p))).toBe('workflows/w/steps/review_final-3.md');
+    expect(pathProblem(newStepFilePath('workflows/w/steps', 'a<b>|c*?"d'))).toBeUndefined();
   });
 });

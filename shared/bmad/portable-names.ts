@@ -5,7 +5,9 @@
  * PRN, AUX, NUL, COM1–COM9 and LPT1–LPT9 (with any extension: `nul.md` too). The spec lets a step's
  * file name differ from its node id (the graph's `node.file` says which file) and bmad.json names
  * each workflow's files, so the .bmad export writes such names in a portable form
- * (package-files.ts) and validation says so (security-rules.ts).
+ * (package-files.ts) and validation says so (security-rules.ts). A step made in the product (the
+ * Builder's step save, a step the AI stages) gets a portable file name from the start
+ * (newStepFilePath); its id stays as it is.
  */
 
 const FORBIDDEN = /[<>:"|?*\p{Cc}]/gu;
@@ -40,4 +42,22 @@ export function portableSegment(segment: string): string {
 
 export function portablePath(path: string): string {
   return path.split('/').map(portableSegment).join('/');
+}
+
+/** `steps/a.md` with n = 2 → `steps/a-2.md` (a name without an extension gets `-2` at its end). */
+export function numberedPath(path: string, n: number): string {
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') ? `${path.slice(0, dot)}-${n}${path.slice(dot)}` : `${path}-${n}`;
+}
+
+/**
+ * The file of a new step in `stepsDir` when nothing names one: `<id>.md` in a portable form
+ * (`review:final` → `review_final.md`, `nul` → `nul_.md`), so the id stays and the graph's
+ * `node.file` names this file; `-2`, `-3`… while `taken` says the path is another step's.
+ */
+export function newStepFilePath(stepsDir: string, nodeId: string, taken: (path: string) => boolean = () => false): string {
+  const first = `${stepsDir}/${portableSegment(`${nodeId}.md`)}`;
+  let path = first;
+  for (let n = 2; taken(path); n++) path = numberedPath(first, n);
+  return path;
 }

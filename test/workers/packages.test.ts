@@ -227,6 +227,87 @@ describe('names Windows cannot unpack', () => {
     const twice = await unzipped(second.data.project.id);
     expect(twice.files).toEqual(once.files);
   });
+
+  it('keeps the folder of a workflow whose id has ":" named after the id (its warning stays, see stored-package.ts), and saves its steps in the Builder', async () => {
+    const user = await signedInClient('ColonFolder');
+    const pairs: Array<[string, string]> = [['weekly-report', 'weekly:report'], ['escalate-ticket', 'escalate:ticket']];
+    const sub = (text: string) => pairs.reduce((acc, [from, to]) => acc.split(from).join(to), text);
+    const files = Object.fromEntries(Object.entries(env.TEST_PACKAGES['two-workflows'] as Files).map(([p, t]) => [sub(p), sub(t)]));
+    const imported = await upload(user, zip(files));
+    expect(imported.status).toBe(201);
+    const base = `/api/projects/${imported.data.project.id}`;
+    const weekly = `${base}/workflows/${encodeURIComponent('weekly:report')}`;
+    const stored = (await user.get(weekly)).data.workflow;
+    expect(stored.steps.every((s: { path: string }) => s.path.startsWith('workflows/weekly:report/steps/'))).toBe(true);
+
+    // A stored step keeps its file, ":" and all: in the id-named folder, and a file named after its id.
+    const first = stored.steps[0] as { nodeId: string; path: string; markdown: string };
+    const edited = `${first.markdown}\nOne more line.\n`;
+    const saved = await user.put(`${weekly}/steps/${encodeURIComponent(first.nodeId)}`, { markdown: edited });
+    expect(saved.status).toBe(200);
+    expect((await user.get(`${weekly}/steps/${encodeURIComponent(first.nodeId)}`)).data.step).toMatchObject({ path: first.path, markdown: edited });
+    const escalate = `${base}/workflows/ticket-triage/steps/${encodeURIComponent('escalate:ticket')}`;
+    const escalateMd = (await user.get(escalate)).data.step.markdown as string;
+    expect((await user.put(escalate, { markdown: `${escalateMd}\nAgain.\n` })).status).toBe(200);
+    expect((await user.get(escalate)).data.step.path).toBe('workflows/ticket-triage/steps/escalate:ticket.md');
+    // A new step goes into the workflow's folder under a portable file name.
+    const added = await user.put(`${weekly}/steps/${encodeURIComponent('check:sla')}`, { markdown: '---\nschemaVersion: "1.1"\nnodeId: "check:sla"\ntype: step\n---\n# Check\n' });
+    expect(added.status).toBe(200);
+    expect((await user.get(`${weekly}/steps/${encodeURIComponent('check:sla')}`)).data.step.path).toBe('workflows/weekly:report/steps/check_sla.md');
+    // A path of its own choosing is still plain ASCII after that folder.
+    const odd = await user.put(`${weekly}/steps/odd`, { markdown: '---\nschemaVersion: "1.1"\nnodeId: odd\ntype: step\n---\n# Odd\n', path: 'workflows/weekly:report/steps/o:dd.md' });
+    expect(odd.error?.code).toBe('VALIDATION_FAILED');
+
+    const warnings = (await user.get(`${base}/validation`)).data.report.warnings.filter((w: { code: string }) => w.code.endsWith('_NOT_PORTABLE'));
+    expect(warnings.map((w: { code: string; params: Record<string, string> }) => [w.code, w.params.to])).toEqual([
+      ['STEP_FILE_NOT_PORTABLE', 'workflows/ticket-triage/steps/escalate_ticket.md'],
+      ['WORKFLOW_FOLDER_NOT_PORTABLE', 'workflows/weekly_report/'],
+    ]);
+  });
+});
+
+describe('workflow order', () => {
+  /** A one-batch import often writes every workflow row in the same millisecond; this makes it always so. */
+  const sameCreatedAt = (projectId: string) =>
+    env.DB.prepare(`UPDATE workflows SET created_at = '2026-01-01T00:00:00.000Z' WHERE project_id = ?`).bind(projectId).run();
+  const manifestOrder = (files: Map<string, string> | Files) => {
+    const text = files instanceof Map ? files.get('bmad.json')! : files['bmad.json']!;
+    return (JSON.parse(text) as { workflows: Array<{ id: string }> }).workflows.map((w) => w.id);
+  };
+  const exported = async (user: TestClient, projectId: string) => {
+    const res = await exportZip(user, projectId);
+    expect(res.status).toBe(200);
+    return new Map(Object.entries(unzipSync(new Uint8Array(await res.arrayBuffer()))).map(([p, b]) => [p, strFromU8(b)]));
+  };
+
+  it("keeps the manifest's workflow order through export → import → export when ids sort otherwise; a new workflow goes last", async () => {
+    const user = await signedInClient('Order');
+    // "report" sorts before "ticket-triage", which the manifest lists first.
+    const sub = (text: string) => text.split('weekly-report').join('report');
+    const files: Files = Object.fromEntries(Object.entries(env.TEST_PACKAGES['two-workflows'] as Files).map(([p, t]) => [sub(p), sub(t)]));
+    expect(manifestOrder(files)).toEqual(['ticket-triage', 'report']);
+    const first = await upload(user, zip(files));
+    expect(first.status).toBe(201);
+    await sameCreatedAt(first.data.project.id);
+    const once = await exported(user, first.data.project.id);
+    expect(manifestOrder(once)).toEqual(['ticket-triage', 'report']);
+    for (const [path, text] of Object.entries(files)) expect(once.get(path), path).toBe(text);
+
+    const zipped: Zippable = {};
+    for (const [path, text] of once) if (path !== 'WARNINGS.md') zipped[path] = strToU8(text);
+    const second = await upload(user, zipSync(zipped), 'desk twice');
+    expect(second.status).toBe(201);
+    await sameCreatedAt(second.data.project.id);
+    const twice = await exported(user, second.data.project.id);
+    expect(manifestOrder(twice)).toEqual(['ticket-triage', 'report']);
+    expect(twice).toEqual(once);
+
+    const base = `/api/projects/${second.data.project.id}`;
+    expect((await user.post(`${base}/workflows`, { id: 'aaa-new', name: 'New' })).status).toBe(201);
+    await sameCreatedAt(second.data.project.id);
+    expect((await user.get(`${base}/workflows`)).data.workflows.map((w: { id: string }) => w.id)).toEqual(['ticket-triage', 'report', 'aaa-new']);
+    expect(manifestOrder(await exported(user, second.data.project.id))).toEqual(['ticket-triage', 'report', 'aaa-new']);
+  });
 });
 
 describe('large imports', () => {

@@ -101,6 +101,31 @@ describe('workflows and steps', () => {
     expect(latest).toMatchObject({ action: 'revert', oldRevision: 2, newRevision: 3 });
   });
 
+  it('gives a new step whose id has ":" a file name Windows can unpack (the id stays), numbered when taken; a saved step keeps its file', async () => {
+    const { owner, base } = await projectWithOwner();
+    await owner.post(`${base}/workflows`, { id: 'w', name: 'W' });
+    const colon = `${base}/workflows/w/steps/${encodeURIComponent('review:final')}`;
+    const saved = await owner.put(colon, { markdown: stepMd('"review:final"', 'Review') });
+    expect(saved.status).toBe(200);
+    expect((await owner.get(colon)).data.step).toMatchObject({ nodeId: 'review:final', path: 'workflows/w/steps/review_final.md' });
+    // The portable name is taken now, so a step whose own id it is gets the next one; a device name gets one too.
+    for (const [nodeId, path] of [['review_final', 'workflows/w/steps/review_final-2.md'], ['nul', 'workflows/w/steps/nul_.md']]) {
+      const url = `${base}/workflows/w/steps/${nodeId}`;
+      expect((await owner.put(url, { markdown: stepMd(nodeId!, nodeId!) })).status).toBe(200);
+      expect((await owner.get(url)).data.step.path).toBe(path);
+    }
+    expect((await owner.put(colon, { markdown: stepMd('"review:final"', 'Review again') })).status).toBe(200);
+    expect((await owner.get(colon)).data.step).toMatchObject({ path: 'workflows/w/steps/review_final.md', markdown: stepMd('"review:final"', 'Review again') });
+
+    // The graph's node names the file: validation finds no name Windows cannot unpack.
+    const graph = JSON.parse((await owner.get(`${base}/workflows/w`)).data.workflow.graphJson);
+    graph.nodes.push({ id: 'review:final', type: 'step', file: 'workflows/w/steps/review_final.md', title: 'Review' });
+    graph.edges.push({ from: 'start', to: 'review:final', label: 'review' });
+    expect((await owner.put(`${base}/workflows/w/graph`, { content: JSON.stringify(graph) })).status).toBe(200);
+    const report = (await owner.get(`${base}/validation`)).data.report;
+    expect(report.warnings.filter((w: { code: string }) => w.code.endsWith('_NOT_PORTABLE'))).toEqual([]);
+  });
+
   it('refuses step paths that escape the package', async () => {
     const { owner, base } = await projectWithOwner();
     await owner.post(`${base}/workflows`, { id: 'w', name: 'W' });

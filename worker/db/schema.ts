@@ -106,6 +106,13 @@ export const workflows = sqliteTable(
     graphJson: text('graph_json').notNull(),
     /** Covers workflow.md, the graph and every step file of the workflow. */
     revision: integer('revision').notNull().default(1),
+    /**
+     * The workflow's place in the project (bmad.json `workflows[]` order): an import writes the
+     * manifest's order, a new workflow goes after the last (worker/store/workflow-order.ts). Read
+     * back by position, then created_at and id. A one-batch import can give every row the same
+     * created_at, so without it the order fell back to the ids' alphabetical order.
+     */
+    position: integer('position').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

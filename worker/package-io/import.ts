@@ -83,7 +83,9 @@ export async function importPackage(
     db.insert(projectMembers).values({ projectId, userId, role: 'owner' }),
   ];
   const defaultId = pkg.defaultWorkflowId ?? pkg.workflows[0]?.id;
-  for (const workflow of pkg.workflows) {
+  // Each workflow's place is its place in the package (bmad.json workflows[]): the rows of one batch
+  // often share a created_at, which would leave the ids' alphabetical order.
+  for (const [position, workflow] of pkg.workflows.entries()) {
     statements.push(
       db.insert(workflows).values({
         projectId,
@@ -92,6 +94,7 @@ export async function importPackage(
         isDefault: workflow.id === defaultId,
         workflowMd: workflow.workflowMd!,
         graphJson: workflow.graphJson!,
+        position,
       }),
     );
     const nodeIds = new Set<string>();

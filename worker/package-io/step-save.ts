@@ -7,7 +7,6 @@
 import type { Db } from '../db/client.ts';
 import type { CommitContext } from '../store/commit.ts';
 import { commitStep, stepPathFor } from '../store/workflows.ts';
-import { defaultStepPath } from '../store/templates.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { validatePackage } from '../../shared/bmad/index.ts';
 import { guardStep } from './save-guard.ts';
@@ -34,11 +33,10 @@ export async function saveStep(
   const workflow = workflowRows.find((w) => w.id === workflowId);
   if (!workflow) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
   const existing = stepRows.find((s) => s.workflowId === workflowId && s.nodeId === nodeId) ?? null;
-  const path = stepPathFor(workflowId, nodeId, input, existing);
+  const owners = new Map(stepRows.map((s) => [s.path, { workflowId: s.workflowId, nodeId: s.nodeId }]));
+  const path = stepPathFor(workflowId, nodeId, input, existing, (p) => owners.has(p));
   guardStep(path, nodeId, input.markdown);
-  const candidate = input.path ?? defaultStepPath(workflowId, nodeId);
-  const owner = stepRows.find((s) => s.path === candidate) ?? null;
-  const written = await commitStep(db, ctx, workflowId, nodeId, input, { revision: workflow.revision, existing, pathOwner: owner });
+  const written = await commitStep(db, ctx, workflowId, nodeId, input, { revision: workflow.revision, existing, owners });
   // The package as the commit left it: this step replaced (or added), steps in path order as stored.
   const step = { projectId: ctx.projectId, workflowId, nodeId, path: written.path, markdown: input.markdown, updatedAt: '' };
   const steps = [...stepRows.filter((s) => s !== existing), step].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -5,6 +5,7 @@
 import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
+import { workflowOrder } from '../store/workflow-order.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { deriveManifest, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
 import { originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
@@ -50,7 +51,7 @@ function originOf(stored: StoredManifest): BmadMethodOrigin | null {
 export function storedPackageQueries(db: Db, projectId: string, guard?: SQL) {
   return [
     db.select().from(projects).where(and(eq(projects.id, projectId), guard)),
-    db.select().from(workflows).where(and(eq(workflows.projectId, projectId), guard)).orderBy(asc(workflows.createdAt), asc(workflows.id)),
+    db.select().from(workflows).where(and(eq(workflows.projectId, projectId), guard)).orderBy(...workflowOrder),
     db.select().from(workflowSteps).where(and(eq(workflowSteps.projectId, projectId), guard)).orderBy(asc(workflowSteps.path)),
     db.select({ path: assets.path, content: assets.content }).from(assets).where(and(eq(assets.projectId, projectId), guard)).orderBy(asc(assets.path)),
   ] as const;
@@ -71,7 +72,22 @@ export async function loadStoredPackage(
   return storedPackageFrom(await db.batch(storedPackageQueries(db, projectId)));
 }
 
-/** The package from the rows of storedPackageQueries. */
+/**
+ * The package from the rows of storedPackageQueries.
+ *
+ * A workflow's folder is always `workflows/<id>/`, even when the uploaded .bmad gave a workflow
+ * whose id has ":" a portable folder (an export writes `workflows/weekly_report/` for
+ * `weekly:report`): so such a workflow keeps its WORKFLOW_FOLDER_NOT_PORTABLE warning after a
+ * round trip, and the .bmad export keeps writing the portable folder. Kept on purpose. The folder
+ * is not stored: the Worker (templates.ts, validate-stored.ts `packageFilePath`), the session
+ * object (a new workflow or step in the effective view, the context envelope), the BMAD-METHOD
+ * export and the app (the editor's issue paths) all derive it from the id, and a portable name
+ * is not one per id (`a:b` and `a_b` would share `workflows/a_b/`, while step paths are unique in
+ * a project), so keeping the uploaded or portable name would need a stored folder that all of
+ * them read, and existing rows' step paths and graph `node.file`s moved. Step file names do not
+ * have this problem: each step's path is stored, so the store keeps whatever name the package
+ * gave, and a new step gets a portable one (shared/bmad/portable-names.ts `newStepFilePath`).
+ */
 export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRows]: StoredPackageRows): {
   pkg: BmadPackage;
   projectName: string;

@@ -8,6 +8,7 @@ import { aiAuditEvents, revisionHistory, users, workflowSteps, workflows } from 
 import { ApiError } from '../../shared/api-error.ts';
 import { commitChanges, readRevision, type CommitContext, type ObjectWrite } from './commit.ts';
 import { parseObjectKey } from '../../shared/object-keys.ts';
+import { nextWorkflowPosition } from './workflow-order.ts';
 import type { HistoryAction, HistoryEntryDetailView, HistoryEntryView } from '../../shared/api/store.ts';
 
 const columns = {
@@ -201,7 +202,8 @@ export async function restoreWorkflow(db: Db, ctx: CommitContext, writeId: strin
       bump: false,
       writes,
       statements: [
-        db.insert(workflows).values({ projectId: ctx.projectId, id: workflowId, name, workflowMd, graphJson, revision: 1 }),
+        // A workflow brought back goes after the others, like a new one.
+        db.insert(workflows).values({ projectId: ctx.projectId, id: workflowId, name, workflowMd, graphJson, revision: 1, position: nextWorkflowPosition(ctx.projectId) }),
         ...steps.map((s) => db.insert(workflowSteps).values({ projectId: ctx.projectId, workflowId, ...s })),
       ],
     },

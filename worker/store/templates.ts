@@ -1,4 +1,5 @@
 /** What a new, empty workflow or project starts with: a valid two-node package fragment. */
+import { newStepFilePath } from '../../shared/bmad/portable-names.ts';
 
 export const EMPTY_AGENTS_JSON = `${JSON.stringify({ schemaVersion: '1.1', agents: [] }, null, 2)}\n`;
 
@@ -6,8 +7,12 @@ export function stepsDir(workflowId: string): string {
   return `workflows/${workflowId}/steps`;
 }
 
-export function defaultStepPath(workflowId: string, nodeId: string): string {
-  return `${stepsDir(workflowId)}/${nodeId}.md`;
+/**
+ * The file of a new step when the save names none: `<id>.md` with a name every system can unpack
+ * (`review:final` → `review_final.md`; the id stays), numbered while `taken` says it is in use.
+ */
+export function defaultStepPath(workflowId: string, nodeId: string, taken?: (path: string) => boolean): string {
+  return newStepFilePath(stepsDir(workflowId), nodeId, taken);
 }
 
 export interface WorkflowSeed {

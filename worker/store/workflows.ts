@@ -6,7 +6,8 @@ import { ApiError } from '../../shared/api-error.ts';
 import { nowIso } from '../../shared/ids.ts';
 import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, type Statement } from './commit.ts';
 import { formatObjectKey } from '../../shared/object-keys.ts';
-import { defaultStepPath, newWorkflowSeed } from './templates.ts';
+import { defaultStepPath, newWorkflowSeed, stepsDir } from './templates.ts';
+import { WORKFLOW_ORDER_SQL, nextWorkflowPosition, workflowOrder } from './workflow-order.ts';
 import type { StepView, WorkflowSummaryView, WorkflowView } from '../../shared/api/store.ts';
 
 type WorkflowRow = typeof workflows.$inferSelect;
@@ -26,7 +27,7 @@ export async function listWorkflows(db: Db, projectId: string): Promise<Workflow
     })
     .from(workflows)
     .where(eq(workflows.projectId, projectId))
-    .orderBy(asc(workflows.createdAt), asc(workflows.id));
+    .orderBy(...workflowOrder);
   return rows;
 }
 
@@ -107,6 +108,7 @@ export async function createWorkflow(
           workflowMd: seed.workflowMd,
           graphJson: seed.graphJson,
           revision: 1,
+          position: nextWorkflowPosition(ctx.projectId),
         }),
         ...seed.steps.map((s) =>
           db.insert(workflowSteps).values({ projectId: ctx.projectId, workflowId: input.id, ...s }),
@@ -188,10 +190,10 @@ export async function deleteWorkflow(db: Db, ctx: CommitContext, workflowId: str
     db.delete(workflows).where(and(eq(workflows.projectId, ctx.projectId), eq(workflows.id, workflowId))),
   ];
   if (row.isDefault) {
-    // Hand the default flag to the oldest remaining workflow, if any.
+    // Hand the default flag to the first remaining workflow, if any.
     statements.push(
       sql`UPDATE workflows SET is_default = 1 WHERE project_id = ${ctx.projectId} AND id = (
-        SELECT id FROM workflows WHERE project_id = ${ctx.projectId} ORDER BY created_at, id LIMIT 1)`,
+        SELECT id FROM workflows WHERE project_id = ${ctx.projectId} ORDER BY ${WORKFLOW_ORDER_SQL} LIMIT 1)`,
     );
   }
   await commitChanges(db, ctx, [
@@ -248,22 +250,22 @@ export async function getStep(db: Db, projectId: string, workflowId: string, nod
   return { step, revision: workflow.revision };
 }
 
-/** What a step save checks before it writes: the workflow's revision, the step now, who owns the target path. */
+/** What a step save checks before it writes: the workflow's revision, the step now, who owns the paths it may write to. */
 export interface StepFacts {
   revision: number;
   existing: { path: string; markdown: string } | null;
-  /** The owner of input.path (or of the default path, when the step is new and names none). */
-  pathOwner: { workflowId: string; nodeId: string } | null;
+  /** The owners of input.path, or (a save that names none) of the files in the workflow's steps folder, by path. */
+  owners: ReadonlyMap<string, { workflowId: string; nodeId: string }>;
 }
 
-/** The path a save writes to: the one given, the step's own, or the default. */
-export function stepPathFor(workflowId: string, nodeId: string, input: { path?: string | undefined }, existing: { path: string } | null): string {
-  return input.path ?? existing?.path ?? defaultStepPath(workflowId, nodeId);
+/** The path a save writes to: the one given, the step's own, or the default (numbered past the paths `taken` names). */
+export function stepPathFor(workflowId: string, nodeId: string, input: { path?: string | undefined }, existing: { path: string } | null, taken?: (path: string) => boolean): string {
+  return input.path ?? existing?.path ?? defaultStepPath(workflowId, nodeId, taken);
 }
 
 /** The facts of a step save in one round trip (three reads in one batch). */
 async function readStepFacts(db: Db, projectId: string, workflowId: string, nodeId: string, input: { path?: string | undefined }): Promise<StepFacts> {
-  const candidate = input.path ?? defaultStepPath(workflowId, nodeId);
+  const folder = `${stepsDir(workflowId)}/`;
   const [workflowRows, existingRows, ownerRows] = await db.batch([
     db.select({ revision: workflows.revision }).from(workflows).where(and(eq(workflows.projectId, projectId), eq(workflows.id, workflowId))),
     db
@@ -271,13 +273,13 @@ async function readStepFacts(db: Db, projectId: string, workflowId: string, node
       .from(workflowSteps)
       .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.workflowId, workflowId), eq(workflowSteps.nodeId, nodeId))),
     db
-      .select({ workflowId: workflowSteps.workflowId, nodeId: workflowSteps.nodeId })
+      .select({ path: workflowSteps.path, workflowId: workflowSteps.workflowId, nodeId: workflowSteps.nodeId })
       .from(workflowSteps)
-      .where(and(eq(workflowSteps.projectId, projectId), eq(workflowSteps.path, candidate))),
+      .where(and(eq(workflowSteps.projectId, projectId), input.path === undefined ? sql`substr(${workflowSteps.path}, 1, ${folder.length}) = ${folder}` : eq(workflowSteps.path, input.path))),
   ]);
   const workflow = workflowRows[0];
   if (!workflow) throw new ApiError('WORKFLOW_NOT_FOUND', { message: `There is no workflow "${workflowId}" in this project.` });
-  return { revision: workflow.revision, existing: existingRows[0] ?? null, pathOwner: ownerRows[0] ?? null };
+  return { revision: workflow.revision, existing: existingRows[0] ?? null, owners: new Map(ownerRows.map(({ path, ...owner }) => [path, owner])) };
 }
 
 export async function putStep(
@@ -305,10 +307,15 @@ export async function commitStep(
   facts: StepFacts,
   action?: 'revert',
 ): Promise<{ revision: number; path: string }> {
-  const { existing, pathOwner } = facts;
+  const { existing, owners } = facts;
   const expected = expectRevision(facts.revision, input.baseRevision);
-  const path = stepPathFor(workflowId, nodeId, input, existing);
-  if (!/^[A-Za-z0-9._/-]+\.md$/.test(path) || path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
+  const path = stepPathFor(workflowId, nodeId, input, existing, (p) => owners.has(p));
+  const pathOwner = owners.get(path);
+  // A step keeps the file it has (an import keeps uploaded names, ":" too). Another path is plain
+  // ASCII after the workflow's own folder, which is named after its id (ids may hold ":"; stored-package.ts).
+  const own = `${stepsDir(workflowId)}/`;
+  const rest = path.startsWith(own) ? `steps/${path.slice(own.length)}` : path;
+  if (path !== existing?.path && (!/^[A-Za-z0-9._/-]+\.md$/.test(rest) || rest.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))) {
     throw new ApiError('VALIDATION_FAILED', {
       message: `The step path "${path}" is not allowed.`,
       hints: ['Use a relative path such as workflows/<workflow>/steps/<node>.md, with letters, digits, . _ - and /.'],

@@ -13,6 +13,7 @@ import type { Db } from '../../../worker/db/client.ts';
 import { aiAuditEvents, aiSessions, workflows } from '../../../worker/db/schema.ts';
 import { commitChanges, type ObjectWrite, type ScopeChange, type Statement } from '../../../worker/store/commit.ts';
 import { assetRow } from '../../../worker/store/assets.ts';
+import { nextWorkflowPosition } from '../../../worker/store/workflow-order.ts';
 import { deleteAssets, deleteSteps, upsertAssets, upsertSteps, type StepRow } from './bulk-statements.ts';
 import { newId, nowIso } from '../../../shared/ids.ts';
 import { parseObjectKey } from '../../../shared/object-keys.ts';
@@ -271,6 +272,7 @@ function createNewWorkflows(build: ScopeBuild): void {
         workflowMd,
         graphJson: workflow?.graphJson ?? '',
         revision: 1,
+        position: nextWorkflowPosition(projectId),
         updatedAt: now,
       }),
     );

@@ -225,6 +225,18 @@ describe('effectivePackage', () => {
     expect(pathOf(moved, `step:${EC}/extra`)).toBe(`workflows/${EC}/steps/extra.md`);
   });
 
+  it('gives a new step a file name every system can unpack when its graph node names none (id kept), numbered past files in use', () => {
+    const taken: BmadPackage = { ...baseline, workflows: baseline.workflows.map((w, i) => (i === 0 ? { ...w, steps: [...w.steps, { nodeId: 'other', path: `workflows/${EC}/steps/review_final.md`, markdown: 'x' }] } : w)) };
+    const pkg = effectivePackage(taken, [put(`step:${EC}/review:final`, 'review'), put(`step:${EC}/nul`, 'device'), put(`step:${EC}/why?`, 'ask')]);
+    expect(pathOf(pkg, `step:${EC}/review:final`)).toBe(`workflows/${EC}/steps/review_final-2.md`);
+    expect(pathOf(pkg, `step:${EC}/nul`)).toBe(`workflows/${EC}/steps/nul_.md`);
+    expect(pathOf(pkg, `step:${EC}/why?`)).toBe(`workflows/${EC}/steps/why_.md`);
+    expect(pkg.workflows[0]!.steps.find((s) => s.path === `workflows/${EC}/steps/review_final-2.md`)).toMatchObject({ nodeId: 'review:final', markdown: 'review' });
+    // A stored step keeps its file, whatever its name.
+    const stored = { ...baseline, workflows: baseline.workflows.map((w, i) => (i === 0 ? { ...w, steps: [...w.steps, { nodeId: 'a:b', path: `workflows/${EC}/steps/a:b.md`, markdown: 'x' }] } : w)) };
+    expect(pathOf(effectivePackage(stored, [put(`step:${EC}/a:b`, 'changed')]), `step:${EC}/a:b`)).toBe(`workflows/${EC}/steps/a:b.md`);
+  });
+
   it('removes a workflow whose files and steps are all deleted, and drops it from bmad.json', () => {
     const workflow = baseline.workflows.find((w) => w.id === 'weekly-report')!;
     const gone = effectivePackage(baseline, [

@@ -17,6 +17,7 @@ import {
   findStep,
   findWorkflow,
   isJsonObject,
+  newStepPath,
   parseJsonLoose,
   readAgentsDocument,
   readGraph,
@@ -138,11 +139,11 @@ function applyWorkflowFile(pkg: BmadPackage, workflowId: string, field: 'workflo
   workflowFor(pkg, workflowId)[field] = entry.deleted ? null : entry.content;
 }
 
-/** Where a staged step lives: its node's file in the effective graph, else where it was, else the default. */
-function stepPathFor(workflowId: string, nodeId: string, graph: GraphInfo | null, current: BmadStepFile | undefined): string {
+/** Where a staged step lives: its node's file in the effective graph, else where it was, else a new portable name. */
+function stepPathFor(pkg: BmadPackage, workflowId: string, nodeId: string, graph: GraphInfo | null, current: BmadStepFile | undefined): string {
   const file = graph?.nodes.find((n) => n.id === nodeId)?.file;
   if (file !== undefined && file.endsWith('.md') && isSafeRelativePath(file)) return file;
-  return current?.path ?? `workflows/${workflowId}/steps/${nodeId}.md`;
+  return current?.path ?? newStepPath(pkg, workflowId, nodeId);
 }
 
 function applyStep(pkg: BmadPackage, workflowId: string, nodeId: string, entry: OverlayEntry): void {
@@ -154,7 +155,7 @@ function applyStep(pkg: BmadPackage, workflowId: string, nodeId: string, entry: 
     workflow.steps = workflow.steps.filter((s) => s !== current);
     return;
   }
-  const next: BmadStepFile = { nodeId, path: stepPathFor(workflowId, nodeId, graph, current), markdown: entry.content };
+  const next: BmadStepFile = { nodeId, path: stepPathFor(pkg, workflowId, nodeId, graph, current), markdown: entry.content };
   if (current) workflow.steps[workflow.steps.indexOf(current)] = next;
   else workflow.steps.push(next);
 }

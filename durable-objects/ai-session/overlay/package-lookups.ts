@@ -3,7 +3,7 @@
  * and the reference finder: the graph's nodes and edges, a workflow, a step by node id, an agent
  * by id. They never throw on a broken file: validation reports those.
  */
-import { parseFrontmatter, DEFAULT_AGENTS_PATH } from '../../../shared/bmad/index.ts';
+import { parseFrontmatter, DEFAULT_AGENTS_PATH, newStepFilePath } from '../../../shared/bmad/index.ts';
 import type { BmadPackage, BmadStepFile, BmadWorkflow } from '../../../shared/bmad/index.ts';
 
 export type JsonObject = Record<string, unknown>;
@@ -149,6 +149,16 @@ export function findAgent(pkg: BmadPackage, agentId: string): JsonObject | undef
 }
 
 export const agentsPathOf = (pkg: BmadPackage): string => pkg.agentsPath ?? DEFAULT_AGENTS_PATH;
+
+/**
+ * The file a new step gets when its graph node names none: `workflows/<workflow>/steps/<id>.md` with
+ * a name every system can unpack (`review:final` → `review_final.md`; the id stays), numbered past
+ * every step file of the package (paths are unique in a project).
+ */
+export function newStepPath(pkg: BmadPackage, workflowId: string, nodeId: string): string {
+  const taken = new Set(pkg.workflows.flatMap((w) => w.steps.map((s) => s.path)));
+  return newStepFilePath(`workflows/${workflowId}/steps`, nodeId, (path) => taken.has(path));
+}
 
 // ---- what exists, for not-found hints and the context envelope --------------------------------
 

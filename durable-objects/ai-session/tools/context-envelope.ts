@@ -25,6 +25,7 @@ import {
   findAgent,
   findWorkflow,
   isJsonObject,
+  newStepPath,
   readGraph,
   stepsOf,
   workflowIds,
@@ -179,7 +180,7 @@ function stepTarget(pkg: BmadPackage, workflowId: string | null, nodeId: string 
     outEdges: (graph?.edges ?? []).filter((e) => e.from === nodeId).map(({ to, label, isDefault, conditionText }) => ({ to, label, isDefault, conditionText })),
   };
   if (!step?.file) {
-    const suggestedPath = step?.node?.file ?? (nodeId === null ? undefined : `workflows/${workflow.id}/steps/${nodeId}.md`);
+    const suggestedPath = step?.node?.file ?? (nodeId === null ? undefined : newStepPath(pkg, workflow.id, nodeId));
     return {
       snapshot: { exists: false, workflowId: workflow.id, nodeId, suggestedPath, existingNodeIds: steps.map((s) => s.nodeId) },
       digest: { node: step?.node ?? null, ...edges, variableKeys, agents: agentIndex(pkg) },

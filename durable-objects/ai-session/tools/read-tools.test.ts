@@ -173,6 +173,9 @@ describe('builder.context.get', () => {
       existingNodeIds: expect.arrayContaining(['classify-issue']),
     });
     expect(step.meta).toEqual({ revision: 12, staged: false });
+    // An id with a character Windows refuses in a file name: the suggested file has a portable name, the id stays.
+    const colon = call(context([], { mode: 'create', targetId: 'review:final' }), 'builder.context.get', {});
+    expect(colon.data.target_snapshot).toMatchObject({ exists: false, nodeId: 'review:final', suggestedPath: `workflows/${EC}/steps/review_final.md` });
     const workflow = call(context([], { mode: 'create', targetType: 'workflow', targetId: null, workflowId: null }), 'builder.context.get', {});
     expect(workflow.data.target_snapshot).toMatchObject({ exists: false, workflowId: null, existingWorkflowIds: [EC, 'weekly-report'] });
     expect(workflow.meta).toEqual({ revision: null, staged: false });

@@ -1,0 +1,1 @@
+ALTER TABLE `workflows` ADD `position` integer DEFAULT 0 NOT NULL;
