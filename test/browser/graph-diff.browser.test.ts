@@ -2,7 +2,8 @@
  * The semantic graph diff in a real browser (issue 16): a change staged on a workflow session that
  * adds a node (with its edge and step file) and removes an edge shows the added node green with a
  * "+ added" marker and the removed edge ghosted red and dashed with a "−" marker; clicking the
- * added node opens its step's diff; undoing the removed edge from the graph makes a new version;
+ * added node opens its step's diff; undoing the removed edge, then the added node, from the graph
+ * makes a new version each time and says what was undone and that version, in English and Chinese;
  * and a graph that does not parse shows its text diff with the parse error, not a blank canvas.
  */
 import type { BrowserContext, Page } from 'playwright-core';
@@ -38,7 +39,7 @@ describeBrowser('graph diff (browser)', () => {
     await suite?.close();
   });
 
-  it('shows an added node and a removed edge in their colours with text markers, opens the step on click, undoes the edge, and shows a broken graph as text with its error', async () => {
+  it('shows an added node and a removed edge in their colours with text markers, opens the step on click, undoes the edge and the node with a word on each, and shows a broken graph as text with its error', { timeout: 180_000 }, async () => {
     const { product } = suite;
     const context = await suite.newContext();
     const page = await context.newPage();
@@ -119,10 +120,28 @@ describeBrowser('graph diff (browser)', () => {
     // The changes pane folds its files again when a new version arrives (more than three files).
     await unfold(graphFile);
     await graphFile.locator(`[data-testid="diff-edge"][data-status="unchanged"][data-from="${removedEdge.from}"][data-to="${removedEdge.to}"]`).waitFor({ state: 'attached' });
+    // The word on it, in a polite live region: what was undone and the version it made, in both languages.
+    const feedback = page.getByTestId('undo-feedback');
+    const said = async () => (await feedback.textContent())?.trim() ?? '';
+    const edge = `${removedEdge.from} → ${removedEdge.to}`;
+    expect(await feedback.getAttribute('aria-live')).toBe('polite');
+    await expect.poll(said).toBe(`You undid the removed edge ${edge} in workflows/${WF}/workflow.graph.json: now version 2.`);
+    await page.getByTestId('language-switch').selectOption('zh');
+    await page.locator('html[lang^="zh"]').waitFor({ state: 'attached' });
+    await expect.poll(said).toBe(`你撤销了 workflows/${WF}/workflow.graph.json 中删除的连线 ${edge}：现为版本 2。`);
+
+    // Undo the added node (its edges and step file go with it): the graph is the stored one again.
+    await graphFile.locator(`[data-testid="graph-diff-item"][data-kind="node"][data-id="check"]`).click();
+    await graphFile.getByTestId('graph-undo').click();
+    await page.locator('[data-testid="changes-version"][data-version="3"]').waitFor();
+    await expect.poll(said).toBe(`你撤销了 ${WF} 中新增的节点 check：现为版本 3。`);
+    await page.getByTestId('language-switch').selectOption('en');
+    await page.locator('html[lang^="en"]').waitFor({ state: 'attached' });
+    await expect.poll(said).toBe(`You undid the added node check in ${WF}: now version 3.`);
 
     // A graph that does not parse: the parse error and the text diff, no canvas.
     await stage([{ op: 'upsert', targetType: 'workflow', target: { workflowId: WF }, payload: { graphJson: '{\n  "nodes": [\n    {"id": "start",\n' }, reason: 'broken' }]);
-    await page.locator('[data-testid="changes-version"][data-version="3"]').waitFor();
+    await page.locator('[data-testid="changes-version"][data-version="4"]').waitFor();
     await unfold(graphFile);
     const broken = graphFile.getByTestId('semantic-unparsable');
     await broken.waitFor();

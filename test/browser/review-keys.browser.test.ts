@@ -1,7 +1,8 @@
 /**
  * Reviewing a staged change from the keyboard and through live updates (an outside review's
  * findings): `j`/`k` move between changes wherever the focus is on the page, but not while the
- * person types; the change they bring into view lands below the pinned bars, not under them;
+ * person types; the change they bring into view lands below the pinned bars, not under them; a
+ * long file's header pins just below those bars, not under them;
  * starting a comment puts the cursor in its box; files the reader left folded stay folded when a
  * new version arrives; the word that an undo was done shows where the reader is, in a live region;
  * and an undo reads as "Undo" in the versions list, not as someone's edits.
@@ -94,6 +95,27 @@ describeBrowser('reviewing from the keyboard and through live updates (browser)'
       return cell ? cell.getBoundingClientRect().top : null;
     }, line);
 
+  /**
+   * A changed file's header and the bars pinned at the top of the window: is the header pinned (at
+   * its `top`), where is its box, how low do the other pinned bars reach, and is anything drawn over it.
+   */
+  const headerPin = (header: Locator) =>
+    header.evaluate((own) => {
+      let others = 0;
+      for (const el of document.querySelectorAll<HTMLElement>('*')) {
+        if (el === own || own.contains(el) || el.contains(own)) continue;
+        const style = getComputedStyle(el);
+        if (style.position !== 'sticky' && style.position !== 'fixed') continue;
+        const rect = el.getBoundingClientRect();
+        const top = parseFloat(style.top);
+        if (rect.height === 0 || !Number.isFinite(top) || Math.abs(rect.top - top) > 1) continue;
+        others = Math.max(others, rect.bottom);
+      }
+      const box = own.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return { top: box.top, bottom: box.bottom, pinned: Math.abs(box.top - parseFloat(getComputedStyle(own).top)) <= 1, others, window: window.innerHeight, covered: !hit || !own.contains(hit) };
+    });
+
   it('moves between changes with j and k from anywhere on the page, but not while the person types', { timeout: 180_000 }, async () => {
     const page = await signedInPage();
     const policy = await readPolicy(page);
@@ -163,6 +185,10 @@ describeBrowser('reviewing from the keyboard and through live updates (browser)'
     // Its line is below the lowest pinned bar (and in the window).
     await expect.poll(async () => ((await lineTop(diff, second)) ?? -1) >= (await pinnedBottom(page))).toBe(true);
     expect(await lineTop(diff, second)).toBeLessThan(await page.evaluate(() => window.innerHeight));
+    // The policy's own header is one of those bars, pinned below the target bar: the line is below it too.
+    const header = await headerPin(page.locator(`[data-testid="changed-file"][data-key="asset:${POLICY}"] summary`));
+    expect(header.pinned).toBe(true);
+    expect(await lineTop(diff, second)).toBeGreaterThanOrEqual(header.bottom);
   });
 
   it('puts the cursor in the comment box when a comment is started, by the pointer or the keyboard', { timeout: 180_000 }, async () => {
@@ -273,6 +299,38 @@ describeBrowser('reviewing from the keyboard and through live updates (browser)'
     await expect.poll(() => who.textContent()).toBe(`${DEMO_USER.name} (Undo)`);
     expect(await page.locator('[data-testid="version-item"][data-version="2"]').getAttribute('data-source')).toBe('undo');
     await page.getByTestId('language-switch').selectOption('zh');
+    // The Chinese words arrive with their catalogue (loaded on the first switch).
+    await page.locator('html[lang^="zh"]').waitFor({ state: 'attached' });
     await expect.poll(() => who.textContent()).toBe(`${DEMO_USER.name}（撤销）`);
+  });
+
+  it("pins a long file's header just below the pinned bars, on a wide window and a phone, in both languages", { timeout: 240_000 }, async () => {
+    // Last in the file: the language chosen here is saved on the account the other tests sign in with.
+    const page = await signedInPage();
+    const key = 'asset:assets/templates/zz-pinned-notes.md';
+    const session = await stagedSession(page, 'merge-findings', [assetOp(key.slice('asset:'.length), longNote('Pinned notes'))]);
+    const details = page.locator(`[data-testid="changed-file"][data-key="${key}"] > details`);
+    const header = details.locator('summary');
+
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto(session.url);
+      if (viewport.width < 700) await page.getByTestId('workbench-tab-changes').click();
+      for (const language of ['en', 'zh']) {
+        await page.getByTestId('language-switch').selectOption(language);
+        await page.locator(`html[lang^="${language}"]`).waitFor({ state: 'attached' });
+        await details.locator('[data-testid="code-diff"][data-phase="ready"]').waitFor();
+        // The file starts far above the window's top (its diff is long): its header is pinned.
+        await details.evaluate((d) => window.scrollBy(0, d.getBoundingClientRect().top + 400));
+        await expect.poll(async () => (await headerPin(header)).pinned).toBe(true);
+        const pin = await headerPin(header);
+        expect(pin.others).toBeGreaterThan(0);
+        // Below the lowest other pinned bar (no overlap), right under it, whole in the window, nothing over it.
+        expect(pin.top).toBeGreaterThanOrEqual(pin.others);
+        expect(pin.top).toBeLessThanOrEqual(pin.others + 1);
+        expect(pin.bottom).toBeLessThanOrEqual(pin.window);
+        expect(pin.covered).toBe(false);
+      }
+    }
   });
 });

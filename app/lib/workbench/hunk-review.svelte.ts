@@ -1,16 +1,18 @@
 /**
  * Keep and undo in the changes pane (issue 16): this person's "kept" marks on files and hunks
- * (stored on the session, so they follow them across browsers), undo of a file or a hunk (a new
- * version on the server), the undo of an undo, what this person's last one did (`notice`), and the
- * undos everyone made, from the events.
+ * (stored on the session, so they follow them across browsers), undo of a file, a hunk or a node or
+ * edge of a graph (a new version on the server), the undo of an undo, what this person's last one
+ * did (`notice`, or `error` when it was refused), and the undos everyone made, from the events.
  */
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import type { KeepMark, UndoResult } from '../../../shared/api/ai-undo.ts';
 import { fileChangeHash, type Hunk } from '../../../shared/ai/hunks.ts';
 import type { ErrorBody } from '../../../shared/errors.ts';
+import type { GraphUndoResult } from '../../../shared/ai/session-rpc.ts';
 import type { FileDiffView } from './types.ts';
 import type { WorkbenchSession } from './session.svelte.ts';
 import { undoApi, type UndoApi } from './undo-api.ts';
+import { undoGraphPart, type GraphPart } from './graph-undo-api.ts';
 
 /** One undo as the timeline lists it. */
 export interface UndoEntry {
@@ -30,8 +32,13 @@ export interface UndoNotice {
   objectKey: string;
   /** The hunk's first line when one hunk was undone; null for the whole file. */
   hunkStart: number | null;
+  /** The node or edge of a graph undone (what it was in the draft); null for a file or a hunk. */
+  part: GraphUndoResult['undone'] | null;
   version: number;
 }
+
+/** What an undo answered, as the notice needs it. */
+type Done = { ok: true; data: Pick<UndoResult, 'objectKey' | 'version'> & { part?: GraphUndoResult['undone'] } } | { ok: false; error: ErrorBody };
 
 export class HunkReview {
   readonly #session: WorkbenchSession;
@@ -41,12 +48,16 @@ export class HunkReview {
   #undos = $state.raw<UndoEntry[]>([]);
   #pending = $state(false);
   #error = $state.raw<ErrorBody | null>(null);
+  #errorOnGraph = $state(false);
   #notice = $state.raw<UndoNotice | null>(null);
   #loadedFor: string | null = null;
 
-  constructor(session: WorkbenchSession, api: UndoApi = undoApi) {
+  readonly #graphUndo: typeof undoGraphPart;
+
+  constructor(session: WorkbenchSession, api: UndoApi = undoApi, graphUndo: typeof undoGraphPart = undoGraphPart) {
     this.#session = session;
     this.#api = api;
+    this.#graphUndo = graphUndo;
     this.#stop = session.onEvents((fresh) => this.#hear(fresh));
   }
 
@@ -60,6 +71,11 @@ export class HunkReview {
 
   get error(): ErrorBody | null {
     return this.#error;
+  }
+
+  /** The refusal in `error` was of a graph's node or edge. */
+  get errorOnGraph(): boolean {
+    return this.#errorOnGraph;
   }
 
   get notice(): UndoNotice | null {
@@ -97,6 +113,7 @@ export class HunkReview {
     if (!sessionId) return false;
     const result = await this.#api.keep(this.#session.projectId, sessionId, input);
     this.#error = result.ok ? null : result.error;
+    this.#errorOnGraph = false;
     if (result.ok) this.#marks = result.data;
     return result.ok;
   }
@@ -117,9 +134,21 @@ export class HunkReview {
     return this.#run({ kind: 'reapply', hunkStart: null }, (projectId, sessionId) => this.#api.reapply(projectId, sessionId, undoId));
   }
 
+  /** Undo one node or edge of a workflow's staged graph, on the version the diff shows. */
+  undoGraphPart(workflowId: string, part: GraphPart): Promise<boolean> {
+    const shown = this.#session.changes;
+    if (!shown?.changeSetId) return Promise.resolve(false);
+    const input = { changeSetId: shown.changeSetId, contentHash: shown.contentHash, workflowId, part };
+    return this.#run({ kind: 'undo', hunkStart: null }, async (projectId, sessionId): Promise<Done> => {
+      const result = await this.#graphUndo(projectId, sessionId, input);
+      return result.ok ? { ok: true, data: { objectKey: `graph:${workflowId}`, version: result.data.version, part: result.data.undone } } : result;
+    }, true);
+  }
+
   async #run(
     what: Pick<UndoNotice, 'kind' | 'hunkStart'>,
-    call: (projectId: string, sessionId: string) => Promise<{ ok: true; data: UndoResult } | { ok: false; error: ErrorBody }>,
+    call: (projectId: string, sessionId: string) => Promise<Done>,
+    onGraph = false,
   ): Promise<boolean> {
     const sessionId = this.#session.sessionId;
     if (!sessionId || this.#pending) return false;
@@ -127,7 +156,8 @@ export class HunkReview {
     try {
       const result = await call(this.#session.projectId, sessionId);
       this.#error = result.ok ? null : result.error;
-      this.#notice = result.ok ? { ...what, objectKey: result.data.objectKey, version: result.data.version } : null;
+      this.#errorOnGraph = !result.ok && onGraph;
+      this.#notice = result.ok ? { ...what, objectKey: result.data.objectKey, version: result.data.version, part: result.data.part ?? null } : null;
       if (result.ok) await this.#session.refresh();
       return result.ok;
     } finally {
