@@ -3,7 +3,8 @@
  * dragging from handle to handle, move nodes (a burst of drags saves once), reload and find the
  * positions kept, undo and redo, add and connect by keys, and a refused deletion of the start
  * step with its reason; the page logs no console warnings throughout. Then: "Add step after"
- * inserts the step on the default path, clear of the other nodes.
+ * inserts the step on the default path, clear of the other nodes; picking a connection target with
+ * the arrows moves no node.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -236,6 +237,23 @@ describeBrowser('graph canvas (browser)', () => {
     expect(overlaps(drawn.start!, drawn.end!)).toBe(false);
     expect(drawn.start!.y).toBeLessThan(drawn['step-3']!.y);
     expect(drawn['step-3']!.y).toBeLessThan(drawn.end!.y);
+    await context.close();
+  });
+
+  it('picks a connection target with the arrow keys without moving the selected node', async () => {
+    const { context, page } = await openNewWorkflow(suite, 'Pick');
+    await page.locator('[data-testid="graph-node"][data-node-id="start"]').click();
+    const before = await flowPosition(page, 'start');
+    await page.keyboard.press('c');
+    await page.getByTestId('graph-connecting').waitFor();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByTestId('graph-connecting').getAttribute('data-to')).toBe('end');
+    expect(await flowPosition(page, 'start')).toEqual(before);
+    expect(await page.locator('.svelte-flow__node[data-id="start"]').evaluate((el) => el.classList.contains('selected'))).toBe(true);
+    expect((await page.locator('[id^="svelte-flow__aria-live"]').textContent())?.trim()).toBe('');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('graph-connecting').waitFor({ state: 'detached' });
     await context.close();
   });
 });
