@@ -2,7 +2,8 @@
  * Editing the workflow graph on the canvas in a real browser: add a step, connect two steps by
  * dragging from handle to handle, move nodes (a burst of drags saves once), reload and find the
  * positions kept, undo and redo, add and connect by keys, and a refused deletion of the start
- * step with its reason; the page logs no console warnings throughout. Then: "Add step after"
+ * step with its reason; the page logs no console warnings throughout. Then: Enter on a focused edge
+ * or node opens its inspector with the focus and Escape brings the focus back; "Add step after"
  * inserts the step on the default path, clear of the other nodes; picking a connection target with
  * the arrows moves no node.
  */
@@ -74,6 +75,16 @@ async function openNewWorkflow(suite: Suite, label: string, locale = 'en-US') {
   await page.locator('[data-testid="graph-node"][data-node-id="end"]').waitFor();
   await revisionShown(page, 1);
   return { context, page, stored };
+}
+
+/** What has the keyboard focus: a Svelte Flow node or edge by its id, else the element's test id or id. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el) return '';
+    if (el.classList.contains('svelte-flow__node') || el.classList.contains('svelte-flow__edge')) return `flow:${el.getAttribute('data-id')}`;
+    return el.getAttribute('data-testid') ?? `#${el.id}`;
+  });
 }
 
 describeBrowser('graph canvas (browser)', () => {
@@ -203,6 +214,44 @@ describeBrowser('graph canvas (browser)', () => {
 
     await screenshot(page, 'graph-canvas.png');
     expect(warnings).toEqual([]);
+    await context.close();
+  });
+
+  it('opens the edge and step inspectors with Enter or Space on a focused edge or node, and Escape brings the focus back', async () => {
+    const { context, page } = await openNewWorkflow(suite, 'Keys');
+
+    // Enter on the focused edge: the edge inspector opens with the focus in its label field.
+    const edge = page.locator('.svelte-flow__edge[data-from="start"][data-to="end"]');
+    await edge.focus();
+    expect(await edge.getAttribute('aria-label')).toBe('Edge from start to end: next');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('edge-inspector').waitFor();
+    expect(await page.locator('#edge-title').textContent()).toContain('start');
+    await expect.poll(() => focused(page)).toBe('edge-label');
+    // Escape: back on the edge, the inspector left open.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focused(page)).toBe('flow:edge-0');
+    expect(await page.getByTestId('edge-inspector').isVisible()).toBe(true);
+    // Space does the same once the inspector was closed.
+    await page.getByTestId('edge-inspector').getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('edge-inspector').waitFor({ state: 'detached' });
+    await edge.focus();
+    await page.keyboard.press(' ');
+    await page.getByTestId('edge-inspector').waitFor();
+    await expect.poll(() => focused(page)).toBe('edge-label');
+
+    // Enter on the focused "end" node: its step inspector opens, as a click does, with the focus on its heading.
+    await page.locator('.svelte-flow__node[data-id="end"]').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="step-inspector"][data-node-id="end"]').waitFor();
+    expect(new URL(page.url()).searchParams.get('node')).toBe('end');
+    await expect.poll(() => focused(page)).toBe('#inspector-title');
+    // Tab moves on inside the inspector; Escape from there brings the focus back to the node.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="step-inspector"]'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focused(page)).toBe('flow:end');
+    expect(await page.locator('[data-testid="step-inspector"][data-node-id="end"]').isVisible()).toBe(true);
     await context.close();
   });
 
