@@ -5,7 +5,7 @@
  * step with its reason; the page logs no console warnings throughout. Then: Enter on a focused edge
  * or node opens its inspector with the focus and Escape brings the focus back; "Add step after"
  * inserts the step on the default path, clear of the other nodes; picking a connection target with
- * the arrows moves no node.
+ * the arrows moves no node; Svelte Flow's controls and the node counts in Chinese.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -303,6 +303,27 @@ describeBrowser('graph canvas (browser)', () => {
     expect((await page.locator('[id^="svelte-flow__aria-live"]').textContent())?.trim()).toBe('');
     await page.keyboard.press('Escape');
     await page.getByTestId('graph-connecting').waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  it('says the graph controls and the node and edge counts in the reader’s language, with plurals', async () => {
+    const english = await openNewWorkflow(suite, 'Counts');
+    expect(await english.page.getByTestId('node-counts').textContent()).toBe('2 nodes · 1 edge');
+    expect(await english.page.locator('.svelte-flow__controls-zoomin').getAttribute('aria-label')).toBe('Zoom in');
+    await english.context.close();
+
+    const { context, page } = await openNewWorkflow(suite, 'Zh', 'zh-CN');
+    expect(await page.getByTestId('node-counts').textContent()).toBe('2 个节点 · 1 条连线');
+    const labels = await page.locator('.svelte-flow__controls button').evaluateAll((buttons) => buttons.map((b) => [b.getAttribute('aria-label'), b.getAttribute('title')]));
+    expect(labels).toEqual([
+      ['放大', '放大'],
+      ['缩小', '缩小'],
+      ['适应视图，显示整个图', '适应视图，显示整个图'],
+    ]);
+    expect(await page.locator('.svelte-flow__controls').getAttribute('aria-label')).toBe('图视图控制');
+    // The help a screen reader reads for a focused node is Chinese too.
+    const help = await page.locator('.svelte-flow__node[data-id="start"]').getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${help}"]`).textContent()).toContain('按 Enter 或空格键打开步骤');
     await context.close();
   });
 });
