@@ -126,13 +126,18 @@ Describe what this step achieves.
 }
 
 /**
- * A new step with its node and step file, after `from` (an edge `from` → new; the start step when
- * none is given, since a step nothing leads to would break the graph), at `position` when given.
+ * A new step with its node and step file, after `from` (the start step when none is given, since a
+ * step nothing leads to would break the graph). When `from` has ways out, the step goes on its
+ * default path: the default edge (the only edge, or the one marked default) is re-pointed at the
+ * new step, keeping its label, condition and flag, and a new edge from the new step leads on to
+ * where that edge went, so no path ends at the new step. Otherwise a plain edge `from` → new.
+ * `positions` are stored with the new step's (`position`): the places the canvas drew the other
+ * nodes at, moved to make room, so nothing is re-laid out on top of the new step.
  */
 export function addStep(
   text: string,
   steps: readonly StepView[],
-  options: { from?: string | undefined; position?: NodePosition | undefined } = {},
+  options: { from?: string | undefined; position?: NodePosition | undefined; positions?: ReadonlyMap<string, NodePosition> | undefined } = {},
 ): EditResult {
   const graph = parse(text);
   if (!graph) return unreadable();
@@ -141,9 +146,42 @@ export function addStep(
   const from = options.from ?? (typeof graph.entryNodeId === 'string' ? graph.entryNodeId : undefined);
   const file = `${stepsFolder(graph, from)}/${id}.md`;
   let next: Json = { ...graph, nodes: [...nodesOf(graph), { id, type: 'step', file, title }] };
-  if (from !== undefined) next = { ...next, edges: withDefaults([...edgesOf(graph), { from, to: id, label: 'next' }], [from]) };
-  if (options.position) next = withNodePositions(next, new Map([...readNodePositions(graph), [id, options.position]]));
+  if (from !== undefined) {
+    const edges = edgesOf(graph);
+    const out = edges.filter((e) => e.from === from);
+    const onPath = out.find((e) => e.isDefault === true) ?? (out.length === 1 ? out[0] : undefined);
+    if (onPath) {
+      const onward: Json = { from: id, to: onPath.to, label: 'next' };
+      if (onPath.isDefault === true) onward.isDefault = true;
+      next = { ...next, edges: [...edges.map((e) => (e === onPath ? { ...e, to: id } : e)), onward] };
+    } else {
+      next = { ...next, edges: withDefaults([...edges, { from, to: id, label: 'next' }], [from]) };
+    }
+  }
+  if (options.position) {
+    next = withNodePositions(next, new Map([...readNodePositions(graph), ...(options.positions ?? []), [id, options.position]]));
+  }
   return finish(t('graph.edit.addStep', { id }), text, next, steps, [{ nodeId: id, path: file, markdown: newStepMarkdown(id, title) }]);
+}
+
+/**
+ * Where a step added after `from` is drawn: one row (`rowHeight`) below `from`, with every node
+ * drawn below `from` moved down together until the new step's row is clear. Nodes at or above
+ * `from`'s row end at least a row above the new step, so no card overlaps it. Returns the new
+ * step's place and every node's place (moved or not), to be stored together.
+ */
+export function placeAfter(
+  drawn: ReadonlyMap<string, NodePosition>,
+  from: string,
+  rowHeight: number,
+): { position: NodePosition; positions: Map<string, NodePosition> } | undefined {
+  const at = drawn.get(from);
+  if (!at) return undefined;
+  const position = { x: at.x, y: at.y + rowHeight };
+  const below = new Set([...drawn].filter(([id, p]) => id !== from && p.y > at.y).map(([id]) => id));
+  const shift = Math.max(0, ...[...below].map((id) => position.y + rowHeight - drawn.get(id)!.y));
+  const positions = new Map([...drawn].map(([id, p]) => [id, below.has(id) ? { x: p.x, y: p.y + shift } : p]));
+  return { position, positions };
 }
 
 /** Deletes a step: its node, every edge touching it, its position and its step file. */
