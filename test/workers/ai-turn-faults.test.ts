@@ -175,6 +175,14 @@ const PROVIDER_CASES: ProviderCase[] = [
   { name: 'malformed_sse', fault: { fault: 'malformed_sse' }, times: 1, requests: 1, ends: 'AI_PROVIDER_ERROR' },
   { name: 'stream_error inside a 200 stream', fault: { fault: 'stream_error', message: 'upstream overloaded' }, times: 1, requests: 1, ends: 'AI_PROVIDER_ERROR' },
   { name: 'cut_mid_text', fault: { fault: 'cut_mid_text' }, times: 1, requests: 1, ends: 'AI_PROVIDER_ERROR' },
+  ...[1, 2].map((afterChunks) => ({
+    name: `cut_mid_text after ${afterChunks} chunk(s): the answer broke off, the provider was reached`,
+    fault: { fault: 'cut_mid_text', afterChunks } as FaultReply,
+    times: 1,
+    requests: 1,
+    ends: 'AI_PROVIDER_ERROR' as const,
+    check: (turn: any) => expect(turn.end.payload.message).toMatch(/^The AI provider's answer broke off before it was finished\./u),
+  })),
   {
     name: 'cut_mid_tool_args: the cut call never runs',
     fault: { fault: 'cut_mid_tool_args', name: 'builder_step_read', arguments: { workflowId: WF, nodeId: STEP } },

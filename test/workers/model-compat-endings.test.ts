@@ -261,6 +261,19 @@ describe('tool calls whose arguments cannot be read', () => {
   });
 });
 
+// A chatty model puts a whole essay into assistantSummary: it is cut like prose, never sent back for its length.
+describe('a very long summary in the JSON answer', () => {
+  it('finishes with the summary cut to the chat limit, in one request', async () => {
+    const long = 'The classify-issue step reads the ticket and picks a queue. '.repeat(5_400);
+    expect(long.length).toBeGreaterThan(320_000);
+    const turn = await runTurn([{ content: JSON.stringify({ responseType: 'chat', assistantSummary: long }) }, finalAnswer('never asked for', 'chat')]);
+    expect(turn.requests).toHaveLength(1);
+    expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'chat', repairs: 0 } });
+    expect(turn.end.payload.summary).toHaveLength(2000);
+    expect(turn.end.payload.summary.startsWith('The classify-issue step reads the ticket and picks a queue.')).toBe(true);
+  });
+});
+
 describe('tool errors that teach', () => {
   it('sends every error with its code, what was wrong and an example call, and a plainer hint when the same call fails twice', async () => {
     const wrong = toolCall('builder.step.read', { workflowId: WF, node: STEP });

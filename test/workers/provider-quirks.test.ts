@@ -135,6 +135,33 @@ describe('provider quirks through a full turn', () => {
     expect(last.messages.find((m: any) => m.role === 'assistant').content).toBe('I will read the step.');
   });
 
+  // Qwen on vLLM without a tool parser, Llama cut off mid-call: markup no one can read is never the answer.
+  const CUT = `{"name": "builder_change_stage", "arguments": {"changeSet": {"schemaVersion": "1.0", "targetType": "step", "operations": [{"op": "update", "target": {"workflowId": "${WF}"`;
+  it.each([
+    ['an unclosed <tool_call>', `<tool_call>\n${CUT}`],
+    ["Llama's <|python_tag|>", `<|python_tag|>${CUT.replace('"arguments"', '"parameters"')}`],
+    ['prose, then an unclosed ```json fence', `I will stage the change now.\n\n\`\`\`json\n${CUT}`],
+  ])('a tool call written as text that cannot be read (%s) ends as unreadable arguments, never as a chat of markup', async (_, content) => {
+    const b = await bench([{ content }, { content }, finalAnswer('never asked for', 'chat')], { quirks: { alternatingRoles: true } });
+    const { end, events } = await runTurn(b);
+    expect(end).toMatchObject({ type: 'turn.failed', payload: { code: 'AI_TOOL_ARGUMENTS_UNREADABLE' } });
+    expect(end.payload.hints.join('\n')).toContain('--tool-call-parser');
+    expect(JSON.stringify(end.payload)).not.toContain('builder_change_stage", "');
+    expect(events.some((e) => e.type === 'turn.finished')).toBe(false);
+    expect(events.filter((e) => e.type === 'tool.finished').map((e) => [e.payload.name, e.payload.ok])).toEqual([
+      ['builder.change.stage', false],
+      ['builder.change.stage', false],
+    ]);
+    expect(await b.scripted.requests()).toHaveLength(2);
+    expect((await b.owner.get(`${b.path}/changes`)).data.files).toEqual([]);
+  });
+
+  it('a model that answers after its unreadable text call was refused finishes with that answer', async () => {
+    const b = await bench([{ content: `<tool_call>\n${CUT}` }, finalAnswer('The step is fine as it is.', 'chat')]);
+    const { end } = await runTurn(b);
+    expect(end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'chat', summary: 'The step is fine as it is.' } });
+  });
+
   it('several tool calls in one response each run once, in order, with their own result', async () => {
     const b = await bench([{ toolCalls: [CONTEXT_GET, STEP_READ, POLICY_READ] }, finalAnswer('Read three things.', 'chat')]);
     const { end, events } = await runTurn(b);

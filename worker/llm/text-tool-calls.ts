@@ -3,6 +3,9 @@
 // (Llama 3.1), a fenced JSON block, or a bare JSON object or array (after Mistral's `[TOOL_CALLS]` or
 // Llama's `<|python_tag|>`) back as plain content. They become real tool calls only when tools were offered and every name
 // is an offered tool; anything else stays text, so a final answer that happens to be JSON is never eaten.
+// One that names an offered tool but cannot be read (cut off mid-call, or otherwise broken) becomes a call
+// whose arguments are the broken text: the loop refuses it as arguments that are not JSON, asks again,
+// and ends the turn naming the tool-call parser if it keeps happening — never a chat answer of raw markup.
 
 import type { AssembledToolCall, ChatResult } from '../../shared/llm/types.ts';
 import { withoutThinking } from '../../shared/llm/thinking.ts';
@@ -116,6 +119,46 @@ export function recoverTextToolCalls(content: string, offeredNames: readonly str
   return { calls, rest: rest.trim() };
 }
 
+/** Where a call written as text starts: a tag, a JSON fence, or a marker, then the object (or list) of the call. */
+const CALL_START = /(?:<tool_call>|```(?:json|tool_call|tool)?[ \t]*\n|\[TOOL_CALLS\]|<\|python_tag\|>)[ \t\n]*(?=\[?\s*\{)/;
+/** The opening of a call object: its name first, as every template writes it. */
+const CALL_OPENING = /^\[?\s*\{\s*"name"\s*:\s*"([^"\\]{1,100})"\s*(?:,\s*"(?:arguments|parameters)"\s*:\s*)?/;
+/** The end of a tagged or fenced call, when it has one. */
+const CALL_END = /\s*(?:<\/tool_call>|```)[\s\S]*$/;
+
+/**
+ * A tool call written as text that names an offered tool but does not parse (cut off mid-call,
+ * broken JSON): a call of that tool whose arguments are the text as written after the name, so the
+ * loop refuses it as unreadable arguments. Only for text that plainly opens a call — after a tag, a
+ * fence or a marker, or as the whole answer — and null for anything else.
+ */
+export function unreadableTextToolCall(content: string, offeredNames: readonly string[]): RecoveredToolCalls | null {
+  if (offeredNames.length === 0) return null;
+  const text = withoutThinking(content);
+  const offered = new Set(offeredNames);
+  const tagged = /<function=([A-Za-z0-9_.:\-/]+)>/.exec(text);
+  if (tagged) {
+    const name = offeredName(tagged[1]!, offered);
+    if (name === null) return null;
+    const args = text.slice(tagged.index + tagged[0].length).replace(/\s*<\/function>[\s\S]*$/, '').trim();
+    if (args.length === 0 || parseJson(args) !== undefined) return null;
+    return { calls: [{ name, argumentsText: args }], rest: text.slice(0, tagged.index).trim() };
+  }
+  const start = CALL_START.exec(text);
+  const bare = start ? null : /^\s*(?=\[?\s*\{)/.exec(text);
+  const at = start ? start.index + start[0].length : bare ? bare[0].length : -1;
+  if (at < 0) return null;
+  const body = text.slice(at).replace(CALL_END, '');
+  if (parseJson(body) !== undefined) return null;
+  const opening = CALL_OPENING.exec(body);
+  if (!opening) return null;
+  const name = offeredName(opening[1]!, offered);
+  if (name === null) return null;
+  // The arguments as written; never empty (an empty text reads as `{}`), so the broken call never runs.
+  const args = body.slice(opening[0].length).trim();
+  return { calls: [{ name, argumentsText: args.length > 0 ? args : body.trim() }], rest: start ? text.slice(0, start.index).trim() : '' };
+}
+
 /**
  * The completed answer with tool calls recovered from its text, when it has no real ones and the
  * text holds calls of offered tools; otherwise `result` unchanged. The recovered calls count as
@@ -123,9 +166,12 @@ export function recoverTextToolCalls(content: string, offeredNames: readonly str
  */
 export function withTextToolCalls(result: ChatResult, offeredNames: readonly string[]): ChatResult {
   if (result.toolCalls.length > 0) return result;
-  const recovered = recoverTextToolCalls(result.content, offeredNames);
+  const readable = recoverTextToolCalls(result.content, offeredNames);
+  const recovered = readable ?? unreadableTextToolCall(result.content, offeredNames);
   if (recovered === null) return result;
-  const clean = result.finishReason !== 'length' && result.finishReason !== 'content_filter';
+  // An unreadable call is read (and refused as not JSON) whatever ended the answer: counted as
+  // unreadable, it ends the turn with the parser hint instead of being asked for again and again.
+  const clean = readable === null || (result.finishReason !== 'length' && result.finishReason !== 'content_filter');
   const toolCalls: AssembledToolCall[] = recovered.calls.map((call, index) => ({
     index,
     id: `call_text_${index}`,

@@ -65,3 +65,26 @@ describe('file contents in the answer', () => {
     expect(changeClaim('```text\nI have updated the step.\n```')).toBeNull();
   });
 });
+
+// Suggest-only turns cannot stage: a proposal (new contents included) is the expected answer there.
+describe('in a suggest-only turn', () => {
+  it.each([
+    "I've updated the step as requested.",
+    '我已经更新了 classify-issue 步骤的目标。',
+    "I've updated the step's goal; it is ready to apply.",
+    'The classify-issue step has been updated.',
+  ])('still reads a claim that a change was made: %j', (text) => {
+    expect(changeClaim(text, { suggestOnly: true })).toBe('claim');
+  });
+
+  it.each([
+    'I suggest changing the goal to "Classify each ticket and cite the policy section".',
+    'You could add a rule that cites the policy section.',
+    `I suggest this text for the step:\n${STEP_FILE}`,
+    `Here is the revised step I would propose:\n${STEP_FILE}`,
+    '建议将目标改为“分类工单并引用政策条款”。',
+    '以下是建议修改后的步骤：',
+  ])('does not read a suggestion as a claim: %j', (text) => {
+    expect(changeClaim(text, { suggestOnly: true })).toBeNull();
+  });
+});

@@ -7,6 +7,8 @@
  * it earlier", "之前已更新"); a block of contents does not when the answer says plainly that nothing
  * was changed. Contents offered as a proposal ("it could look like this") do count: the chat shows
  * file contents only as a pointer to the diff, so a proposal is asked to be staged for review.
+ * In a suggest-only turn (nothing can be staged) a proposal is the expected answer: there only a
+ * claim that a change was made counts, not contents nor "here is the updated step".
  */
 import { isFileContents } from './final-answer.ts';
 
@@ -26,15 +28,17 @@ const CLAIMS: readonly RegExp[] = [
   new RegExp(`\\b(?:has|have)\\s+(?:now\\s+|just\\s+)?been\\s+(?:${EN_VERBS})\\b`, 'iu'),
   // "Updated classify-issue to cite …" at the start of a sentence or a list item
   new RegExp(`^(?:[-*•]\\s*)?(?:${EN_VERBS})\\s`, 'iu'),
-  // "Here is the updated step:"
-  /\bhere(?:'s|’s| is| are)\s+(?:the\s+|your\s+)?(?:updated|revised|new|improved|rewritten|modified|optimi[sz]ed|edited|changed)\b/iu,
   // 已更新 / 已经修改 / 已被删除 / 已为你添加
   new RegExp(`已(?:经)?(?:被|为你|为您|帮你|帮您|将)?(?:${ZH_VERBS})`, 'u'),
   // 我修改了 / 我已经帮你优化了
   new RegExp(`我(?:已经?)?(?:为你|为您|帮你|帮您)?(?:${ZH_VERBS})了`, 'u'),
   // 做了以下修改 / 进行了优化
   new RegExp(`(?:进行|做)了(?:一些|以下|如下|这些)?(?:${ZH_VERBS})`, 'u'),
-  // 以下是更新后的步骤
+];
+
+/** Words that present a changed text ("Here is the updated step:", "以下是更新后的步骤"): a claim, except in a suggest-only turn, where they present a proposal. */
+const PRESENTS: readonly RegExp[] = [
+  /\bhere(?:'s|’s| is| are)\s+(?:the\s+|your\s+)?(?:updated|revised|new|improved|rewritten|modified|optimi[sz]ed|edited|changed)\b/iu,
   new RegExp(`(?:以下|下面|如下)(?:是|为)?[^。！？\\n]{0,15}(?:${ZH_VERBS})后的`, 'u'),
 ];
 
@@ -61,9 +65,9 @@ function sentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-function claimIn(sentence: string): boolean {
+function claimIn(sentence: string, patterns: readonly RegExp[]): boolean {
   if (/[?？]$/u.test(sentence) || EARLIER.test(sentence)) return false;
-  for (const pattern of CLAIMS) {
+  for (const pattern of patterns) {
     const match = pattern.exec(sentence);
     if (match && !NOT_A_CLAIM.test(sentence.slice(0, match.index)) && !OF_NOTHING.test(sentence.slice(match.index + match[0].length))) return true;
   }
@@ -73,12 +77,15 @@ function claimIn(sentence: string): boolean {
 /**
  * 'claim' when a sentence of `text` (outside code blocks) says a change was made, 'contents' when it
  * carries a long Markdown/JSON/YAML block (file contents, as the chat would hide them) and does not
- * say that nothing changed; null otherwise.
+ * say that nothing changed; null otherwise. With `suggestOnly`, only a claim that a change was made
+ * counts (never 'contents').
  */
-export function changeClaim(text: string): ChangeClaim | null {
+export function changeClaim(text: string, options: { suggestOnly?: boolean } = {}): ChangeClaim | null {
   const blocks = [...text.matchAll(FENCED)];
   const prose = text.replace(FENCED, '\n');
-  if (sentences(prose).some(claimIn)) return 'claim';
+  const patterns = options.suggestOnly ? CLAIMS : [...CLAIMS, ...PRESENTS];
+  if (sentences(prose).some((sentence) => claimIn(sentence, patterns))) return 'claim';
+  if (options.suggestOnly) return null;
   const contents = blocks.some((block) => FILE_LANGUAGES.has(block[1]!.trim().toLowerCase()) && isFileContents(block[2]!));
   return contents && !NOTHING_CHANGED.test(prose) ? 'contents' : null;
 }

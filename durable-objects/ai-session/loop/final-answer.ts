@@ -100,7 +100,12 @@ export function parseFinalAnswer(content: string, finishReason: FinishReason | n
   if (candidate !== null) {
     const read = parseJsonLenient(candidate);
     if (!read.ok) return { ok: false, problem: 'The answer looks like JSON but does not parse.' };
-    const { result: parsed } = parseLenient(FinalAnswer, contractShape(read.value));
+    const shaped = contractShape(read.value);
+    // An over-long summary is cut like prose is, before the contract's length check: length alone
+    // is no reason to ask again (the retry would send the whole answer back with it).
+    const summary = typeof shaped === 'object' && shaped !== null ? (shaped as Record<string, unknown>)['assistantSummary'] : undefined;
+    const long = typeof summary === 'string' && summary.length > MAX_SUMMARY_CHARS ? summary : null;
+    const { result: parsed } = parseLenient(FinalAnswer, long === null ? shaped : { ...(shaped as Record<string, unknown>), assistantSummary: summaryOnly(long) });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return { ok: false, problem: `The answer does not follow the contract: ${issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'unknown problem'}.` };
@@ -108,7 +113,7 @@ export function parseFinalAnswer(content: string, finishReason: FinishReason | n
     // "changeSet": null is a model's way of saying it has none.
     const { changeSet, ...rest } = parsed.data;
     const answer: FinalAnswer = { ...rest, assistantSummary: summaryOnly(parsed.data.assistantSummary), ...(changeSet === null || changeSet === undefined ? {} : { changeSet }) };
-    return { ok: true, answer, fromJson: true, said: parsed.data.assistantSummary };
+    return { ok: true, answer, fromJson: true, said: long ?? parsed.data.assistantSummary };
   }
   return { ok: true, answer: { responseType: 'chat', assistantSummary: summaryOnly(answerText) }, fromJson: false, said: answerText };
 }

@@ -4,7 +4,10 @@
  * in the turn is never a success. The loop first tells the model exactly why nothing was staged and
  * which tool to call (a repair; once only for a claim in words, which may be read wrongly); once
  * the repairs are spent the turn ends with a visible "no changes staged" outcome and the reason
- * (turn-endings.ts). An answer that only explains or asks ends as it is.
+ * (turn-endings.ts). An answer that only explains or asks ends as it is. In a suggest-only turn
+ * nothing can be changed, so any claim in words that a change was made is false: it is sent back
+ * once with the suggest-only wording, then ends the same way; a suggestion (contents included, and
+ * a responseType "change") ends as it is.
  */
 import type { ToolEnvelope, ToolError } from '../../../shared/ai/tool-envelope.ts';
 import type { SessionMeta } from '../../../shared/ai/session.ts';
@@ -86,7 +89,8 @@ export function nothingStaged(
   session: SessionMeta,
   said: string,
 ): NothingStaged | null {
-  if (turn.suggestOnly || turn.stagedVersion !== null) return null;
+  if (turn.suggestOnly) return suggestOnlyClaim(said);
+  if (turn.stagedVersion !== null) return null;
   const declared = answer.responseType === 'change' || answer.changeSet !== undefined;
   const inWords = declared ? null : changeClaim(said);
   if (!declared && inWords === null) return null;
@@ -107,6 +111,22 @@ export function nothingStaged(
       problem,
       `- To change files, call builder_change_stage with {"changeSet": …}, for example ${JSON.stringify({ changeSet: exampleChangeSet(session) })}; then answer again.`,
       '- If you did not mean to change anything, answer with "responseType": "chat" and say plainly that you made no change (without file contents).',
+    ],
+  };
+}
+
+/** Why nothing changed in a suggest-only turn, for the model and for people. */
+export const SUGGEST_ONLY_REASON = 'this turn was suggest-only, so the AI could not change any file and nothing was changed';
+
+/** A suggest-only turn's answer that claims a change was made (never contents nor responseType alone: a suggestion is the expected answer). */
+function suggestOnlyClaim(said: string): NothingStaged | null {
+  if (changeClaim(said, { suggestOnly: true }) === null) return null;
+  return {
+    reason: SUGGEST_ONLY_REASON,
+    inWords: true,
+    repairLines: [
+      '- problem: your answer says you made changes, but this turn is suggest-only: you cannot change files in this turn, and nothing was changed.',
+      '- Answer again with "responseType": "chat": describe your suggestion as a suggestion ("I suggest …", "You could …"), or say what you would change. Do not say that you changed anything.',
     ],
   };
 }

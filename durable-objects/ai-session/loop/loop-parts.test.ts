@@ -150,6 +150,15 @@ describe('the final answer', () => {
     expect(summaryOnly('Use `a`:\n```\nshort\n```')).toContain('short');
     expect(summaryOnly('x'.repeat(5000))).toHaveLength(MAX_SUMMARY_CHARS);
   });
+
+  it('cuts an over-long JSON summary like prose, never asking again for length alone', () => {
+    const long = `I made no change. ${'The step reads well. '.repeat(16_000)}`;
+    const read = parseFinalAnswer(JSON.stringify({ responseType: 'chat', assistantSummary: long }), 'stop');
+    expect(read).toMatchObject({ ok: true, fromJson: true, said: long, answer: { responseType: 'chat' } });
+    const summary = read.ok ? read.answer.assistantSummary : '';
+    expect(summary).toHaveLength(MAX_SUMMARY_CHARS);
+    expect(summary).toBe(summaryOnly(long));
+  });
 });
 
 describe('unreadable tool calls', () => {

@@ -102,6 +102,7 @@ export function endTurn(deps: EndingDeps, turn: TurnRecord, ending: Ending, audi
       const code: ErrorCode = 'AI_NO_CHANGES_STAGED';
       const message = `No changes staged: the AI said it made changes, but ${ending.reason}.`;
       const hints = ['Nothing in the project or the working copy changed. Send your message again, or try another model.'];
+      if (current.suggestOnly) hints.push('This turn was "Suggest only": send the message again without it to let the AI stage changes.');
       core.turns.update(turn.id, { status: 'failed', endedAt: Date.now(), outcome: { code } });
       emit({
         type: 'turn.failed',
