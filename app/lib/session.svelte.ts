@@ -95,7 +95,10 @@ export class Session {
    * device; a language whose words could not be loaded is neither used nor remembered).
    */
   async chooseLocale(next: Locale): Promise<void> {
-    if (!(await useLocale(next)) || !this.#user) return;
+    // The validation issues' words come with another language, so an issue never shows in English to its reader.
+    const issueWords = next === 'en' ? undefined : import('./issue-text.ts').then((module) => module.issueWordsReady());
+    const [switched] = await Promise.all([useLocale(next), issueWords?.catch(() => undefined)]);
+    if (!switched || !this.#user) return;
     const result = await this.#api.auth.updateMe({ locale: next });
     if (result.ok) this.#user = result.data.user;
   }

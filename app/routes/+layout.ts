@@ -6,8 +6,18 @@ export const ssr = false;
 export const prerender = false;
 
 // Before the first render, so no page flashes in the wrong language: a language other than
-// English loads its words here, once (the root layout's load runs again only when reloaded).
+// English loads its words here, once (the root layout's load runs again only when reloaded), and
+// the validation issues' words with them (until those are in, an issue shows the validator's English).
 export async function load(): Promise<Record<string, never>> {
-  await useLocale(initialLocale());
+  const reader = initialLocale();
+  await Promise.all([
+    useLocale(reader),
+    reader === 'en'
+      ? undefined
+      : import('../lib/issue-text.ts')
+          .then((module) => module.issueWordsReady())
+          // Offline: issues show the validator's words until they load on first use.
+          .catch(() => undefined),
+  ]);
   return {};
 }
