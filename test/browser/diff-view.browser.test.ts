@@ -6,13 +6,13 @@
  * one-character change in the Chinese example package highlights that character alone (issue 17).
  */
 import { strToU8, zipSync } from 'fflate';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_USER, seedDemo } from '../../scripts/seed-demo.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { DEMO_USER } from '../../scripts/seed-demo.ts';
 import { loadPackageDir, PACKAGES_DIR } from '../fixtures/packages.ts';
 import { hunksOf } from '../../shared/ai/hunks.ts';
 import { diffView as zhDiff } from '../../app/lib/i18n/zh/diff-view.ts';
-import { describeBrowser, useModelSuite } from './harness.ts';
+import { describeBrowser, useDemoSuite } from './harness.ts';
 
 const WF = 'vendor-intake';
 const STEP = 'capture-request';
@@ -20,26 +20,13 @@ const STEP_KEY = `step:${WF}/${STEP}`;
 const ASSET_KEY = 'asset:assets/notes/diff-view.md';
 
 describeBrowser('the diff view (browser)', () => {
-  const started = useModelSuite();
-  const contexts: BrowserContext[] = [];
+  const started = useDemoSuite();
+  const signedInPage = () => started.signedInPage();
   let projectId: string;
 
-  beforeAll(async () => {
-    ({ projectId } = await seedDemo(started.suite.product.url, { scriptedModelUrl: started.model.url }));
+  beforeAll(() => {
+    projectId = started.projectId;
   });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-  });
-
-  async function signedInPage(): Promise<Page> {
-    const base = started.suite.product.url;
-    const context = await started.suite.newContext();
-    contexts.push(context);
-    const login = await context.request.post(`${base}/api/auth/login`, { data: { email: DEMO_USER.email, password: DEMO_USER.password }, headers: { origin: base } });
-    expect(login.status()).toBe(200);
-    return context.newPage();
-  }
 
   it('shows line numbers and word highlights side by side, moves with n and j, and undoes one hunk into the timeline', { timeout: 180_000 }, async () => {
     const base = started.suite.product.url;

@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { DEMO_USER, seedDemo } from '../../scripts/seed-demo.ts';
 import { startScriptedOpenAI, type ScriptedOpenAI } from '../support/scripted-openai/index.ts';
 import { ROOT, startProduct, type Product } from './product.ts';
 
@@ -111,6 +112,49 @@ export function useModelSuite(): ModelSuite {
     get model() {
       if (!model) throw notStarted('model server');
       return model;
+    },
+  };
+}
+
+export interface DemoSuite extends ModelSuite {
+  /** The demo project `npm start` seeds, seeded on this suite's product (read inside a test). */
+  readonly projectId: string;
+  /** A page in a context of its own, signed in as the demo user; every such context is closed after the file. */
+  signedInPage(): Promise<Page>;
+}
+
+/** useModelSuite() with the demo project seeded in `beforeAll`, for the Workbench suites that review its changes. */
+export function useDemoSuite(): DemoSuite {
+  const started = useModelSuite();
+  const contexts: BrowserContext[] = [];
+  let projectId: string | undefined;
+
+  beforeAll(async () => {
+    ({ projectId } = await seedDemo(started.suite.product.url, { scriptedModelUrl: started.model.url }));
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+  });
+
+  return {
+    get suite() {
+      return started.suite;
+    },
+    get model() {
+      return started.model;
+    },
+    get projectId() {
+      if (!projectId) throw new Error('useDemoSuite(): the demo project is not seeded yet; read it inside a test, after beforeAll');
+      return projectId;
+    },
+    async signedInPage() {
+      const base = started.suite.product.url;
+      const context = await started.suite.newContext();
+      contexts.push(context);
+      const login = await context.request.post(`${base}/api/auth/login`, { data: { email: DEMO_USER.email, password: DEMO_USER.password }, headers: { origin: base } });
+      if (login.status() !== 200) throw new Error(`The demo user could not sign in: ${login.status()} ${await login.text()}`);
+      return context.newPage();
     },
   };
 }

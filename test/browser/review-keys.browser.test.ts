@@ -7,11 +7,11 @@
  * new version arrives; the word that an undo was done shows where the reader is, in a live region;
  * and an undo reads as "Undo" in the versions list, not as someone's edits.
  */
-import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_USER, seedDemo } from '../../scripts/seed-demo.ts';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { DEMO_USER } from '../../scripts/seed-demo.ts';
 import { fileChangeHash, hunksOf } from '../../shared/ai/hunks.ts';
-import { describeBrowser, useModelSuite } from './harness.ts';
+import { describeBrowser, useDemoSuite } from './harness.ts';
 
 const WF = 'vendor-intake';
 const POLICY = 'assets/policies/vendor-risk-policy.md';
@@ -22,26 +22,13 @@ const assetOp = (path: string, content: string): Op => ({ op: 'upsert', targetTy
 const longNote = (title: string) => `# ${title}\n\n${Array.from({ length: 120 }, (_, i) => `Line ${i + 1} of the note.`).join('\n')}\n`;
 
 describeBrowser('reviewing from the keyboard and through live updates (browser)', () => {
-  const started = useModelSuite();
-  const contexts: BrowserContext[] = [];
+  const started = useDemoSuite();
+  const signedInPage = () => started.signedInPage();
   let projectId: string;
 
-  beforeAll(async () => {
-    ({ projectId } = await seedDemo(started.suite.product.url, { scriptedModelUrl: started.model.url }));
+  beforeAll(() => {
+    projectId = started.projectId;
   });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-  });
-
-  async function signedInPage(): Promise<Page> {
-    const base = started.suite.product.url;
-    const context = await started.suite.newContext();
-    contexts.push(context);
-    const login = await context.request.post(`${base}/api/auth/login`, { data: { email: DEMO_USER.email, password: DEMO_USER.password }, headers: { origin: base } });
-    expect(login.status()).toBe(200);
-    return context.newPage();
-  }
 
   const json = async (res: { json(): Promise<unknown> }) => ((await res.json()) as { data: any }).data;
 
