@@ -8,7 +8,7 @@ import type { UserView } from '../../shared/api/index.ts';
 import type { ErrorBody } from '../../shared/errors.ts';
 import type { Locale } from '../../shared/i18n/locales.ts';
 import { api as browserApi, type Api, type ApiResult } from './api.ts';
-import { useLocale } from './i18n/i18n.svelte.ts';
+import { useReaderLocale } from './i18n/reader-locale.ts';
 
 /** `unknown` until the first `load()`; `error` when the server could not say (not a 401). */
 export type SessionStatus = 'unknown' | 'loading' | 'signed-in' | 'signed-out' | 'error';
@@ -66,7 +66,7 @@ export class Session {
   /** After a successful register or login: the server has set the cookie and returned the user. */
   signIn(user: UserView): void {
     // The language chosen on the account follows the person to every device.
-    if (user.locale) void useLocale(user.locale);
+    if (user.locale) void useReaderLocale(user.locale);
     this.#user = user;
     this.#error = null;
     this.#status = 'signed-in';
@@ -95,10 +95,7 @@ export class Session {
    * device; a language whose words could not be loaded is neither used nor remembered).
    */
   async chooseLocale(next: Locale): Promise<void> {
-    // The validation issues' words come with another language, so an issue never shows in English to its reader.
-    const issueWords = next === 'en' ? undefined : import('./issue-text.ts').then((module) => module.issueWordsReady());
-    const [switched] = await Promise.all([useLocale(next), issueWords?.catch(() => undefined)]);
-    if (!switched || !this.#user) return;
+    if (!(await useReaderLocale(next)) || !this.#user) return;
     const result = await this.#api.auth.updateMe({ locale: next });
     if (result.ok) this.#user = result.data.user;
   }

@@ -1,6 +1,7 @@
 // A single-page app: the Worker serves build/index.html for every page path and the client
 // renders it (wrangler.toml: not_found_handling = "single-page-application").
-import { initialLocale, useLocale } from '../lib/i18n/i18n.svelte.ts';
+import { initialLocale } from '../lib/i18n/i18n.svelte.ts';
+import { useReaderLocale } from '../lib/i18n/reader-locale.ts';
 
 export const ssr = false;
 export const prerender = false;
@@ -9,15 +10,6 @@ export const prerender = false;
 // English loads its words here, once (the root layout's load runs again only when reloaded), and
 // the validation issues' words with them (until those are in, an issue shows the validator's English).
 export async function load(): Promise<Record<string, never>> {
-  const reader = initialLocale();
-  await Promise.all([
-    useLocale(reader),
-    reader === 'en'
-      ? undefined
-      : import('../lib/issue-text.ts')
-          .then((module) => module.issueWordsReady())
-          // Offline: issues show the validator's words until they load on first use.
-          .catch(() => undefined),
-  ]);
+  await useReaderLocale(initialLocale());
   return {};
 }
