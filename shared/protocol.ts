@@ -201,4 +201,8 @@ export const IDENTITY_HEADERS = {
   roleReadAt: 'x-bmad-role-read-at',
   /** A non-secret id of the login (cookie) that opened the socket, so signing out closes its sockets. */
   loginSession: 'x-bmad-login-session',
+  /** When that login's cookie expires (ms since epoch): the object keeps the login until then at most (known-callers.ts). */
+  loginExpiresAt: 'x-bmad-login-expires-at',
+  /** The interface language the person chose, when they chose one (their messages' turns answer in it). */
+  locale: 'x-bmad-user-locale',
 } as const;

@@ -15,6 +15,8 @@ export interface AppVariables {
   user: UserView;
   /** Set by requireUser: the hashed cookie token, for sign-out. */
   sessionTokenHash: string;
+  /** Set by requireUser: when the cookie's login expires (ms since epoch). */
+  loginExpiresAt: number;
   /** Set by requireUser: the URL's project role and session, read with the cookie (`readAt`: the time before that read). */
   access: ScopeAccess & { readAt: number };
   /** Set by requireUser for a project member when the route has preloads: take them with middleware/preloaded.ts. */

@@ -21,6 +21,7 @@ import { aiAuditRoutes } from './routes/ai-audit.ts';
 import { llmProfileRoutes } from './routes/llm-profile.ts';
 import { mentionRoutes } from './routes/mentions.ts';
 import { ROUTE_PRELOADS } from './routes/preloads.ts';
+import { knownCallerMessage } from './routes/known-caller-message.ts';
 import { isUniqueViolation, logError } from '../shared/errors-report.ts';
 import { localiseErrorBody } from '../shared/i18n/error-text.ts';
 import { requestLocale } from './http/locale.ts';
@@ -34,6 +35,9 @@ const api = new Hono<AppEnv>()
   .route('/auth', authRoutes)
   .route('/users/me/llm-profile', llmProfileRoutes)
   .route('/users/me/mentions', mentionRoutes)
+  // A message from a login its session already knows is accepted before (and without) the D1 check;
+  // anything else goes on to requireUser below (routes/known-caller-message.ts).
+  .post('/projects/:projectId/ai/sessions/:sessionId/messages', knownCallerMessage)
   .use('/projects/*', requireUser(ROUTE_PRELOADS))
   .use('/projects', requireUser())
   .use('/projects/*', baselineMoved())

@@ -20,20 +20,22 @@ import { profileMemoFor } from '../../worker/llm/profile-memo.ts';
 import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
 import type { ResolveRebaseInput } from '../../shared/api/ai-rebase.ts';
-import type { GraphUndoInput, MessageInput } from '../../shared/api/ai-sessions.ts';
+import type { GraphUndoInput, MessageAccepted, MessageInput } from '../../shared/api/ai-sessions.ts';
+import type { SealedLlmProfile } from '../../shared/llm/types.ts';
 import { TurnRunner } from './loop/turn-runner.ts';
 import { AuditOutbox } from './loop/audit-outbox.ts';
 import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../shared/api-error.ts';
-import { fail, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
+import { fail, ok, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
 import { AlarmTasks } from './alarm-tasks.ts';
-import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions, MessagePreload } from '../../shared/ai/session-rpc.ts';
-import { forgetKv, migrate } from './storage.ts';
+import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions, MessagePreload, VerifiedCaller } from '../../shared/ai/session-rpc.ts';
+import { forgetKv, migrate, readKv, writeKv } from './storage.ts';
 import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
 import { logError } from '../../shared/errors-report.ts';
 import { Members } from './sockets/members.ts';
 import { SignOuts } from './sockets/sign-outs.ts';
+import { KnownCallers, knownSender, upgradeCaller } from './sockets/known-callers.ts';
 import { commentsPerMinute } from './review/comment-rate.ts';
 import { REPLAY_PAGE_SIZE, liveFrame } from './events/replay.ts';
 import { SocketHub } from './sockets/socket-hub.ts';
@@ -52,6 +54,9 @@ import type { KeepInput, UndoInput } from '../../shared/api/ai-undo.ts';
  */
 export const TURN_WATCHDOG_MS = 15_000;
 
+/** Set in `kv` once the Worker told this session its project was deleted. */
+const PROJECT_DELETED_KEY = 'projectDeleted';
+
 export class AiSessionDurableObject extends Server<Cloudflare.Env> implements AiSessionRpc {
   static override options = { hibernate: true };
 
@@ -60,6 +65,8 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #hub: SocketHub | undefined;
   #audit: AuditOutbox | undefined;
   #db: ReturnType<typeof createDb> | undefined;
+  /** Who is asking, as the Worker and the project channel told (sockets/members.ts, sign-outs.ts, known-callers.ts). */
+  #people: { members: Members; signOuts: SignOuts; callers: KnownCallers } | undefined;
   /** The open sockets in memory (sockets/roster.ts): a broadcast walks this, not the platform's list. */
   #roster = new Roster(() => this.getConnections<SocketState>());
   /** The deferred tasks and the platform alarm that runs them (alarm-tasks.ts). */
@@ -87,6 +94,12 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   get audit(): AuditOutbox {
     if (!this.#audit) this.onStart();
     return this.#audit!;
+  }
+
+  /** What the object knows of the people asking, set up with the session on first use. */
+  get people(): { members: Members; signOuts: SignOuts; callers: KnownCallers } {
+    if (!this.#people) this.onStart();
+    return this.#people!;
   }
 
   get hub(): SocketHub {
@@ -134,12 +147,14 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     // stopped): the alarm resumes or ends it now, even if it stopped before its watchdog was set;
     // audit rows left waiting are flushed by the same alarm.
     if (this.#core.turns.open()?.status === 'running' || this.#audit.pending() > 0) this.#tasks.schedule('turn', Date.now());
+    const people = { members: new Members(sql), signOuts: new SignOuts(sql), callers: new KnownCallers(sql, () => this.now()) };
+    this.#people = people;
     this.#hub = new SocketHub({
       sessionId: () => this.name,
       core: this.#core,
       turns: this.#turns,
-      members: new Members(sql),
-      signOuts: new SignOuts(sql),
+      members: people.members,
+      signOuts: people.signOuts,
       connections: () => this.#roster.open(),
       subscribersChanged: () => this.#roster.changed(),
       replayPageSize: () => this.replayPageSize,
@@ -220,7 +235,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     forgetKv(this.ctx.storage.sql);
-    this.#core = this.#turns = this.#hub = this.#audit = undefined;
+    this.#core = this.#turns = this.#hub = this.#audit = this.#people = undefined;
     this.#tasks.cleared();
     return true;
   }
@@ -252,6 +267,9 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       const hub = this.hub;
       this.#roster.add(connection);
       hub.connect(connection, ctx.request.headers);
+      // An accepted socket's login is one the Worker just checked: its owner's next message needs no D1 read.
+      const upgrade = connection.state && !connection.state.revoked ? upgradeCaller(ctx.request.headers, connection.state) : null;
+      if (upgrade) this.people.callers.rememberLogin(upgrade.caller, upgrade.who);
     } catch (error) {
       // partyserver would send the error's stack to the client: the log gets it, the socket a code.
       logError('ai session: a socket could not be set up', error, { sessionId: this.name });
@@ -279,11 +297,25 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   /** The project channel (worker/live/project-channel.ts): a membership change, a sign-out, a baseline move. Answers once every socket was told. */
   async projectMessage(projectId: string, message: ProjectChannelMessage): Promise<{ sockets: number }> {
     if (this.#session(projectId)) return { sockets: 0 };
-    if (message.type === 'baselineMoved') {
-      this.core.baselineMoved();
-      return { sockets: 0 };
+    switch (message.type) {
+      case 'baselineMoved':
+        this.core.baselineMoved();
+        return { sockets: 0 };
+      case 'callerChanged':
+        this.people.callers.forget(message.userId, message.at);
+        return { sockets: 0 };
+      case 'projectDeleted':
+        return { sockets: await this.#projectDeleted() };
+      case 'signedOut':
+        this.people.callers.forgetLogins(message.userId, message.loginSessionId);
+        return { sockets: this.hub.projectMessage(message) };
+      case 'membershipChanged':
+        return { sockets: this.hub.projectMessage(message) };
+      default: {
+        const never: never = message;
+        throw new Error(`unhandled project message ${String(never)}`);
+      }
     }
-    return { sockets: this.hub.projectMessage(message) };
   }
 
   // ---------------------------------------------------------------- RPC (called by the Worker after its role check)
@@ -306,13 +338,18 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       }
       // Stored even when there is none (null), so the first message knows it without a read.
       if (fresh) this.core.turns.setTokenBudget(options.tokenBudget ?? null);
+      const caller = options.caller;
+      if (caller) {
+        const creator: Actor = { userId: meta.createdBy, name: creatorName, role: caller.role, ...(caller.locale ? { locale: caller.locale } : {}) };
+        this.#rememberCaller(creator, caller, caller.senderProfile);
+      }
       return { lastSeq: this.core.log.lastSeq() };
     });
   }
 
   async #forget(): Promise<void> {
     await this.ctx.storage.deleteAll();
-    this.#core = this.#turns = this.#hub = this.#audit = undefined;
+    this.#core = this.#turns = this.#hub = this.#audit = this.#people = undefined;
     this.#tasks.forgotten();
   }
 
@@ -320,7 +357,28 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     // A released object answers from nothing rather than re-creating empty tables.
     if (this.#released()) return fail('AI_SESSION_NOT_FOUND');
     const meta = this.core.meta;
-    return !meta || meta.projectId !== projectId ? fail('AI_SESSION_NOT_FOUND') : null;
+    if (!meta || meta.projectId !== projectId) return fail('AI_SESSION_NOT_FOUND');
+    return readKv<boolean>(this.ctx.storage.sql, PROJECT_DELETED_KEY) ? fail('AI_SESSION_NOT_FOUND') : null;
+  }
+
+  /**
+   * The project was deleted (D1 dropped this session's row with it): from now on the object answers
+   * as if it never existed, its running turn stops (it would spend the sender's tokens for no one)
+   * and every socket closes. Returns how many sockets were open.
+   */
+  async #projectDeleted(): Promise<number> {
+    writeKv(this.ctx.storage.sql, PROJECT_DELETED_KEY, true);
+    const open = this.core.turns.open();
+    if (open) {
+      try {
+        await this.turns.stop({ userId: open.userId, name: open.userName, role: open.userRole });
+      } catch (error) {
+        logError('ai session: the turn of a deleted project could not be stopped', error, { sessionId: this.name });
+      }
+    }
+    const sockets = [...this.getConnections<SocketState>()];
+    for (const connection of sockets) connection.close(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
+    return sockets.length;
   }
 
   async getState(projectId: string, options: { messagesBefore?: number; messagesLimit?: number } = {}) {
@@ -360,7 +418,27 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   /** POST …/messages: start a turn; answers once it is accepted (its progress follows as events). */
   async sendMessage(projectId: string, actor: Actor, input: MessageInput, preload: MessagePreload = {}) {
-    return this.#session(projectId) ?? outcomeOf(() => this.turns.accept(actor, input, preload.senderProfile));
+    const missing = this.#session(projectId);
+    if (missing) return missing;
+    if (preload.caller) this.#rememberCaller(actor, preload.caller, preload.senderProfile);
+    return outcomeOf(() => this.turns.accept(actor, input, preload.senderProfile));
+  }
+
+  /** POST …/messages with nothing read from D1: accepted only when this object can vouch for the login (known-callers.ts). */
+  async sendKnownMessage(projectId: string, loginSession: string, input: MessageInput): Promise<Outcome<MessageAccepted | null>> {
+    // Not this project's session: the Worker answers after its own check (an unknown caller learns nothing here).
+    if (this.#session(projectId)) return ok(null);
+    const sender = knownSender(this.people, loginSession);
+    if (!sender) return ok(null);
+    return outcomeOf(() => this.turns.accept(sender.actor, input, sender.senderProfile));
+  }
+
+  /** A login, role and (when read) AI profile the Worker just checked against D1. */
+  #rememberCaller(actor: Actor, caller: VerifiedCaller, senderProfile: SealedLlmProfile | null | undefined): void {
+    const { members, callers } = this.people;
+    members.seed(actor.userId, actor.role, caller.readAt);
+    callers.rememberLogin(caller, actor);
+    if (senderProfile !== undefined) callers.rememberProfile(actor.userId, senderProfile, caller.readAt);
   }
 
   /** POST …/address-comments: the open review threads, fenced as data, become the next turn's message. */

@@ -69,6 +69,13 @@ const SCHEMA = [
   // The sign-outs the Worker told of (sockets/sign-outs.ts): a login's (login_session = its id), or
   // everywhere (login_session = '', at = when D1 had it). Connects and frames are checked against it.
   `CREATE TABLE IF NOT EXISTS sign_outs (user_id TEXT NOT NULL, login_session TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (user_id, login_session))`,
+  // The logins the Worker checked for requests to this session, and when it last told of a change to
+  // a person (sockets/known-callers.ts): a known login's message needs no D1 read. (Their AI
+  // profiles are kept in memory only: a sealed key is never written here.)
+  `CREATE TABLE IF NOT EXISTS known_logins (
+     login_session TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL, locale TEXT,
+     read_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS caller_changes (user_id TEXT PRIMARY KEY, at INTEGER NOT NULL)`,
   // Deferred work the alarm runs by name: the debounced re-validation, the release after retention.
   // (The turn watchdog and the audit flush need only the alarm itself: ai-session.ts keeps them in memory.)
   `CREATE TABLE IF NOT EXISTS tasks (name TEXT PRIMARY KEY, due_at INTEGER NOT NULL)`,

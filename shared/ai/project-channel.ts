@@ -38,7 +38,23 @@ export interface BaselineMoved {
   type: 'baselineMoved';
 }
 
-/** What the session's sockets act on (the hub); `baselineMoved` is the session's own. */
+/**
+ * Something the session may keep about a person changed: their AI profile, name or language. The
+ * session forgets the logins and profile it kept for them (their next message is checked against
+ * D1 again), and a check read at or before `at` (ms since epoch, noted after the write) is not kept.
+ */
+export interface CallerChanged {
+  type: 'callerChanged';
+  userId: string;
+  at: number;
+}
+
+/** The project was deleted: its sessions close every socket and answer as if they never existed. */
+export interface ProjectDeleted {
+  type: 'projectDeleted';
+}
+
+/** What the session's sockets act on (the hub); the others are the session's own. */
 export type SocketChannelMessage = MembershipChanged | SignedOut;
 
-export type ProjectChannelMessage = SocketChannelMessage | BaselineMoved;
+export type ProjectChannelMessage = SocketChannelMessage | BaselineMoved | CallerChanged | ProjectDeleted;

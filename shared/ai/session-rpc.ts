@@ -79,12 +79,31 @@ export interface ReviewedVersion {
  */
 export interface MessagePreload {
   senderProfile?: SealedLlmProfile | null;
+  /** The login the Worker checked this request's cookie for: the object keeps it, so the same login's next message needs no D1 read. */
+  caller?: VerifiedCaller;
+}
+
+/**
+ * A login the Worker checked against D1 for a request to this session (its cookie, the person's
+ * role and, when read, their AI profile). The object keeps it (sockets/known-callers.ts) and lets the
+ * same login's next message in without asking D1, for as long as the project channel told it of no
+ * sign-out, role change or change to the person (and within a bounded age).
+ */
+export interface VerifiedCaller {
+  /** The login's non-secret id (worker/auth/login-session-id.ts), derived from the cookie. */
+  loginSession: string;
+  /** When the Worker read the cookie and the role from D1 (ms since epoch), before the read. */
+  readAt: number;
+  /** When the login's cookie expires (ms since epoch). */
+  expiresAt: number;
 }
 
 /** How a turn the caller waits for ended, or `ended: false` when the wait ran out first. */
 export interface CreateSessionOptions {
   tokenBudget?: number | null;
   context?: ProjectContext;
+  /** The creator's login and AI profile, read with who-is-asking: their first message needs no D1 read. */
+  caller?: VerifiedCaller & { senderProfile?: SealedLlmProfile | null; role: Role; locale?: Locale };
 }
 
 export type TurnWait = { ended: false; outcome?: undefined } | { ended: true; outcome: MessageWaited };
@@ -104,6 +123,12 @@ export interface AiSessionRpc {
   apply(projectId: string, actor: Actor, request: ApplyRequest): Promise<Outcome<ApplyAnswer>>;
   cancel(projectId: string, actor: Actor): Promise<Outcome<{ status: SessionStatus }>>;
   sendMessage(projectId: string, actor: Actor, input: MessageInput, preload?: MessagePreload): Promise<Outcome<MessageAccepted>>;
+  /**
+   * A message from a login the object already knows (`loginSession`, from the cookie; the Worker
+   * read nothing): accepted as `sendMessage` would when the object knows who it is, their role and
+   * their AI profile, all still in force; null when it cannot tell, and the Worker asks D1 instead.
+   */
+  sendKnownMessage(projectId: string, loginSession: string, input: MessageInput): Promise<Outcome<MessageAccepted | null>>;
   waitForTurn(projectId: string, turnId: string, timeoutMs: number): Promise<Outcome<TurnWait>>;
   stopTurn(projectId: string, actor: Actor): Promise<Outcome<{ turnId: string; status: 'stopped' }>>;
   resumeTurn(projectId: string, actor: Actor): Promise<Outcome<{ turnId: string; status: 'running' }>>;

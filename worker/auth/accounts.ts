@@ -42,7 +42,7 @@ export interface ScopeAccess extends LookupScope {
 
 export type SessionLookup =
   /** `preloaded`: the rows of the route's preloads, kept only for a member of the scope's project. */
-  | { type: 'valid'; user: UserView; tokenHash: string; access: ScopeAccess; preloaded: PreloadedReads | null }
+  | { type: 'valid'; user: UserView; tokenHash: string; access: ScopeAccess; preloaded: PreloadedReads | null; expiresAt: number }
   | { type: 'invalid' }
   | { type: 'expired' };
 
@@ -119,6 +119,11 @@ export async function login(db: Db, input: { email: string; password: string }, 
   return { type: 'signed_in', user: { id: user.id, email: user.email, name: user.name, ...localeOf(user.locale) }, token };
 }
 
+/** True when `token` could be a session cookie this product made (randomToken: base32, 40–64 characters). */
+export function isSessionTokenShaped(token: string): boolean {
+  return /^[a-z2-7]{40,64}$/.test(token);
+}
+
 /**
  * The cookie's login, its user, the user's role on the URL's project and whether the URL's session
  * belongs to that project: one query, so a request knows who is asking after one round trip. Nothing
@@ -131,7 +136,7 @@ export async function lookupSession(
   scope: LookupScope = { projectId: null, sessionId: null },
   preloads: readonly Preload<unknown>[] = [],
 ): Promise<SessionLookup> {
-  if (!/^[a-z2-7]{40,64}$/.test(token)) return { type: 'invalid' };
+  if (!isSessionTokenShaped(token)) return { type: 'invalid' };
   const tokenHash = await sha256Hex(token);
   // An absent id joins on '' (no row has it), so the query keeps one shape.
   const projectId = scope.projectId ?? '';
@@ -171,13 +176,15 @@ export async function lookupSession(
     }
   }
   if (!row) return { type: 'invalid' };
-  if (Date.parse(row.expiresAt) <= Date.now()) {
+  const expiresAt = Date.parse(row.expiresAt);
+  if (expiresAt <= Date.now()) {
     await db.delete(authSessions).where(eq(authSessions.tokenHash, tokenHash));
     return { type: 'expired' };
   }
   return {
     type: 'valid',
     tokenHash,
+    expiresAt,
     user: { id: row.id, email: row.email, name: row.name, ...localeOf(row.locale) },
     // A non-member's preloaded rows are dropped here: the route answers 404 without them.
     preloaded: preloadScope && row.role ? new PreloadedReads(preloadScope, preloadRows) : null,

@@ -106,6 +106,21 @@ export function jsonBody<S extends z.ZodType>(schema: S): JsonBodyMiddleware<S> 
   };
 }
 
+/**
+ * The body parsed by `schema`, or undefined when it is not a valid one (whatever the reason): for a
+ * route's early path that must not answer before the caller is known; the usual path, after the
+ * caller's check, reads the same body again (Hono keeps its text) and answers the problem.
+ */
+export async function tryJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S> | undefined> {
+  try {
+    const parsed = schema.safeParse(await readJsonBody(c));
+    return parsed.success ? parsed.data : undefined;
+  } catch (error) {
+    if (error instanceof ApiError) return undefined;
+    throw error;
+  }
+}
+
 /** Optional JSON body: an empty body counts as `{}`. */
 export function optionalJsonBody<S extends z.ZodType>(schema: S): JsonBodyMiddleware<S> {
   return async function optionalJsonBodyValidator(c, next) {

@@ -1,8 +1,9 @@
 /**
  * The Worker's one channel to a project's live session objects: finds the project's active AI
  * sessions in one query and calls each object's `projectMessage` RPC, awaiting them all, so a
- * route that changed something answers only after every live socket was told. Membership changes
- * and sign-outs use it now; later messages join the union in shared/ai/project-channel.ts.
+ * route that changed something answers only after every live socket was told. Membership changes,
+ * sign-outs, baseline moves, changes to a person and project deletions use it (the union in
+ * shared/ai/project-channel.ts).
  */
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -38,13 +39,17 @@ async function deliver(env: ChannelEnv, sessions: ReadonlyArray<{ id: string; pr
   return results.reduce((sum, r) => sum + (r.status === 'fulfilled' ? r.value : 0), 0);
 }
 
-/** Tell every live session of `projectId`; resolves with how many sockets the message reached. */
-export async function tellProject(env: ChannelEnv, db: Db, projectId: string, message: ProjectChannelMessage): Promise<number> {
-  const sessions = await db
+/** The live (active) sessions of `projectId`. */
+export function liveSessionsOf(db: Db, projectId: string): Promise<Array<{ id: string; projectId: string }>> {
+  return db
     .select({ id: aiSessions.id, projectId: aiSessions.projectId })
     .from(aiSessions)
     .where(and(eq(aiSessions.projectId, projectId), eq(aiSessions.status, 'active')));
-  return deliver(env, sessions, message);
+}
+
+/** Tell every live session of `projectId`; resolves with how many sockets the message reached. */
+export async function tellProject(env: ChannelEnv, db: Db, projectId: string, message: ProjectChannelMessage): Promise<number> {
+  return deliver(env, await liveSessionsOf(db, projectId), message);
 }
 
 /** Tell sessions already known (the sign-in query lists a project's live ones); resolves with the sockets reached. */
@@ -52,7 +57,7 @@ export function tellSessions(env: ChannelEnv, sessions: ReadonlyArray<{ id: stri
   return deliver(env, sessions, message);
 }
 
-/** Tell every live session of every project `userId` is a member of (a sign-out). */
+/** Tell every live session of every project `userId` is a member of (a sign-out, a change to the person). */
 export async function tellUserProjects(env: ChannelEnv, db: Db, userId: string, message: ProjectChannelMessage): Promise<number> {
   const sessions = await db
     .select({ id: aiSessions.id, projectId: aiSessions.projectId })

@@ -31,6 +31,7 @@ export function requireUser(preloads: readonly Preload<unknown>[] = []): Middlew
       case 'valid':
         c.set('user', session.user);
         c.set('sessionTokenHash', session.tokenHash);
+        c.set('loginExpiresAt', session.expiresAt);
         c.set('access', { ...session.access, readAt });
         if (session.preloaded) c.set('preloaded', session.preloaded);
         return next();

@@ -33,7 +33,7 @@ import {
 import { SessionMode, TargetType, type SessionMeta } from '../../shared/ai/session.ts';
 import { checkAssetPath } from '../../shared/bmad/asset-path.ts';
 import { ID_PATTERN } from '../../shared/bmad/formats.ts';
-import { actorOf, sessionObject, sessionStub, unwrap } from './session-rpc.ts';
+import { actorOf, sessionObject, sessionStub, unwrap, verifiedCaller } from './session-rpc.ts';
 import { aiReviewRoutes } from './ai-review.ts';
 import { aiVersionRoutes } from './ai-versions.ts';
 import { aiRebaseRoutes } from './ai-rebase.ts';
@@ -127,15 +127,19 @@ function resolveTarget(input: ReturnType<typeof CreateSessionInput.parse>): Targ
 }
 
 /**
- * Creating a session reads the project context (the package, its revisions and settings) with
- * who-is-asking and hands it to the new object, which keeps it rather than reading D1 again: then
- * only the session row is left (two round trips).
+ * Creating a session reads the project context (the package, its revisions and settings) and the
+ * creator's AI profile (sealed) with who-is-asking and hands them to the new object, which keeps
+ * them rather than reading D1 again: then only the session row is left (two round trips), and the
+ * creator's first message reads nothing.
  */
 export const createSessionPreload = definePreload({
   method: 'POST',
   route: '/api/projects/:projectId/ai/sessions',
-  queries: (db, scope) => [...projectContextQueries(db, scope.projectId, scope.member)],
-  decode: (rows, scope) => projectContextFrom(scope.projectId, rows as unknown as ProjectContextRows),
+  queries: (db, scope) => [...projectContextQueries(db, scope.projectId, scope.member), sealedProfileQuery(db, scope.tokenHash, scope.member)],
+  decode: (rows, scope) => ({
+    context: projectContextFrom(scope.projectId, rows.slice(0, -1) as unknown as ProjectContextRows),
+    senderProfile: (rows.at(-1) as SealedLlmProfile[])[0] ?? null,
+  }),
 });
 
 /**
@@ -163,11 +167,14 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     const stub = await sessionObject(c, sessionId);
     // The object first: it checks the target against its baseline, and a session row never
     // points at an object that does not know it.
-    const context = takePreloaded(c, createSessionPreload);
+    const preloaded = takePreloaded(c, createSessionPreload);
+    const { locale } = c.var.user;
+    const caller = { ...(await verifiedCaller(c)), role: c.var.role, ...(locale ? { locale } : {}) };
     unwrap(
       await stub.createSession(meta, c.var.user.name, input.userPrompt?.trim() || null, {
         tokenBudget: input.tokenBudget ?? null,
-        ...(context ? { context } : {}),
+        ...(preloaded ? { context: preloaded.context } : {}),
+        caller: preloaded ? { ...caller, senderProfile: preloaded.senderProfile } : caller,
       }),
     );
     const envelope = await stub.tool(c.var.projectId, actorOf(c), 'builder.context.get', {});
@@ -202,7 +209,8 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     const stub = await sessionStub(c);
     // Read with the cookie (senderProfilePreload); without it (no preload on this request) the object reads D1 itself.
     const senderProfile = takePreloaded(c, senderProfilePreload);
-    const accepted = unwrap(await stub.sendMessage(c.var.projectId, actorOf(c), c.req.valid('json'), senderProfile === undefined ? {} : { senderProfile }));
+    const caller = await verifiedCaller(c);
+    const accepted = unwrap(await stub.sendMessage(c.var.projectId, actorOf(c), c.req.valid('json'), senderProfile === undefined ? { caller } : { caller, senderProfile }));
     const wait = c.req.valid('query').wait;
     if (wait === 0) return ok(c, accepted, 202);
     const statePath = new URL(c.req.url).pathname.replace(/\/messages$/, '');
@@ -292,6 +300,8 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     headers.set(IDENTITY_HEADERS.projectId, c.var.projectId);
     headers.set(IDENTITY_HEADERS.roleReadAt, String(readAt));
     headers.set(IDENTITY_HEADERS.loginSession, await loginSessionId(c.var.sessionTokenHash));
+    headers.set(IDENTITY_HEADERS.loginExpiresAt, String(c.var.loginExpiresAt));
+    if (c.var.user.locale) headers.set(IDENTITY_HEADERS.locale, c.var.user.locale);
     // Only the path goes on: the query is the client's (a `_pk` there would choose the socket's id).
     const url = new URL(c.req.url);
     url.search = '';

@@ -66,5 +66,7 @@ export const authRoutes = new Hono<AppEnv>()
   .patch('/me', requireUser(), jsonBody(UpdateMeInput), async (c) => {
     const { locale } = c.req.valid('json');
     await setUserLocale(c.var.db, c.var.user.id, locale);
+    // Their live sessions answer their messages in it from the next one (they forget the language they kept).
+    await tellUserProjects(c.env, c.var.db, c.var.user.id, { type: 'callerChanged', userId: c.var.user.id, at: Date.now() });
     return ok(c, { user: { ...c.var.user, locale } });
   });

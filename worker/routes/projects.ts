@@ -8,6 +8,7 @@ import { projectAccess, requireRole } from '../middleware/project-access.ts';
 import { CreateProjectInput, DomainProfile, UpdateProjectInput } from '../../shared/api/projects.ts';
 import { createProject, deleteProject, getProject, listProjects, updateProject } from '../store/projects.ts';
 import { ApiError } from '../../shared/api-error.ts';
+import { liveSessionsOf, tellSessions } from '../live/project-channel.ts';
 import { importPackage } from '../package-io/import.ts';
 import { exportPackage } from '../package-io/export.ts';
 import { IMPORT_LIMITS } from '../package-io/limits.ts';
@@ -83,7 +84,10 @@ export const projectRoutes = new Hono<AppEnv>()
     return ok(c, { project });
   })
   .delete('/:projectId', projectAccess(), requireRole('owner'), async (c) => {
+    // Read before the delete drops their rows: the live sessions are told after it, and close.
+    const sessions = await liveSessionsOf(c.var.db, c.var.projectId);
     await deleteProject(c.var.db, c.var.projectId);
+    await tellSessions(c.env, sessions, { type: 'projectDeleted' });
     return ok(c, { deleted: true });
   })
   .put('/:projectId/domain-profile', projectAccess(), jsonBody(DomainProfile), async (c) => {

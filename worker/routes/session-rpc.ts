@@ -10,7 +10,8 @@ import { param } from '../http/context.ts';
 import { sessionInProject } from '../store/ai-sessions.ts';
 import { sessionObject as sessionByName } from '../live/session-stub.ts';
 import type { Outcome } from '../../shared/ai/outcome.ts';
-import type { Actor, AiSessionStub } from '../../shared/ai/session-rpc.ts';
+import type { Actor, AiSessionStub, VerifiedCaller } from '../../shared/ai/session-rpc.ts';
+import { loginSessionId } from '../auth/login-session-id.ts';
 
 type Ctx = Context<AppEnv>;
 
@@ -45,4 +46,9 @@ export async function sessionStub(c: Ctx): Promise<AiSessionStub> {
   const known = access?.projectId === c.var.projectId && access.sessionId === sessionId;
   if (!(known ? access.sessionInProject : await sessionInProject(c.var.db, c.var.projectId, sessionId))) throw new ApiError('AI_SESSION_NOT_FOUND');
   return sessionObject(c, sessionId);
+}
+
+/** The login this request's cookie was checked for (requireUser), for the object to keep (its next message needs no D1 read). */
+export async function verifiedCaller(c: Ctx): Promise<VerifiedCaller> {
+  return { loginSession: await loginSessionId(c.var.sessionTokenHash), readAt: c.var.access.readAt, expiresAt: c.var.loginExpiresAt };
 }

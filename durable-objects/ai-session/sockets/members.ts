@@ -37,8 +37,13 @@ export class Members {
     return role.success ? role.data : null;
   }
 
-  /** A role read at connect (`at`): kept only when nothing newer is known. Returns the role in force. */
+  /**
+   * A role read at connect or with a request (`at`): kept only when nothing newer is known. Returns
+   * the role in force. The role already in force is not written again (a message's check reads the
+   * same role each time): a change told later still wins over it, as it would over the new read.
+   */
   seed(userId: string, role: Role, at: number): Role | null {
+    if (this.roleOf(userId) === role) return role;
     this.#sql.exec(
       `INSERT INTO members (user_id, role, at) VALUES (?, ?, ?)
        ON CONFLICT(user_id) DO UPDATE SET role = excluded.role, at = excluded.at WHERE excluded.at > members.at`,
