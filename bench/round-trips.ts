@@ -48,7 +48,8 @@ export const HOT_PATHS = [
   { key: 'validate', path: 'validate', goal: 2 },
   { key: 'apply', path: 'apply', goal: 2 },
   { key: 'save', path: 'Builder save (a step)', goal: 2 },
-  { key: 'message', path: 'message POST, until its 202 (who is asking and the sender\'s AI profile)', goal: 1 },
+  { key: 'message', path: 'message POST from a login its session knows (its creator, socket open), until its 202', goal: 1 },
+  { key: 'messageUnknown', path: 'message POST from a login its session does not know (here: just after a profile change), until its 202 (who is asking and the sender\'s AI profile)', goal: 1 },
 ] as const;
 type HotPath = (typeof HOT_PATHS)[number]['key'];
 
@@ -172,6 +173,12 @@ async function countHotPaths(log: (message: string) => void, resources: Resource
     const finished = viewer!.waitText((text) => /"type":"turn\.(finished|failed)"/.test(text), 'the end of the held turn', MODEL_HOLD_MS + 20_000);
     await counted(pass === 1 ? 'message' : null, () => owner.call('POST', `${base}/ai/sessions/${sessionId}/messages`, { content: `count message ${pass}` }, 202));
     await finished;
+    // The same session's next message just after the sender saved a profile: the object forgot them, the Worker asks D1.
+    // (A script's step k answers a conversation with k assistant turns: the held answer at each.)
+    await useScript(Array.from({ length: 4 }, () => ({ reply: { content: FINAL_ANSWER }, delayMs: MODEL_HOLD_MS })), `rt-hold-again-${pass}`);
+    const again = viewer!.waitText((text) => /"type":"turn\.(finished|failed)"/.test(text), 'the end of the second held turn', MODEL_HOLD_MS + 20_000);
+    await counted(pass === 1 ? 'messageUnknown' : null, () => owner.call('POST', `${base}/ai/sessions/${sessionId}/messages`, { content: `count message again ${pass}` }, 202));
+    await again;
     await closeAll([viewer!]);
     resources.clients.delete(viewer!);
   }
@@ -289,7 +296,7 @@ export function roundTripReport(result: RoundTripResult): string {
     '| hot path | D1 round trips, ours | after who-is-asking | goal | |',
     '|---|---:|---:|---:|---|',
     ...HOT_PATHS.map((p) => {
-      const after = p.key === 'request' || p.key === 'event' || p.key === 'iteration' || p.key === 'message' ? '–' : String(counts[p.key] - counts.request);
+      const after = p.key === 'request' || p.key === 'event' || p.key === 'iteration' || p.key === 'message' || p.key === 'messageUnknown' ? '–' : String(counts[p.key] - counts.request);
       const verdict = counts[p.key] <= p.goal ? 'met' : after !== '–' && Number(after) <= p.goal ? 'missed (met after who-is-asking)' : 'missed';
       return `| ${p.path} | ${counts[p.key]} | ${after} | ${p.goal} | ${verdict} |`;
     }),
