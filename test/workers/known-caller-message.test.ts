@@ -5,13 +5,14 @@
  * changed AI profile or language, a deleted project, an old check. Each attack below sends the
  * message the fast path must not accept. Real Worker, session object, D1 and scripted model.
  */
+import { env, exports } from 'cloudflare:workers';
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { KNOWN_LOGIN_MAX_AGE_MS, knownSender } from '../../durable-objects/ai-session/sockets/known-callers.ts';
 import { d1RoundTripLog, resetD1RoundTrips } from '../../worker/db/instrumented-d1.ts';
-import { CLOSE_CODES } from '../../shared/protocol.ts';
-import { TestClient } from './client.ts';
+import { CLOSE_CODES, IDENTITY_HEADERS } from '../../shared/protocol.ts';
+import { ORIGIN, TestClient } from './client.ts';
 import { connect, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
 import { finalAnswer, objectRows, send, sessionObject, turnEnd, useScriptedModel } from './turns.ts';
 
@@ -183,6 +184,21 @@ describe('a message from a login the session knows', () => {
 });
 
 describe('what the session keeps of a login', () => {
+  it('comes from the Worker only: identity headers a client adds to its upgrade are dropped', async () => {
+    const s = await editorSession();
+    const forgedExpiry = Date.now() + 10 * 365 * 86_400_000;
+    const res = await exports.default.fetch(`${ORIGIN}${s.base}/ai/sessions/${s.sessionId}/ws`, {
+      headers: { upgrade: 'websocket', origin: ORIGIN, cookie: s.editor.cookie!, [IDENTITY_HEADERS.locale]: 'zh', [IDENTITY_HEADERS.loginExpiresAt]: String(forgedExpiry) },
+    });
+    expect(res.status).toBe(101);
+    res.webSocket!.accept();
+    const rows = await objectRows(s.sessionId, `SELECT locale, expires_at FROM known_logins WHERE user_id = '${s.editor.userId}'`);
+    const [stored] = await env.DB.prepare('SELECT expires_at FROM auth_sessions WHERE user_id = ?').bind(s.editor.userId).all<{ expires_at: string }>().then((r) => r.results);
+    expect(rows).toEqual([{ locale: null, expires_at: Date.parse(stored!.expires_at) }]);
+    res.webSocket!.close();
+    s.watcher.close();
+  });
+
   it('a check read before a sign-out or a change to the person, arriving after it, is not used', async () => {
     const s = await editorSession();
     const verdicts = await runInDurableObject(s.object, (instance: AiSessionDurableObject) => {

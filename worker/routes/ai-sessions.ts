@@ -294,6 +294,8 @@ export const aiSessionRoutes = new Hono<AppEnv>()
     const { role, readAt } = c.var.access;
     if (!role) throw new ApiError('PROJECT_NOT_FOUND');
     const headers = new Headers(c.req.raw.headers);
+    // Identity comes from the Worker only: whatever of these the client sent is dropped first.
+    for (const name of Object.values(IDENTITY_HEADERS)) headers.delete(name);
     headers.set(IDENTITY_HEADERS.userId, c.var.user.id);
     headers.set(IDENTITY_HEADERS.name, c.var.user.name);
     headers.set(IDENTITY_HEADERS.role, role);
