@@ -430,7 +430,10 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     if (this.#session(projectId)) return ok(null);
     const sender = knownSender(this.people, loginSession);
     if (!sender) return ok(null);
-    return outcomeOf(() => this.turns.accept(sender.actor, input, sender.senderProfile));
+    // Only an acceptance is answered from here: any refusal (a turn running, no AI profile…) comes
+    // from the usual route after D1's check, as it always did (a refused accept wrote nothing).
+    const accepted = await outcomeOf(() => this.turns.accept(sender.actor, input, sender.senderProfile));
+    return accepted.ok ? accepted : ok(null);
   }
 
   /** A login, role and (when read) AI profile the Worker just checked against D1. */

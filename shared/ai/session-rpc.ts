@@ -126,7 +126,8 @@ export interface AiSessionRpc {
   /**
    * A message from a login the object already knows (`loginSession`, from the cookie; the Worker
    * read nothing): accepted as `sendMessage` would when the object knows who it is, their role and
-   * their AI profile, all still in force; null when it cannot tell, and the Worker asks D1 instead.
+   * their AI profile, all still in force; null when it cannot tell or would refuse the message, and
+   * the Worker asks D1 and answers the usual way (a refusal always comes from there).
    */
   sendKnownMessage(projectId: string, loginSession: string, input: MessageInput): Promise<Outcome<MessageAccepted | null>>;
   waitForTurn(projectId: string, turnId: string, timeoutMs: number): Promise<Outcome<TurnWait>>;

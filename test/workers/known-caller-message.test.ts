@@ -170,6 +170,22 @@ describe('a message from a login the session knows', () => {
     s.watcher.close();
   });
 
+  it('a message the session would refuse (a turn still running) is answered by the usual route, after D1’s check', async () => {
+    const s = await editorSession();
+    const held = await useScriptedModel(s.editor, []);
+    await held.queue({ reply: finalAnswer('Slow answer.', 'chat'), delayMs: 60_000 });
+    const running = await send(s.editor, s.path, 'Take your time.');
+    expect(running.status).toBe(202);
+    resetD1RoundTrips();
+    const refused = await send(s.editor, s.path, 'Are you done?');
+    expect(refused.status).toBe(409);
+    expect(refused.error?.code).toBe('AI_TURN_IN_PROGRESS');
+    expect(refused.error?.hints?.length).toBeGreaterThan(0);
+    expect(identityReads().some((q) => q.includes('auth_sessions'))).toBe(true);
+    expect((await s.editor.post(`${s.path}/stop`)).status).toBe(200);
+    s.watcher.close();
+  });
+
   it('a viewer whose socket the session knows is still refused by the usual check (403)', async () => {
     const s = await editorSession();
     const viewer = await s.member('viewer');

@@ -5,7 +5,7 @@
  * creation, a message), and the project channel has told the object of every sign-out, role change,
  * change to the person and project deletion since (durable-objects/ai-session/sockets/known-callers.ts).
  *
- * Anything the object cannot vouch for goes on to the usual route: requireUser's one round trip,
+ * Anything the object cannot vouch for, or would refuse, goes on to the usual route: requireUser's one round trip,
  * the route's checks, its answers. So a refusal (401, 403, 404, a bad body) always comes from
  * there, after the caller is known, and an unknown caller learns nothing here. Same-origin and the
  * D1 session middleware ran before this, as for every request.
