@@ -183,7 +183,7 @@ describe('spreadLabels', () => {
 describe('autoLayout', () => {
   it('lays a chain out top to bottom without overlapping nodes', async () => {
     const { autoLayout } = await import('./auto-layout.ts');
-    const positions = await autoLayout({
+    const positions = autoLayout({
       nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }],
       edges: [
         { from: 'a', to: 'b', label: 'next' },

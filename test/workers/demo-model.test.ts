@@ -2,7 +2,8 @@
  * The offline demo model (`scripted-demo`, what `npm start` offers without a key) inside workerd: for
  * every target × mode it reads through builder.* tools, stages a real change, validates it and
  * finishes; "make it shorter" stages a second, shorter version; "undo that" leaves nothing staged;
- * the change then applies as a new revision. Also on a second, small Chinese package built here.
+ * the change then applies as a new revision. Also on a second, small Chinese package built here,
+ * and on a folder in the BMAD-METHOD layout whose steps have no "## Instructions".
  */
 import { env, exports } from 'cloudflare:workers';
 import { strToU8, zipSync, type Zippable } from 'fflate';
@@ -281,6 +282,103 @@ describe('the scripted demo model on another package', () => {
       expect(file?.after).toContain(c.text);
       const applied = await owner.post(`${path}/apply`, { changeSetId: end.payload.changeSetId, confirmSource: 'ui_manual_apply' });
       expect(applied.status).toBe(200);
+      watcher.close();
+    }
+  });
+});
+
+// A folder in the BMAD-METHOD layout, built here: its steps have no "## Instructions", only their
+// own headings (rules, a task, a sequence of numbered parts), as real BMAD-METHOD steps do.
+const BMAD_METHOD_FOLDER: Record<string, string> = {
+  'farewell/workflow.md': [
+    '---',
+    'name: farewell',
+    'description: Close a group session warmly.',
+    '---',
+    '',
+    '# Farewell Workflow',
+    '',
+    '## INITIALIZATION SEQUENCE',
+    '',
+    '### 1. First Step EXECUTION',
+    '',
+    'Read fully and follow: `./steps/step-01-gather.md` to begin the workflow.',
+    '',
+  ].join('\n'),
+  'farewell/steps/step-01-gather.md': [
+    '---',
+    "name: 'step-01-gather'",
+    "description: 'Gather the highlights'",
+    "nextStepFile: './step-02-close.md'",
+    '---',
+    '',
+    '# Step 1: Gather the Highlights',
+    '',
+    '## YOUR TASK:',
+    '',
+    'Collect what the group found most useful.',
+    '',
+    '## GATHERING SEQUENCE:',
+    '',
+    '### 1. Ask the Group',
+    '',
+    'Ask each person for one highlight.',
+    '',
+    '### 2. Write Them Down',
+    '',
+    'Keep the highlights in a short list.',
+    '',
+    '### 3. Present MENU OPTIONS',
+    '',
+    'Display: **Select an Option:** [C] Continue',
+    '',
+    '- IF C: load {nextStepFile}',
+    '',
+  ].join('\n'),
+  'farewell/steps/step-02-close.md': [
+    '---',
+    "name: 'step-02-close'",
+    "description: 'Close the session'",
+    '---',
+    '',
+    '# Step 2: Close the Session',
+    '',
+    '## CONTEXT BOUNDARIES:',
+    '',
+    '- The highlights are gathered',
+    '',
+    '## YOUR TASK:',
+    '',
+    'Thank everyone and end the session.',
+    '',
+  ].join('\n'),
+};
+
+describe('the scripted demo model on an imported BMAD-METHOD folder', () => {
+  it('stages and applies a visible improvement of a step with no "## Instructions", written in BMAD-METHOD\'s own headings', async () => {
+    const owner = await signedInClient('Owner');
+    const projectId = await importFiles(owner, BMAD_METHOD_FOLDER);
+    const base = `/api/projects/${projectId}`;
+    await useDemoModel(owner);
+    const graph = JSON.parse((await owner.get(`${base}/workflows/farewell`)).data.workflow.graphJson as string) as { nodes: Array<{ id: string; file: string }> };
+    const nodeOf = (file: string) => graph.nodes.find((n) => n.file.endsWith(file))!.id;
+    const cases = [
+      { nodeId: nodeOf('step-01-gather.md'), text: '## GATHERING SEQUENCE:\n\nWork through this checklist in order; tick each item before you move on:\n\n1. [ ] Ask the Group\n2. [ ] Write Them Down\n3. [ ] Present MENU OPTIONS\n' },
+      { nodeId: nodeOf('step-02-close.md'), text: 'Thank everyone and end the session.\n\n## Before you start\n\n1. [ ] ' },
+    ];
+    for (const c of cases) {
+      const created = await owner.post(`${base}/ai/sessions`, { workflowId: 'farewell', targetType: 'step', targetId: c.nodeId, mode: 'optimize' });
+      expect(created.status).toBe(201);
+      const path = `${base}/ai/sessions/${created.data.sessionId}`;
+      const watcher = await connect(owner, base, created.data.sessionId);
+      const { end, events } = await turn(owner, watcher, path, 'Optimize this step');
+      expectStagedTurn(end, events, ['builder.step.read']);
+      const file = (await changes(owner, path)).find((f) => f.key === `step:farewell/${c.nodeId}`);
+      expect(file?.action).toBe('M');
+      expect(file?.after).toContain(c.text);
+      const applied = await owner.post(`${path}/apply`, { changeSetId: end.payload.changeSetId, confirmSource: 'ui_manual_apply' });
+      expect(applied.status).toBe(200);
+      expect(applied.data.applied).toBe(true);
       watcher.close();
     }
   });

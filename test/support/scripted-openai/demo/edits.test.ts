@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { packageFromFiles, validatePackage } from '../../../../shared/bmad/index.ts';
 import { loadPackageDir } from '../../../fixtures/packages.ts';
-import { checklistStep, shorterStep } from './step-edits.ts';
+import { bmadStepImproved, checklistStep, shorterStep } from './step-edits.ts';
 import { refinePersona, shortenAgent } from './agent-edits.ts';
 import { editAsset, newAsset, shortenAsset } from './asset-edits.ts';
 import { addIndexLine, retargetTransition } from './step-create.ts';
@@ -202,6 +202,101 @@ describe('every target and mode on the demo project passes validation', () => {
     const graph = json(withNew.get('workflows/review-cycle/workflow.graph.json'));
     expect(graph.nodes.map((n: any) => n.id)).toEqual(['prepare', 'review', 'close']);
     expect(graph.edges.map((e: any) => `${e.from}>${e.to}`)).toEqual(['prepare>review', 'review>close']);
+  });
+});
+
+/** A step written to BMAD-METHOD's own conventions (as an import keeps it): rules, task, a sequence of numbered parts, no Goal or Instructions. */
+const BMAD_BODY = [
+  '# Step 1: Capture the Vendor Request',
+  '',
+  '## MANDATORY EXECUTION RULES (READ FIRST):',
+  '',
+  '- ✅ YOU ARE A PROCUREMENT ANALYST gathering facts, not judging them',
+  '- 📋 Record every fact with its source',
+  '',
+  '## CONTEXT BOUNDARIES:',
+  '',
+  "- The business owner's request is available",
+  '',
+  '## YOUR TASK:',
+  '',
+  'Turn the request into a vendor profile the risk score can use.',
+  '',
+  '## CAPTURE SEQUENCE:',
+  '',
+  '### 1. Read the Request',
+  '',
+  'Read the request and note who asked.',
+  '',
+  '### 2. **Fill the Profile:**',
+  '',
+  'Write the legal name, annual spend and data access into the profile.',
+  '',
+  '```markdown',
+  '### 9. Not a part (inside a fence)',
+  '```',
+  '',
+  '### 3. Confirm With the Owner',
+  '',
+  'Show the profile and ask for corrections.',
+  '',
+  '## SUCCESS METRICS:',
+  '',
+  '✅ Every fact has a source',
+  '',
+].join('\n');
+
+/** The demo project with its first step rewritten in BMAD-METHOD's way, marked as imported from that layout. */
+function withBmadStep(body: string): Files {
+  const path = 'workflows/vendor-intake/steps/capture-request.md';
+  const stored = DEMO.get(path)!;
+  const frontmatter = stored.slice(0, stored.indexOf('\n---\n') + 5).replace('type: "step"\n', 'type: "step"\norigin: "bmad-method"\n');
+  return new Map([...DEMO, [path, `${frontmatter}\n${body}`]]);
+}
+
+describe('a step written in BMAD-METHOD\'s own way (no "## Instructions")', () => {
+  const path = 'workflows/vendor-intake/steps/capture-request.md';
+  const target = T('step', 'optimize', 'vendor-intake', 'capture-request');
+
+  /** Like expectValid, against the package the step came in: no error, no new warning. */
+  function expectNoNewIssue(files: Files, edit: Extract<Edit, { kind: 'stage' }>): Files {
+    const parsed = parseChangeSet(changeSetOf(target, edit), { targetType: 'step', mode: 'optimize' });
+    expect(parsed.ok ? [] : parsed.errors).toEqual([]);
+    const after = applied(files, edit.operations);
+    expect(issues(after).errors).toEqual([]);
+    expect(issues(after).warnings).toEqual(issues(files).warnings);
+    return after;
+  }
+
+  it('stages a checklist of its numbered parts at the top of its sequence; every other line stays as written', () => {
+    const files = withBmadStep(BMAD_BODY);
+    const edit = staged(drive(stepOptimize, target, files));
+    expect(edit.summary).toContain('"CAPTURE SEQUENCE" now opens with a checklist of its 3 numbered parts');
+    const text = expectNoNewIssue(files, edit).get(path)!;
+    const checklist = `${wording('en').checklistIntro}\n\n1. [ ] Read the Request\n2. [ ] Fill the Profile\n3. [ ] Confirm With the Owner\n\n`;
+    expect(text).toBe(files.get(path)!.replace('## CAPTURE SEQUENCE:\n\n', `## CAPTURE SEQUENCE:\n\n${checklist}`));
+    // Asked again, it has nothing more to add.
+    const again = drive(stepOptimize, target, new Map([...files, [path, text]]));
+    expect(again.kind).toBe('none');
+    expect(again.summary).toContain('already has the checklist');
+  });
+
+  it('with no numbered parts, stages a "Before you start" checklist after its task, in the content language', () => {
+    const body = BMAD_BODY.replace(/### (\d)\. /gu, '**$1.** ');
+    const files = withBmadStep(body);
+    const edit = staged(drive(stepOptimize, target, files, { lang: 'zh' }));
+    const text = expectNoNewIssue(files, edit).get(path)!;
+    const w = wording('zh');
+    const added = `## ${w.beforeYouStartTitle}\n\n${w.stepBeforeYouStart.join('\n')}\n\n`;
+    expect(text).toBe(files.get(path)!.replace('## CAPTURE SEQUENCE:', `${added}## CAPTURE SEQUENCE:`));
+    expect(bmadStepImproved(text, w)).toBeNull();
+  });
+
+  it('puts "Before you start" before the first section of a step with no task or goal heading', () => {
+    const md = '---\nschemaVersion: "1.1"\norigin: "bmad-method"\n---\n\n# Wrap up\n\nSay goodbye.\n\n## EXIT PROTOCOLS:\n\n- Thank the user\n';
+    const improved = bmadStepImproved(md, wording('en'))!;
+    expect(improved.kind).toBe('before');
+    expect(improved.markdown).toBe(md.replace('## EXIT PROTOCOLS:', `## Before you start\n\n${wording('en').stepBeforeYouStart.join('\n')}\n\n## EXIT PROTOCOLS:`));
   });
 });
 

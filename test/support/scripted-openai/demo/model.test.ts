@@ -59,6 +59,28 @@ describe('the moves of a turn', () => {
     expect(end.assistantSummary).toContain('Scripted demo model');
   });
 
+  it('stages a visible change on a step written in BMAD-METHOD\'s own way (a task and numbered parts, no Instructions)', () => {
+    const bmad = [
+      '---\nschemaVersion: "1.1"\nnodeId: "one"\ntype: "step"\norigin: "bmad-method"\n---\n',
+      '# Step 3: Wrap Up\n',
+      '## YOUR TASK:\n\nClose the session warmly.\n',
+      '## EXIT SEQUENCE:\n\n### 1. Thank the User\n\nSay thanks.\n\n### 2. Summarise\n\nName the highlights.\n',
+    ].join('\n');
+    const read = { name: 'builder_context_get', result: ok(CONTEXT) };
+    const stepRead = { name: 'builder_step_read', args: { workflowId: 'wf', nodeId: 'one' }, result: ok({ markdown: bmad }) };
+    const stage = nextMove({ messages: conversation('Optimize this step', [read, stepRead]), tools: tools() }) as ToolCallsReply;
+    expect(stage.toolCalls[0]!.name).toBe('builder_change_stage');
+    const changeSet = (stage.toolCalls[0]!.arguments as { changeSet: { operations: Array<{ payload: { stepMarkdown: string } }> } }).changeSet;
+    expect(parseChangeSet(changeSet, { targetType: 'step', mode: 'optimize' }).ok).toBe(true);
+    expect(changeSet.operations[0]!.payload.stepMarkdown).toContain('## EXIT SEQUENCE:\n\nWork through this checklist in order; tick each item before you move on:\n\n1. [ ] Thank the User\n2. [ ] Summarise\n');
+    const staged = { name: 'builder_change_stage', args: { changeSet }, result: ok({ version: 1, files: [{ key: 'step:wf/one', action: 'M' }] }) };
+    const validated = { name: 'builder_change_validate', result: ok({ valid: true, errors: [], warnings: [] }) };
+    const end = answer(nextMove({ messages: conversation('Optimize this step', [read, stepRead, staged, validated]), tools: tools() }));
+    expect(end.responseType).toBe('change');
+    expect(end.assistantSummary).toContain('checklist of its 2 numbered parts');
+    expect(end.assistantSummary).not.toContain('staged nothing');
+  });
+
   it('reads a long target window by window before editing it', () => {
     const read = { name: 'builder_context_get', result: ok(CONTEXT) };
     const first = { name: 'builder_step_read', args: { workflowId: 'wf', nodeId: 'one' }, result: ok({ markdown: STEP.slice(0, 40), truncated: true, nextOffset: 40 }) };

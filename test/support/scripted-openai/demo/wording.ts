@@ -17,6 +17,8 @@ export interface Wording {
   newAssetIntro: string;
   beforeYouStartTitle: string;
   beforeYouStart: string[];
+  /** The "Before you start" checklist a step of its own conventions (no Instructions) gets. */
+  stepBeforeYouStart: string[];
   newWorkflow: { title: string; goal: string; howToRun: string[]; steps: Array<{ id: string; title: string; goal: string; instructions: string[] }> };
   demoNote: string;
   nextSteps: string;
@@ -56,6 +58,11 @@ const EN: Wording = {
   newAssetIntro: 'Use this checklist before a step hands its output to the next one.',
   beforeYouStartTitle: 'Before you start',
   beforeYouStart: ['1. [ ] Make sure you have the inputs the first step names.', '2. [ ] Agree who owns the run and who approves its outcome.', '3. [ ] Note any deadline in the decision log.'],
+  stepBeforeYouStart: [
+    '1. [ ] Read the whole step before you act on any part of it.',
+    '2. [ ] Check that the files and answers this step relies on are at hand.',
+    '3. [ ] Know which way out you will take when the step is done.',
+  ],
   newWorkflow: {
     title: 'Review cycle',
     goal: 'Prepare a piece of work, review it against agreed criteria, and close it with a recorded outcome.',
@@ -96,6 +103,7 @@ const ZH: Wording = {
   newAssetIntro: '在某一步把产出交给下一步之前，使用本清单进行检查。',
   beforeYouStartTitle: '开始之前',
   beforeYouStart: ['1. [ ] 确认已备齐第一步所需的输入。', '2. [ ] 约定本次运行的负责人和结果的审批人。', '3. [ ] 在决策日志中记下截止日期。'],
+  stepBeforeYouStart: ['1. [ ] 先通读整个步骤，再开始执行其中任何部分。', '2. [ ] 确认本步骤依赖的文件和答复都已备齐。', '3. [ ] 明确本步骤完成后走哪条出口。'],
   newWorkflow: {
     title: '复核流程',
     goal: '准备一项工作，按约定标准进行复核，并记录结论后关闭。',
