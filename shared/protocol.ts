@@ -28,6 +28,11 @@ export const CLOSE_CODES = {
   MEMBERSHIP_REVOKED: 4430,
   /** The login that opened the socket signed out (or signed out everywhere). */
   SIGNED_OUT: 4431,
+  /**
+   * Refused at connect: the person already has MAX_SOCKETS_PER_PERSON sockets open on the session
+   * (reason `TOO_MANY_SOCKETS`), or the session has MAX_SOCKETS_PER_SESSION (reason `SESSION_FULL`).
+   */
+  TOO_MANY_SOCKETS: 4432,
 } as const;
 export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
 
@@ -138,6 +143,8 @@ export type ClientMessage = z.infer<typeof ClientMessage>;
 
 /** Text frames from a client above this close the socket with FRAME_TOO_LARGE (zod-free: protocol-limits.ts). */
 export { MAX_CLIENT_TEXT_FRAME_BYTES } from './protocol-limits.ts';
+/** The caps on open sockets and the presence interval (protocol-limits.ts). */
+export { MAX_SOCKETS_PER_PERSON, MAX_SOCKETS_PER_SESSION, PRESENCE_INTERVAL_MS } from './protocol-limits.ts';
 /** Binary (Yjs) frames from a client above this close the socket with FRAME_TOO_LARGE. */
 export const MAX_CLIENT_BINARY_FRAME_BYTES = 512 * 1024;
 /** Server frames stay below this (UTF-8 bytes); a larger replay is split. */
