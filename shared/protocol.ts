@@ -179,6 +179,17 @@ export const FRAME_RATES = {
 } as const satisfies Record<string, { burst: number; perMinute: number }>;
 export type FrameKind = keyof typeof FRAME_RATES;
 
+/**
+ * The two expensive kinds also have a budget per person on the session, which every socket of
+ * theirs draws on: reconnecting gives a socket a fresh budget of its own but never refills this
+ * one. Sized for MAX_SOCKETS_PER_PERSON tabs opening, then all reconnecting after a network blip,
+ * then a few reconnects a minute.
+ */
+export const PERSON_FRAME_RATES = {
+  hello: { burst: 16, perMinute: 8 },
+  syncStep1: { burst: 30, perMinute: 20 },
+} as const satisfies Partial<Record<FrameKind, { burst: number; perMinute: number }>>;
+
 const utf8 = new TextEncoder();
 /** The size of a string on the wire: caps are in bytes, and `string.length` counts UTF-16 units. */
 export function utf8Bytes(text: string): number {

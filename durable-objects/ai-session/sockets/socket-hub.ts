@@ -30,7 +30,7 @@ import type { SessionEvent } from '../../../shared/ai/events.ts';
 import { Presence } from './presence.ts';
 import { AiAwareness } from './ai-awareness.ts';
 import { awarenessRemovalFrame, checkAwareness } from './awareness.ts';
-import { FrameRates, RATE_LIMIT_MESSAGES } from './frame-rates.ts';
+import { FrameRates } from './frame-rates.ts';
 import { admit, defaultSocketLimits, type AdmissionDeps } from './admission.ts';
 import type { TurnRunner } from '../loop/turn-runner.ts';
 import type { Members } from './members.ts';
@@ -58,7 +58,7 @@ export class SocketHub {
   readonly limits = defaultSocketLimits();
   /** What a connect is checked against (admission.ts). */
   readonly #admission: AdmissionDeps;
-  /** Each socket's budget per kind of frame (frame-rates.ts). */
+  /** Each socket's (and each person's) budget per kind of frame (frame-rates.ts). */
   readonly #rates = new FrameRates();
   /** Who is here and what the AI is doing (presence.ts). */
   readonly #presence: Presence;
@@ -123,7 +123,7 @@ export class SocketHub {
   /** A socket is gone (or going): its cursor disappears for the others, and the presence list updates. */
   farewell(connection: SessionConnection): void {
     const state = connection.state;
-    this.#rates.forget(connection.id);
+    this.#rates.forget(connection.id, state?.userId ?? null);
     // Refused at its connect: it never joined, so nobody is told it left.
     if (!state) return;
     if (state.awarenessClientId != null) {
@@ -188,10 +188,11 @@ export class SocketHub {
     else this.#onBinary(connection, role, message instanceof ArrayBuffer ? new Uint8Array(message) : new Uint8Array(message.buffer, message.byteOffset, message.byteLength));
   }
 
-  /** Spend one frame of `kind` from this socket's budget (frame-rates.ts); a spent budget closes it (4429). */
+  /** Spend one frame of `kind` from this socket's budget, and its person's for hello and step 1 (frame-rates.ts); a spent budget closes it (4429). */
   #within(connection: SessionConnection, kind: FrameKind): boolean {
-    if (this.#rates.take(connection.id, kind)) return true;
-    this.#refuse(connection, 'RATE_LIMITED', RATE_LIMIT_MESSAGES[kind]);
+    const refused = this.#rates.take(connection.id, connection.state!.userId, kind);
+    if (refused === null) return true;
+    this.#refuse(connection, 'RATE_LIMITED', refused);
     return false;
   }
 
