@@ -171,6 +171,8 @@ export const ERROR_CODES = {
   AWARENESS_REFUSED: { status: 400, message: 'Your cursor information was not accepted, so it was not shared.' },
   MEMBERSHIP_REVOKED: { status: 403, message: 'You are no longer a member of this project.' },
   SIGNED_OUT: { status: 401, message: 'You signed out, so this live connection was closed.' },
+  TOO_MANY_SOCKETS: { status: 429, message: 'You have this session open in too many tabs or windows, so this one was not connected.' },
+  SESSION_FULL: { status: 429, message: 'Too many connections are open on this session right now, so this one was not connected.' },
   // Checkpoints of the draft (compare and restore)
   AI_CHECKPOINT_NOT_FOUND: { status: 404, message: 'This version has no checkpoint to compare or restore.' },
   AI_RESTORE_TURN_RUNNING: {

@@ -13,3 +13,18 @@ export const MAX_CLIENT_TEXT_FRAME_BYTES = 16 * 1024;
  */
 export const PING_FRAME = '{"type":"ping"}';
 export const PONG_FRAME = '{"type":"pong"}';
+
+/**
+ * Open sockets one person may hold on one session (SECURITY.md "Live channel"): a few tabs and
+ * devices. One more is closed at connect with 4432 TOO_MANY_SOCKETS (reason `TOO_MANY_SOCKETS`).
+ */
+export const MAX_SOCKETS_PER_PERSON = 8;
+/** Open sockets on one session, everyone together; one more is closed with 4432 (reason `SESSION_FULL`). */
+export const MAX_SOCKETS_PER_SESSION = 200;
+/**
+ * The `presence` list goes out at most once per this many milliseconds per session: a change in a
+ * quiet session goes out at once, and the changes that follow within the interval go out together
+ * at its end (the last state always does), so a burst of connects or file changes costs one send
+ * per socket per interval, never one per socket per change.
+ */
+export const PRESENCE_INTERVAL_MS = 250;

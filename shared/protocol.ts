@@ -28,6 +28,11 @@ export const CLOSE_CODES = {
   MEMBERSHIP_REVOKED: 4430,
   /** The login that opened the socket signed out (or signed out everywhere). */
   SIGNED_OUT: 4431,
+  /**
+   * Refused at connect: the person already has MAX_SOCKETS_PER_PERSON sockets open on the session
+   * (reason `TOO_MANY_SOCKETS`), or the session has MAX_SOCKETS_PER_SESSION (reason `SESSION_FULL`).
+   */
+  TOO_MANY_SOCKETS: 4432,
 } as const;
 export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
 
@@ -138,6 +143,8 @@ export type ClientMessage = z.infer<typeof ClientMessage>;
 
 /** Text frames from a client above this close the socket with FRAME_TOO_LARGE (zod-free: protocol-limits.ts). */
 export { MAX_CLIENT_TEXT_FRAME_BYTES } from './protocol-limits.ts';
+/** The caps on open sockets and the presence interval (protocol-limits.ts). */
+export { MAX_SOCKETS_PER_PERSON, MAX_SOCKETS_PER_SESSION, PRESENCE_INTERVAL_MS } from './protocol-limits.ts';
 /** Binary (Yjs) frames from a client above this close the socket with FRAME_TOO_LARGE. */
 export const MAX_CLIENT_BINARY_FRAME_BYTES = 512 * 1024;
 /** Server frames stay below this (UTF-8 bytes); a larger replay is split. */
@@ -171,6 +178,17 @@ export const FRAME_RATES = {
   other: { burst: 60, perMinute: 60 },
 } as const satisfies Record<string, { burst: number; perMinute: number }>;
 export type FrameKind = keyof typeof FRAME_RATES;
+
+/**
+ * The two expensive kinds also have a budget per person on the session, which every socket of
+ * theirs draws on: reconnecting gives a socket a fresh budget of its own but never refills this
+ * one. Sized for MAX_SOCKETS_PER_PERSON tabs opening, then all reconnecting after a network blip,
+ * then a few reconnects a minute.
+ */
+export const PERSON_FRAME_RATES = {
+  hello: { burst: 16, perMinute: 8 },
+  syncStep1: { burst: 30, perMinute: 20 },
+} as const satisfies Partial<Record<FrameKind, { burst: number; perMinute: number }>>;
 
 const utf8 = new TextEncoder();
 /** The size of a string on the wire: caps are in bytes, and `string.length` counts UTF-16 units. */

@@ -119,6 +119,8 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   AWARENESS_REFUSED: 'Reload the page to share your cursor again.',
   MEMBERSHIP_REVOKED: 'Ask an owner of the project to add you again.',
   SIGNED_OUT: 'Sign in again to continue.',
+  TOO_MANY_SOCKETS: 'Close a tab or window that shows this session, then reload this page.',
+  SESSION_FULL: 'Wait until some people leave this session, then reload this page.',
   AI_CHECKPOINT_NOT_FOUND: 'Pick another version from the timeline.',
   AI_RESTORE_TURN_RUNNING: 'Wait for the AI to finish, or stop it, then restore.',
   AI_REBASE_NOT_NEEDED: 'Nothing to do: the draft is already on the current baseline.',

@@ -110,6 +110,8 @@ describe('one event to many sockets', () => {
     const watchers = await Promise.all(Array.from({ length: SOCKETS }, () => connect(s.owner, s.base, s.sessionId).then(subscribed)));
     // Connected, not subscribed: live events are not for it.
     const idle = await connect(s.owner, s.base, s.sessionId, null);
+    // The presence list that names it is out (presence.ts sends at most once per interval): no send is left due.
+    await watchers[0]!.until(() => watchers[0]!.texts().some((m) => m.type === 'presence' && m.present.length === SOCKETS + 1), 'presence of every socket');
     const comment = async (body: string) => {
       const posted = await s.owner.post(`${s.path}/comments`, { objectKey: STEP_KEY, line: 1, body });
       expect(posted.status).toBe(201);

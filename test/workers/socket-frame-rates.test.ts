@@ -3,13 +3,15 @@
  * through the real upgrade: a socket flooding `hello` (each replays the whole log), Yjs sync step 1
  * (each answers the whole draft) or `presence` (each was a broadcast to everyone) is closed with
  * 4429 RATE_LIMITED after its burst, the others carry on, and a client that behaves like the
- * Workbench (app/lib/workbench/) never comes near a limit.
+ * Workbench (app/lib/workbench/) never comes near a limit. The two expensive kinds also have a
+ * budget per person (PERSON_FRAME_RATES) that reconnecting does not refill, and that a few tabs
+ * reconnecting after network blips stay within.
  */
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
-import { FRAME_RATES } from '../../shared/protocol.ts';
+import { FRAME_RATES, PERSON_FRAME_RATES } from '../../shared/protocol.ts';
 import { STEP, WF, connect, stagedStepSession, type Watcher, stillLive } from './sessions.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
@@ -79,13 +81,16 @@ describe('frame budgets per socket', () => {
   it('closes a socket that floods presence; the others receive a few dozen presence frames at most, and a repeated file none', async () => {
     const { v, o } = await twoSockets();
     const before = o.texts().filter((m) => m.type === 'presence').length;
-    // The same file again and again changes nothing, so nobody is told.
+    const fileOf = (m: any) => m.present.find((p: any) => p.file !== null)?.file ?? null;
     v.send({ type: 'presence', file: STEP_KEY });
+    await o.until(() => o.texts().some((m) => m.type === 'presence' && fileOf(m) === STEP_KEY), 'the viewer on the step');
+    // The same file again and again changes nothing, so nobody is told: only the move back to no file is.
+    const mark = o.texts().length;
     for (let i = 0; i < 10; i++) v.send({ type: 'presence', file: STEP_KEY });
     v.send({ type: 'presence', file: null });
-    const told = () => o.texts().filter((m) => m.type === 'presence').slice(before);
-    await o.until(() => told().at(-1)?.present.every((p: any) => p.file === null) && told().length > 0, 'the viewer back on no file');
-    expect(told().map((m) => m.present.find((p: any) => p.file !== null)?.file ?? null)).toEqual([STEP_KEY, null]);
+    const told = () => o.texts().slice(mark).filter((m) => m.type === 'presence');
+    await o.until(() => told().at(-1)?.present.every((p: any) => p.file === null), 'the viewer back on no file');
+    expect(told().map(fileOf)).toEqual([null]);
 
     const sent = 500;
     flood(v, (i) => JSON.stringify({ type: 'presence', file: i % 2 === 0 ? STEP_KEY : null }), sent);
@@ -114,5 +119,79 @@ describe('frame budgets per socket', () => {
     await stillLive(again, STEP_KEY);
     expect(o.texts().some((m) => m.type === 'error')).toBe(false);
     for (const w of [again, v]) w.close();
+  });
+});
+
+/** Replays finished (a `hello` answered) on `watcher`. */
+function replays(watcher: Watcher): number {
+  return watcher.texts().filter((m) => m.type === 'events' && m.replay && m.done).length;
+}
+
+/** What the person's budget of `kind` allows since `started`: its burst and what refilled meanwhile. */
+function personAllows(kind: keyof typeof PERSON_FRAME_RATES, started: number): number {
+  const { burst, perMinute } = PERSON_FRAME_RATES[kind];
+  return burst + Math.ceil(((Date.now() - started) / 60_000) * perMinute);
+}
+
+describe('the expensive budgets per person', () => {
+  /**
+   * The attack: open a socket, spend its whole `kind` budget, close it, open the next. Returns the
+   * answers it got in all and the socket that was refused (null if none was, in `rounds`).
+   */
+  async function reconnectLoop(send: (watcher: Watcher) => void, answers: (watcher: Watcher) => number, perSocket: number) {
+    const { owner, base, sessionId, member } = await stagedStepSession((markdown) => `${markdown}\nA line the draft adds.\n`);
+    const viewer = await member('viewer');
+    const started = Date.now();
+    let answered = 0;
+    let refused: Watcher | null = null;
+    for (let round = 0; round < 30 && refused === null; round++) {
+      const w = await connect(viewer, base, sessionId, null);
+      for (let i = 0; i < perSocket; i++) send(w);
+      await w.until(() => w.closed ?? answers(w) === perSocket, 'every answer or the close');
+      answered += answers(w);
+      if (w.closed) refused = w;
+      else w.close();
+    }
+    return { owner, base, sessionId, started, answered, refused };
+  }
+
+  it('does not refill the hello budget on reconnect: a member reconnecting in a loop gets a handful of replays, then 4429', async () => {
+    const hello = (w: Watcher) => w.send({ type: 'hello', lastSeq: 0 });
+    const { owner, base, sessionId, started, answered, refused } = await reconnectLoop(hello, replays, FRAME_RATES.hello.burst);
+    expect(refused?.closed).toEqual({ code: 4429, reason: 'RATE_LIMITED' });
+    expect(refused?.texts()).toContainEqual(expect.objectContaining({ type: 'error', code: 'RATE_LIMITED' }));
+    expect(answered).toBeLessThanOrEqual(personAllows('hello', started));
+    // Someone else's budget is their own.
+    const o = await connect(owner, base, sessionId);
+    await o.until(() => replays(o) === 1, 'the owner\'s replay');
+    await stillLive(o, STEP_KEY);
+    o.close();
+  });
+
+  it('does not refill the sync step 1 budget on reconnect: the whole draft a handful of times, then 4429', async () => {
+    const step1 = (w: Watcher) => w.socket.send(wholeDraftRequest());
+    const { owner, base, sessionId, started, answered, refused } = await reconnectLoop(step1, step2Answers, FRAME_RATES.syncStep1.burst);
+    expect(refused?.closed).toEqual({ code: 4429, reason: 'RATE_LIMITED' });
+    expect(answered).toBeGreaterThan(0);
+    expect(answered).toBeLessThanOrEqual(personAllows('syncStep1', started));
+    const o = await connect(owner, base, sessionId, null);
+    o.socket.send(wholeDraftRequest());
+    await o.until(() => step2Answers(o) === 1, 'the owner\'s draft');
+    o.close();
+  });
+
+  it('lets a person with three tabs reconnect after three network blips: every replay and every draft answered', async () => {
+    const { base, sessionId, member } = await stagedStepSession((markdown) => `${markdown}\nA line the draft adds.\n`);
+    const viewer = await member('viewer');
+    for (let blip = 0; blip <= 3; blip++) {
+      const tabs = await Promise.all([0, 1, 2].map(() => connect(viewer, base, sessionId, 0)));
+      for (const tab of tabs) tab.socket.send(wholeDraftRequest());
+      for (const tab of tabs) await tab.until(() => replays(tab) === 1 && step2Answers(tab) === 1, 'the replay and the draft');
+      for (const tab of tabs) {
+        expect(tab.texts().filter((m) => m.type === 'error')).toEqual([]);
+        expect(tab.closed).toBeNull();
+        tab.close();
+      }
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CLOSE_CODES } from '../../../shared/protocol.ts';
 import { PING_FRAME, PONG_FRAME } from '../../../shared/protocol-limits.ts';
 import { connectLive, DEAD_SOCKET_CODE, type LiveStatus } from './live-socket.ts';
 
@@ -32,6 +33,11 @@ class FakeSocket extends EventTarget {
   }
   receive(data: string): void {
     this.dispatchEvent(new MessageEvent('message', { data }));
+  }
+  /** The server closed it. */
+  closedBy(code: number, reason: string): void {
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event('close'), { code, reason, wasClean: true }));
   }
 }
 
@@ -86,6 +92,15 @@ describe('connectLive keep-alive', () => {
     expect(FakeSocket.all).toHaveLength(2);
     FakeSocket.all[1]!.open();
     expect(statuses.at(-1)).toEqual({ status: 'open' });
+    connection.close();
+  });
+
+  it('stays closed after a refusal for too many open sockets (4432): reconnecting would be refused again', async () => {
+    const { statuses, socket, connection } = await start();
+    socket.closedBy(CLOSE_CODES.TOO_MANY_SOCKETS, 'TOO_MANY_SOCKETS');
+    expect(statuses.at(-1)).toEqual({ status: 'closed', code: CLOSE_CODES.TOO_MANY_SOCKETS });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(FakeSocket.all).toHaveLength(1);
     connection.close();
   });
 });

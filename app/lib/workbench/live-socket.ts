@@ -17,7 +17,7 @@
  */
 import ReconnectingWebSocket from 'partysocket/ws';
 import { CLOSE_CODES, ServerMessage, type ClientMessage } from '../../../shared/protocol.ts';
-import { PING_FRAME, PONG_FRAME } from '../../../shared/protocol-limits.ts';
+import { MAX_SOCKETS_PER_PERSON, MAX_SOCKETS_PER_SESSION, PING_FRAME, PONG_FRAME } from '../../../shared/protocol-limits.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import '../i18n/workbench-words.ts';
 
@@ -67,11 +67,18 @@ const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   CLOSE_CODES.RATE_LIMITED,
   CLOSE_CODES.MEMBERSHIP_REVOKED,
   CLOSE_CODES.SIGNED_OUT,
+  // Refused at connect for too many open sockets: reconnecting would be refused the same way.
+  CLOSE_CODES.TOO_MANY_SOCKETS,
 ]);
 
-/** Why the server closed the socket for good, in plain words in the interface language (null for a code without one). */
-export function closeExplanation(code: number): string | null {
+/**
+ * Why the server closed the socket for good, in plain words in the interface language (null for a
+ * code without one). `reason` tells the two caps of 4432 apart (the person's tabs, the session's total).
+ */
+export function closeExplanation(code: number, reason = ''): string | null {
   switch (code) {
+    case CLOSE_CODES.TOO_MANY_SOCKETS:
+      return reason === 'SESSION_FULL' ? t('workbench.closeReasons.sessionFull', { max: MAX_SOCKETS_PER_SESSION }) : t('workbench.closeReasons.tooManySockets', { max: MAX_SOCKETS_PER_PERSON });
     case CLOSE_CODES.MEMBERSHIP_REVOKED:
       return t('workbench.closeReasons.membershipRevoked');
     case CLOSE_CODES.SIGNED_OUT:

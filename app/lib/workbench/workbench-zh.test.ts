@@ -4,7 +4,7 @@
  * the same lines turn back to English on a switch (the tests around this file run in English).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLOSE_CODES } from '../../../shared/protocol.ts';
+import { CLOSE_CODES, MAX_SOCKETS_PER_PERSON, MAX_SOCKETS_PER_SESSION } from '../../../shared/protocol.ts';
 import { useLocale } from '../i18n/i18n.svelte.ts';
 import { event, accepted, usage } from './events.fixture.ts';
 import { eventErrorText } from './event-error.ts';
@@ -63,6 +63,13 @@ describe('the workbench in Chinese', () => {
     expect(closeExplanation(CLOSE_CODES.SIGNED_OUT)).toBe('你已退出登录。请重新登录以继续关注这个会话。');
   });
 
+  it('explains a refusal for too many open sockets (4432) in Chinese, the person\'s cap and the session\'s apart', () => {
+    expect(closeExplanation(CLOSE_CODES.TOO_MANY_SOCKETS, 'TOO_MANY_SOCKETS')).toBe(
+      `你在过多的标签页或窗口中打开了这个会话（最多 ${MAX_SOCKETS_PER_PERSON} 个）。请关闭一个，然后重新加载此页面。`,
+    );
+    expect(closeExplanation(CLOSE_CODES.TOO_MANY_SOCKETS, 'SESSION_FULL')).toBe(`这个会话当前打开的连接过多（最多 ${MAX_SOCKETS_PER_SESSION} 个）。请稍后重新加载此页面再试。`);
+  });
+
   it('follows a switch back to English at once: labels are read when shown', async () => {
     expect(STATE_LABELS.applied).toBe('已应用');
     expect(FLAG_LABELS['cross-object']).toBe('跨对象');
@@ -73,5 +80,9 @@ describe('the workbench in Chinese', () => {
     expect(FLAG_LABELS['cross-object']).toBe('cross-object');
     expect(eventErrorText('AI_TOKEN_BUDGET_EXCEEDED', 'The session used its token budget.').message).toBe('The session used its token budget.');
     expect(closeExplanation(CLOSE_CODES.SIGNED_OUT)).toBe('You signed out. Sign in again to follow this session.');
+    expect(closeExplanation(CLOSE_CODES.TOO_MANY_SOCKETS, 'TOO_MANY_SOCKETS')).toBe(
+      `This session is open in too many of your tabs or windows (at most ${MAX_SOCKETS_PER_PERSON}). Close one, then reload this page.`,
+    );
+    expect(closeExplanation(CLOSE_CODES.TOO_MANY_SOCKETS, 'SESSION_FULL')).toContain(`(at most ${MAX_SOCKETS_PER_SESSION})`);
   });
 });

@@ -17,11 +17,9 @@ import { ERROR_CODES } from '../../../shared/errors.ts';
 import {
   CLOSE_CODES,
   ClientMessage,
-  IDENTITY_HEADERS,
   MAX_CLIENT_BINARY_FRAME_BYTES,
   MAX_CLIENT_TEXT_FRAME_BYTES,
   PROTOCOL_VERSION,
-  SocketIdentity,
   YJS_MESSAGE,
   utf8Bytes,
   type CloseCode,
@@ -32,7 +30,8 @@ import type { SessionEvent } from '../../../shared/ai/events.ts';
 import { Presence } from './presence.ts';
 import { AiAwareness } from './ai-awareness.ts';
 import { awarenessRemovalFrame, checkAwareness } from './awareness.ts';
-import { FrameRates, RATE_LIMIT_MESSAGES } from './frame-rates.ts';
+import { FrameRates } from './frame-rates.ts';
+import { admit, defaultSocketLimits, type AdmissionDeps } from './admission.ts';
 import type { TurnRunner } from '../loop/turn-runner.ts';
 import type { Members } from './members.ts';
 import type { SignOuts } from './sign-outs.ts';
@@ -55,7 +54,11 @@ export interface SocketHubDeps {
 
 export class SocketHub {
   readonly #deps: SocketHubDeps;
-  /** Each socket's budget per kind of frame (frame-rates.ts). */
+  /** The caps on open sockets and the presence interval (admission.ts); a test may lower them. */
+  readonly limits = defaultSocketLimits();
+  /** What a connect is checked against (admission.ts). */
+  readonly #admission: AdmissionDeps;
+  /** Each socket's (and each person's) budget per kind of frame (frame-rates.ts). */
   readonly #rates = new FrameRates();
   /** Who is here and what the AI is doing (presence.ts). */
   readonly #presence: Presence;
@@ -64,7 +67,14 @@ export class SocketHub {
 
   constructor(deps: SocketHubDeps) {
     this.#deps = deps;
-    this.#presence = new Presence({ connections: () => deps.connections(), live: () => this.#live, workflowId: () => deps.core.meta?.workflowId ?? null });
+    const { members, signOuts } = deps;
+    this.#admission = { projectId: () => deps.core.meta?.projectId ?? null, members, signOuts, connections: () => deps.connections(), limits: this.limits };
+    this.#presence = new Presence({
+      connections: () => deps.connections(),
+      live: () => this.#live,
+      workflowId: () => deps.core.meta?.workflowId ?? null,
+      intervalMs: () => this.limits.presenceIntervalMs,
+    });
     this.#aiAwareness = new AiAwareness(deps.core.overlay.doc, 'ai', (frame) => {
       for (const c of deps.connections()) if (c.state && !c.state.revoked) sendBinary(c, frame);
     });
@@ -78,36 +88,11 @@ export class SocketHub {
     return this.#deps.turns;
   }
 
-  /** A socket the Worker upgraded, with the identity headers it set. */
+  /** A socket the Worker upgraded, with the identity headers it set: admitted (admission.ts) or closed. */
   connect(connection: SessionConnection, headers: Headers): void {
-    const identity = SocketIdentity.safeParse({
-      userId: headers.get(IDENTITY_HEADERS.userId),
-      name: headers.get(IDENTITY_HEADERS.name),
-      role: headers.get(IDENTITY_HEADERS.role),
-    });
-    const loginSession = headers.get(IDENTITY_HEADERS.loginSession);
-    const readAt = Number(headers.get(IDENTITY_HEADERS.roleReadAt) ?? Number.NaN);
-    const meta = this.#core.meta;
-    if (!identity.success || !loginSession || !Number.isFinite(readAt)) {
-      connection.close(CLOSE_CODES.UNAUTHORIZED, 'UNAUTHORIZED');
-      return;
-    }
-    if (!meta || headers.get(IDENTITY_HEADERS.projectId) !== meta.projectId) {
-      connection.close(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
-      return;
-    }
-    // A sign-out this object was told of before the upgrade reached it (the cookie was read before).
-    if (this.#deps.signOuts.ended(identity.data.userId, loginSession, readAt)) {
-      connection.close(CLOSE_CODES.SIGNED_OUT, 'SIGNED_OUT');
-      return;
-    }
-    // The role in force: the one read at the upgrade, unless the Worker told of a newer change.
-    const role = this.#deps.members.seed(identity.data.userId, identity.data.role, readAt);
-    if (role === null) {
-      connection.close(CLOSE_CODES.MEMBERSHIP_REVOKED, 'MEMBERSHIP_REVOKED');
-      return;
-    }
-    const you = { ...identity.data, role };
+    const admitted = admit(connection, headers, this.#admission);
+    if (!admitted) return;
+    const { you, loginSession, readAt } = admitted;
     connection.setState({
       ...you,
       subscribed: false,
@@ -126,25 +111,27 @@ export class SocketHub {
       you,
       lastSeq: this.#core.log.lastSeq(),
       status: this.#core.status,
-      canEdit: atLeast(role, 'editor'),
+      canEdit: atLeast(you.role, 'editor'),
     });
     // Yjs: ask for the client's state (sync step 1); it answers and asks for ours.
     sendBinary(connection, syncStep1Frame(this.#core.overlay.doc));
     const ai = this.#aiAwareness.current();
     if (ai) sendBinary(connection, ai);
-    this.#presence.broadcast();
+    this.#presence.changed();
   }
 
   /** A socket is gone (or going): its cursor disappears for the others, and the presence list updates. */
   farewell(connection: SessionConnection): void {
-    this.#rates.forget(connection.id);
     const state = connection.state;
-    if (state?.awarenessClientId != null) {
+    this.#rates.forget(connection.id, state?.userId ?? null);
+    // Refused at its connect: it never joined, so nobody is told it left.
+    if (!state) return;
+    if (state.awarenessClientId != null) {
       const frame = awarenessRemovalFrame(state.awarenessClientId, state.awarenessClock);
       connection.setState({ ...state, awarenessClientId: null });
       for (const other of this.#deps.connections()) if (other.id !== connection.id) sendBinary(other, frame);
     }
-    this.#presence.broadcast();
+    this.#presence.changed();
   }
 
   /** A stored event: when it moves the AI (a tool started, the turn ended), everyone is told. */
@@ -201,10 +188,11 @@ export class SocketHub {
     else this.#onBinary(connection, role, message instanceof ArrayBuffer ? new Uint8Array(message) : new Uint8Array(message.buffer, message.byteOffset, message.byteLength));
   }
 
-  /** Spend one frame of `kind` from this socket's budget (frame-rates.ts); a spent budget closes it (4429). */
+  /** Spend one frame of `kind` from this socket's budget, and its person's for hello and step 1 (frame-rates.ts); a spent budget closes it (4429). */
   #within(connection: SessionConnection, kind: FrameKind): boolean {
-    if (this.#rates.take(connection.id, kind)) return true;
-    this.#refuse(connection, 'RATE_LIMITED', RATE_LIMIT_MESSAGES[kind]);
+    const refused = this.#rates.take(connection.id, connection.state!.userId, kind);
+    if (refused === null) return true;
+    this.#refuse(connection, 'RATE_LIMITED', refused);
     return false;
   }
 
@@ -247,6 +235,7 @@ export class SocketHub {
         for (const batch of replayFrames(this.#core.log, frame.lastSeq, { pageSize: this.#deps.replayPageSize() })) sendText(connection, batch);
         connection.setState({ ...connection.state!, subscribed: true });
         this.#deps.subscribersChanged();
+        this.#presence.welcome(connection);
         return;
       }
       case 'presence':
@@ -254,7 +243,7 @@ export class SocketHub {
         // The same file again changes nothing: nobody is told (a flood of them costs no broadcast).
         if (frame.file === connection.state!.file) return;
         connection.setState({ ...connection.state!, file: frame.file });
-        this.#presence.broadcast();
+        this.#presence.changed();
         return;
       case 'stop': {
         const { userId, name } = connection.state!;
@@ -386,7 +375,7 @@ export class SocketHub {
         send(connection, { type: 'role', role, canEdit, reason });
       }
     }
-    if (sockets.length > 0) this.#presence.broadcast();
+    if (sockets.length > 0) this.#presence.changed();
     return sockets.length;
   }
 

@@ -207,7 +207,9 @@ export const workbenchEn = {
   closeReasons: {
     membershipRevoked: 'You are no longer a member of this project.',
     signedOut: 'You signed out. Sign in again to follow this session.',
-    rateLimited: 'This page sent too many cursor updates. Reload to reconnect.',
+    rateLimited: 'This page sent too many updates or reconnected too often. Wait a minute, then reload to reconnect.',
+    tooManySockets: 'This session is open in too many of your tabs or windows (at most {{max}}). Close one, then reload this page.',
+    sessionFull: 'Too many connections are open on this session right now (at most {{max}}). Try again later by reloading this page.',
     frameTooLarge: 'This page sent a message that was too large. Reload to reconnect.',
     sessionClosed: 'This AI session has ended.',
     notFound: 'This AI session does not exist any more.',

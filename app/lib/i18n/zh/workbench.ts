@@ -206,7 +206,9 @@ export const workbenchZh: Messages['workbench'] = {
   closeReasons: {
     membershipRevoked: '你已不再是这个项目的成员。',
     signedOut: '你已退出登录。请重新登录以继续关注这个会话。',
-    rateLimited: '这个页面发送了过多的光标更新。请重新加载以重新连接。',
+    rateLimited: '这个页面发送了过多的更新或重新连接过于频繁。请等一分钟后重新加载以重新连接。',
+    tooManySockets: '你在过多的标签页或窗口中打开了这个会话（最多 {{max}} 个）。请关闭一个，然后重新加载此页面。',
+    sessionFull: '这个会话当前打开的连接过多（最多 {{max}} 个）。请稍后重新加载此页面再试。',
     frameTooLarge: '这个页面发送了过大的消息。请重新加载以重新连接。',
     sessionClosed: '这个 AI 会话已结束。',
     notFound: '这个 AI 会话已不存在。',

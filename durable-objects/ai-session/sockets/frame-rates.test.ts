@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { FRAME_RATES, PERSON_FRAME_RATES } from '../../../shared/protocol.ts';
+import { FrameRates, PERSON_RATE_LIMIT_MESSAGES, RATE_LIMIT_MESSAGES } from './frame-rates.ts';
+
+/** Take `kind` on `socket` until refused; how many were taken, and the refusal. */
+function drain(rates: FrameRates, socket: string, kind: 'hello' | 'syncStep1' | 'presence', now: number) {
+  let taken = 0;
+  for (;;) {
+    const refused = rates.take(socket, 'usr_a', kind, now);
+    if (refused !== null) return { taken, refused };
+    taken++;
+  }
+}
+
+describe('frame budgets', () => {
+  it("keeps a person's hello budget across their sockets and reconnects, not only each socket's", () => {
+    const rates = new FrameRates();
+    const now = 1_000_000;
+    let replays = 0;
+    let refused: string | null = null;
+    for (let socket = 0; refused === null; socket++) {
+      const round = drain(rates, `s${socket}`, 'hello', now);
+      replays += round.taken;
+      if (round.taken < FRAME_RATES.hello.burst) refused = round.refused;
+      rates.forget(`s${socket}`, 'usr_a', now);
+    }
+    expect(replays).toBe(PERSON_FRAME_RATES.hello.burst);
+    expect(refused).toBe(PERSON_RATE_LIMIT_MESSAGES.hello);
+    // Someone else's budget is their own.
+    expect(rates.take('s-other', 'usr_b', 'hello', now)).toBeNull();
+    // A minute later the person has what refilled, no more.
+    let later = 0;
+    while (rates.take(`s-later-${later}`, 'usr_a', 'hello', now + 60_000) === null) later++;
+    expect(later).toBe(PERSON_FRAME_RATES.hello.perMinute);
+  });
+
+  it("refuses a socket past its own budget first, and keeps cheap kinds per socket only", () => {
+    const rates = new FrameRates();
+    expect(drain(rates, 's1', 'syncStep1', 0)).toEqual({ taken: FRAME_RATES.syncStep1.burst, refused: RATE_LIMIT_MESSAGES.syncStep1 });
+    expect(drain(rates, 's1', 'presence', 0)).toEqual({ taken: FRAME_RATES.presence.burst, refused: RATE_LIMIT_MESSAGES.presence });
+    // A new socket of the same person: a fresh presence budget.
+    expect(drain(rates, 's2', 'presence', 0).taken).toBe(FRAME_RATES.presence.burst);
+  });
+
+  it("refills a person's budget over time while their sockets come and go", () => {
+    const rates = new FrameRates();
+    /** Hellos the person gets now, over as many new sockets as it takes. */
+    const hellos = (now: number) => {
+      let total = 0;
+      for (let socket = 0; ; socket++) {
+        const { taken } = drain(rates, `s${now}-${socket}`, 'hello', now);
+        total += taken;
+        rates.forget(`s${now}-${socket}`, 'usr_a', now);
+        if (taken < FRAME_RATES.hello.burst) return total;
+      }
+    };
+    expect(hellos(0)).toBe(PERSON_FRAME_RATES.hello.burst);
+    expect(hellos(1)).toBe(0);
+    expect(hellos(30_001)).toBe(PERSON_FRAME_RATES.hello.perMinute / 2);
+    // Quiet long enough to refill completely: the whole burst again, never more.
+    expect(hellos(30_001 + 3_600_000)).toBe(PERSON_FRAME_RATES.hello.burst);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * One signed-in member cannot stall a shared session by opening sockets (SECURITY.md "Live
+ * channel"), through the real upgrade and the real object: a person's socket past
+ * MAX_SOCKETS_PER_PERSON, and anyone's past the session's cap, is closed at connect with 4432
+ * TOO_MANY_SOCKETS and never shows in presence; and presence costs one send per socket per
+ * interval however many people connect or move at once (it was the whole list to every socket on
+ * every connect and every file change: quadratic), with the last state always going out.
+ */
+import { exports } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
+import { CLOSE_CODES, MAX_SOCKETS_PER_PERSON, PRESENCE_INTERVAL_MS } from '../../shared/protocol.ts';
+import { ORIGIN, type TestClient } from './client.ts';
+import { Watcher, connect, stepSession, supportDeskProject } from './sessions.ts';
+import { sessionObject } from './turns.ts';
+
+/** An upgrade that does not wait for the server's hello (a refused socket gets none). */
+async function open(client: TestClient, base: string, sessionId: string): Promise<Watcher> {
+  const res = await exports.default.fetch(`${ORIGIN}${base}/ai/sessions/${sessionId}/ws`, {
+    headers: { upgrade: 'websocket', origin: ORIGIN, cookie: client.cookie! },
+  });
+  if (res.status !== 101 || !res.webSocket) throw new Error(`upgrade failed: ${res.status} ${await res.text()}`);
+  res.webSocket.accept();
+  return new Watcher(res.webSocket);
+}
+
+async function session() {
+  const project = await supportDeskProject();
+  const sessionId = await stepSession(project.owner, project.base);
+  return { ...project, sessionId };
+}
+
+/** The latest presence list `watcher` received (empty before the first). */
+function present(watcher: Watcher): Array<{ connectionId: string; userId: string; file: string | null }> {
+  return watcher.texts().findLast((m) => m.type === 'presence')?.present ?? [];
+}
+
+function presenceFrames(watcher: Watcher): number {
+  return watcher.texts().filter((m) => m.type === 'presence').length;
+}
+
+describe('open sockets per person and per session', () => {
+  it(`closes a person's socket past ${MAX_SOCKETS_PER_PERSON} at connect (4432 TOO_MANY_SOCKETS), keeps it out of presence, and admits one again once a socket closes`, async () => {
+    const { owner, base, sessionId, member } = await session();
+    const viewer = await member('viewer');
+    const owners = await connect(owner, base, sessionId);
+    const mine = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_PERSON }, () => connect(viewer, base, sessionId)));
+    const viewerSockets = () => present(owners).filter((p) => p.userId === viewer.userId).length;
+    await owners.until(() => viewerSockets() === MAX_SOCKETS_PER_PERSON, 'every viewer socket in presence');
+
+    const extra = await open(viewer, base, sessionId);
+    await extra.until(() => extra.closed, 'the extra socket to close');
+    expect(extra.closed).toEqual({ code: CLOSE_CODES.TOO_MANY_SOCKETS, reason: 'TOO_MANY_SOCKETS' });
+    expect(extra.texts()).toEqual([expect.objectContaining({ type: 'error', code: 'TOO_MANY_SOCKETS' })]);
+    // Another person is not held to the viewer's cap.
+    const second = await connect(owner, base, sessionId);
+    await owners.until(() => present(owners).length === MAX_SOCKETS_PER_PERSON + 2 && present(owners), 'the owner\'s second socket in presence');
+    expect(viewerSockets()).toBe(MAX_SOCKETS_PER_PERSON);
+
+    // A tab closed frees its place.
+    mine[0]!.close();
+    await owners.until(() => viewerSockets() === MAX_SOCKETS_PER_PERSON - 1, 'the closed socket gone from presence');
+    const again = await connect(viewer, base, sessionId);
+    await again.until(() => again.texts().find((m) => m.type === 'events' && m.done), 'the replay on the new socket');
+    expect(again.closed).toBeNull();
+    for (const w of [owners, second, again, ...mine.slice(1)]) w.close();
+  });
+
+  it('closes any socket past the session\'s cap at connect (4432 SESSION_FULL), whoever opens it', async () => {
+    const { owner, base, sessionId, member } = await session();
+    const editor = await member('editor');
+    const viewer = await member('viewer');
+    const sockets = [await connect(owner, base, sessionId), await connect(editor, base, sessionId), await connect(viewer, base, sessionId)];
+    // The default (MAX_SOCKETS_PER_SESSION) takes more people than a test registers; the check is the same.
+    await runInDurableObject(sessionObject(sessionId), (instance: AiSessionDurableObject) => {
+      instance.hub.limits.perSession = 3;
+    });
+    const refused = await open(editor, base, sessionId);
+    await refused.until(() => refused.closed, 'the fourth socket to close');
+    expect(refused.closed).toEqual({ code: CLOSE_CODES.TOO_MANY_SOCKETS, reason: 'SESSION_FULL' });
+    expect(refused.texts()).toEqual([expect.objectContaining({ type: 'error', code: 'SESSION_FULL' })]);
+    sockets[2]!.close();
+    await sockets[0]!.until(() => present(sockets[0]!).length === 2, 'the viewer gone from presence');
+    const admitted = await connect(editor, base, sessionId);
+    expect(admitted.closed).toBeNull();
+    for (const w of [...sockets, admitted]) w.close();
+  });
+});
+
+describe('presence under a burst', () => {
+  /**
+   * At most one presence broadcast per interval: in `elapsedMs`, a socket subscribed all along
+   * hears at most one per interval begun, and one more at the edge.
+   */
+  const atMost = (elapsedMs: number) => Math.floor(elapsedMs / PRESENCE_INTERVAL_MS) + 2;
+
+  it('sends one presence list per socket per interval while many sockets connect and move, never one per change, and the last state goes out', async () => {
+    const { owner, base, sessionId, member } = await session();
+    const people = [owner, await member('editor'), await member('viewer')];
+    // A socket subscribed before the burst hears every broadcast.
+    const watcher = await connect(owner, base, sessionId);
+    await watcher.until(() => presenceFrames(watcher) > 0, 'the watcher\'s own presence');
+    const total = people.length * MAX_SOCKETS_PER_PERSON;
+
+    // The connects: the list grew by one each time, and went to everyone each time.
+    let before = presenceFrames(watcher);
+    let started = Date.now();
+    const sockets = [
+      watcher,
+      ...(await Promise.all(
+        people.flatMap((person, p) => Array.from({ length: MAX_SOCKETS_PER_PERSON - (p === 0 ? 1 : 0) }, () => connect(person, base, sessionId))),
+      )),
+    ];
+    await watcher.until(() => present(watcher).length === total, `presence of ${total} sockets`);
+    const connectsHeard = presenceFrames(watcher) - before;
+    expect(connectsHeard).toBeLessThanOrEqual(atMost(Date.now() - started));
+
+    // The moves: every socket opens a file, five times over; each is a change of everyone's list.
+    before = presenceFrames(watcher);
+    started = Date.now();
+    const rounds = 5;
+    for (let round = 1; round <= rounds; round++) sockets.forEach((s, i) => s.send({ type: 'presence', file: `asset:round-${round}/socket-${i}.md` }));
+    // The last state goes out: every socket on its last file, as every subscribed socket hears it.
+    const last = (w: Watcher) => present(w).length === total && present(w).every((p) => p.file?.startsWith(`asset:round-${rounds}/`));
+    for (const s of sockets) await s.until(() => last(s), 'everyone on their last file');
+    const movesHeard = presenceFrames(watcher) - before;
+    expect(movesHeard).toBeLessThanOrEqual(atMost(Date.now() - started));
+    expect(sockets.every((s) => s.closed === null)).toBe(true);
+    for (const s of sockets) s.close();
+  });
+});
