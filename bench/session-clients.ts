@@ -269,7 +269,8 @@ export class YClient {
 
 /**
  * The product's `--var`s for rows that send hundreds of comments as one person (fan-out samples, the
- * 1,000 events a resume misses): the per-person comment rate (30 a minute,
- * durable-objects/ai-session/review/comment-rate.ts, one Map lookup per comment) would refuse them.
+ * 1,000 events a resume misses) and open up to 100 sockets as that person: the per-person comment
+ * rate (30 a minute, durable-objects/ai-session/review/comment-rate.ts, one Map lookup per comment)
+ * and socket cap (8, sockets/admission.ts, one count per connect) would refuse them.
  */
-export const BENCH_COMMENT_VARS = { AI_COMMENTS_PER_MINUTE: '1000000' } as const;
+export const BENCH_COMMENT_VARS = { AI_COMMENTS_PER_MINUTE: '1000000', AI_SOCKETS_PER_PERSON: '200' } as const;

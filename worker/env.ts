@@ -12,4 +12,6 @@ export interface Env extends LlmVars, D1InstrumentationVars {
   AI_SESSION_RETENTION_DAYS?: string;
   /** Comments one person may send per minute in a session (default 30): durable-objects/ai-session/review/comment-rate.ts. */
   AI_COMMENTS_PER_MINUTE?: string;
+  /** Sockets one person may open on one session (default 8): durable-objects/ai-session/sockets/admission.ts. */
+  AI_SOCKETS_PER_PERSON?: string;
 }

@@ -36,6 +36,7 @@ import { logError } from '../../shared/errors-report.ts';
 import { Members } from './sockets/members.ts';
 import { SignOuts } from './sockets/sign-outs.ts';
 import { KnownCallers, knownSender, upgradeCaller } from './sockets/known-callers.ts';
+import { socketsPerPerson } from './sockets/admission.ts';
 import { commentsPerMinute } from './review/comment-rate.ts';
 import { REPLAY_PAGE_SIZE, liveFrame } from './events/replay.ts';
 import { SocketHub } from './sockets/socket-hub.ts';
@@ -158,6 +159,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       connections: () => this.#roster.open(),
       subscribersChanged: () => this.#roster.changed(),
       replayPageSize: () => this.replayPageSize,
+      socketsPerPerson: socketsPerPerson(this.env.AI_SOCKETS_PER_PERSON),
     });
     this.#core.overlay.onUpdate((update, origin) => {
       // Encoded once for every socket.

@@ -22,6 +22,12 @@ export function defaultSocketLimits(): SocketLimits {
   return { perPerson: MAX_SOCKETS_PER_PERSON, perSession: MAX_SOCKETS_PER_SESSION, presenceIntervalMs: PRESENCE_INTERVAL_MS };
 }
 
+/** The `AI_SOCKETS_PER_PERSON` setting as a number: a positive whole number, else MAX_SOCKETS_PER_PERSON. */
+export function socketsPerPerson(setting: string | undefined): number {
+  const value = Number(setting);
+  return Number.isInteger(value) && value > 0 ? value : MAX_SOCKETS_PER_PERSON;
+}
+
 export interface AdmissionDeps {
   /** The session's project, or null when the object holds no session. */
   projectId(): string | null;

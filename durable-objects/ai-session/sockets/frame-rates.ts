@@ -39,13 +39,24 @@ function personRate(kind: FrameKind): Rate | undefined {
 export class FrameRates {
   /** Keyed `s:<socket id>` or `p:<user id>`, then by kind. */
   readonly #buckets = new Map<string, Map<FrameKind, Bucket>>();
+  /** The person's budgets grow with the sockets they may open (PERSON_FRAME_RATES is for MAX_SOCKETS_PER_PERSON). */
+  readonly #personScale: number;
+
+  constructor(personScale = 1) {
+    this.#personScale = Math.max(1, personScale);
+  }
 
   /** Take one token of `kind` for the socket and, for an expensive kind, its person: null when taken, else why not. */
   take(socketId: string, userId: string, kind: FrameKind, now = Date.now()): string | null {
     if (!this.#spend(`s:${socketId}`, kind, FRAME_RATES[kind], now)) return RATE_LIMIT_MESSAGES[kind];
-    const person = personRate(kind);
+    const person = this.#personRate(kind);
     if (person && !this.#spend(`p:${userId}`, kind, person, now)) return PERSON_RATE_LIMIT_MESSAGES[kind as keyof typeof PERSON_FRAME_RATES];
     return null;
+  }
+
+  #personRate(kind: FrameKind): Rate | undefined {
+    const rate = personRate(kind);
+    return rate && { burst: rate.burst * this.#personScale, perMinute: rate.perMinute * this.#personScale };
   }
 
   #spend(key: string, kind: FrameKind, { burst, perMinute }: Rate, now: number): boolean {
@@ -66,7 +77,7 @@ export class FrameRates {
     const person = userId === null ? undefined : this.#buckets.get(`p:${userId}`);
     if (!person) return;
     for (const [kind, bucket] of person) {
-      const rate = personRate(kind);
+      const rate = this.#personRate(kind);
       if (!rate || bucket.tokens + ((now - bucket.at) / 60_000) * rate.perMinute >= rate.burst) person.delete(kind);
     }
     if (person.size === 0) this.#buckets.delete(`p:${userId}`);

@@ -18,6 +18,7 @@ import {
   CLOSE_CODES,
   ClientMessage,
   MAX_CLIENT_BINARY_FRAME_BYTES,
+  MAX_SOCKETS_PER_PERSON,
   MAX_CLIENT_TEXT_FRAME_BYTES,
   PROTOCOL_VERSION,
   YJS_MESSAGE,
@@ -50,6 +51,8 @@ export interface SocketHubDeps {
   /** A socket subscribed or was revoked: the list live events go to must be made again (roster.ts). */
   subscribersChanged(): void;
   replayPageSize(): number;
+  /** Sockets one person may open (`AI_SOCKETS_PER_PERSON`; default MAX_SOCKETS_PER_PERSON). */
+  socketsPerPerson?: number;
 }
 
 export class SocketHub {
@@ -59,7 +62,7 @@ export class SocketHub {
   /** What a connect is checked against (admission.ts). */
   readonly #admission: AdmissionDeps;
   /** Each socket's (and each person's) budget per kind of frame (frame-rates.ts). */
-  readonly #rates = new FrameRates();
+  readonly #rates: FrameRates;
   /** Who is here and what the AI is doing (presence.ts). */
   readonly #presence: Presence;
   /** The AI's cursor in the co-editor while a turn runs (ai-awareness.ts). */
@@ -67,6 +70,8 @@ export class SocketHub {
 
   constructor(deps: SocketHubDeps) {
     this.#deps = deps;
+    if (deps.socketsPerPerson) this.limits.perPerson = deps.socketsPerPerson;
+    this.#rates = new FrameRates(this.limits.perPerson / MAX_SOCKETS_PER_PERSON);
     const { members, signOuts } = deps;
     this.#admission = { projectId: () => deps.core.meta?.projectId ?? null, members, signOuts, connections: () => deps.connections(), limits: this.limits };
     this.#presence = new Presence({
