@@ -93,6 +93,7 @@ export const ERROR_CODES = {
   AI_TOOL_EXECUTION_ERROR: { status: 500, message: 'A tool failed while the AI was using it.' },
   AI_TOOL_LOOP_LIMIT_EXCEEDED: { status: 422, message: 'The AI took too many steps and was stopped.' },
   AI_TOOL_ARGUMENTS_UNREADABLE: { status: 502, message: "The AI's tool calls could not be read, so it could not work on the files." },
+  AI_TOOL_ARGUMENTS_INVALID: { status: 422, message: 'The AI called a tool with arguments that do not fit it; it was told which field to correct.' },
 
   // changeSet and apply
   AI_BAD_RESPONSE: { status: 502, message: 'The AI answered in a form that could not be used.' },

@@ -75,6 +75,7 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   AI_TOOL_LOOP_LIMIT_EXCEEDED: 'Review what was staged, then send a shorter, more precise request.',
   AI_TOOL_ARGUMENTS_UNREADABLE:
     "Check that the model server parses this model's tool calls: vLLM needs --enable-auto-tool-choice --tool-call-parser <hermes|llama3_json|mistral|…>, llama.cpp needs --jinja, Ollama a model whose template supports tools. Or choose another model.",
+  AI_TOOL_ARGUMENTS_INVALID: 'Nothing to do: the AI was told which field to correct and can continue.',
   AI_BAD_RESPONSE: 'Send the message again, or choose another model.',
   AI_CHANGESET_SCHEMA_UNSUPPORTED: 'Stage the change set again with schemaVersion 1.',
   AI_CHANGESET_CONTRACT_VIOLATION: 'Keep the change set to the files this target may change.',

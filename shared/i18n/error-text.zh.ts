@@ -94,6 +94,7 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
     message: 'AI 的工具调用无法读取（参数连续不是 JSON），因此它无法处理文件。',
     hint: '这通常是模型服务器没有解析此模型的工具调用：vLLM 需要 --enable-auto-tool-choice --tool-call-parser <hermes|llama3_json|mistral|…>（与模型匹配）；llama.cpp 需要 --jinja；Ollama 请选择模板支持工具的模型（如 qwen2.5、llama3.1）。也可以在“设置 → AI”中换一个模型。',
   },
+  AI_TOOL_ARGUMENTS_INVALID: { message: 'AI 调用工具时参数不符合要求；已告诉它要更正哪个字段。', hint: '无需操作：已告诉 AI 要更正的字段，它可以继续。' },
   AI_BAD_RESPONSE: { message: 'AI 的回答格式无法使用。', hint: '请重新发送消息，或换一个模型。' },
   AI_CHANGESET_SCHEMA_UNSUPPORTED: { message: '不支持此变更集版本。', hint: '请以 schemaVersion 1 重新暂存变更集。' },
   AI_CHANGESET_CONTRACT_VIOLATION: { message: '变更集违反了此目标的规则。', hint: '请只修改此目标允许修改的文件。' },
