@@ -1,12 +1,15 @@
 /**
  * One model request of the loop (turn-loop.ts): the messages fitted to the context budget, the
- * streamed text coalesced into `assistant.delta` events, then the response checkpointed with its
- * usage and cost before anything acts on it. A stop or a provider failure ends the turn here.
+ * streamed text coalesced into `assistant.delta` events (without the reasoning a server left in the
+ * content: shared/llm/thinking.ts; prose that may yet turn out to be reasoning is held back until the
+ * response shows what it was), then the response checkpointed with its usage and cost before
+ * anything acts on it. A stop or a provider failure ends the turn here.
  */
 import type { AssistantMessage, ChatMessage, ChatResult } from '../../../shared/llm/types.ts';
 import { estimateCostUsd } from '../../../shared/ai/pricing.ts';
 import { MAX_LOOP_ITERATIONS, type Usage } from '../../../shared/ai/turn.ts';
 import { fitToolMessages } from '../prompt/budget.ts';
+import { ThinkingFilter } from '../../../shared/llm/thinking.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
 import { TurnEnded, budgetReached, fail, type LoopContext } from './loop-context.ts';
 import { storedAssistantMessage } from './tool-calls.ts';
@@ -38,13 +41,16 @@ export async function requestModel(ctx: LoopContext, turn: TurnRecord, loopMessa
   const iteration = turn.iteration + 1;
   deps.emit({ type: 'llm.requested', actor: { kind: 'ai' }, turnId, payload: { iteration, messages: fitted.messages.length, tools: ctx.tools.length } });
   const coalescer = new DeltaCoalescer((text) => deps.emit({ type: 'assistant.delta', actor: { kind: 'ai' }, turnId, payload: { iteration, text } }));
+  const thinking = new ThinkingFilter();
   const startedAt = Date.now();
   const outcome = await ctx.provider.streamChat({
     messages: fitted.messages,
     tools: ctx.tools,
     signal: active.controller.signal,
-    onTextDelta: (text) => coalescer.push(text),
+    onTextDelta: (text) => coalescer.push(thinking.push(text).text),
   });
+  // Held-back prose was the answer once the response completed; from a stopped or failed one it is dropped.
+  if (outcome.type === 'completed') coalescer.push(thinking.end().text);
   coalescer.flush();
   if (outcome.type === 'aborted') {
     throw new TurnEnded({ kind: 'stopped', by: active.stoppedBy ?? { userId: turn.userId, name: turn.userName, role: turn.userRole } });
