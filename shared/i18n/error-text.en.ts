@@ -82,6 +82,7 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   AI_IMPACT_DISAGREES: 'Nothing to do: the impact shown is the one the system computed.',
   AI_CROSS_OBJECT_CHANGE: 'Review the other objects it changes before you apply.',
   AI_NO_CHANGES_STAGED: 'Ask the AI again to make the change, or stage it yourself.',
+  AI_SUGGEST_ONLY_NO_CHANGES: 'Send the message again without "Suggest only" to let the AI stage changes.',
   AI_FINAL_CHANGE_NOT_STAGED: 'Review the staged version: it is not what the AI described last. Ask again, or edit the draft yourself.',
   AI_OBJECT_KEY_AMBIGUOUS: 'Use the full object key, with the workflow id in front.',
   AI_NO_STAGED_CHANGES: 'Ask the AI for a change first.',

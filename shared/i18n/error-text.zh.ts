@@ -101,6 +101,10 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
   AI_IMPACT_DISAGREES: { message: '声明的影响与变更集实际修改的不同；采用系统计算的影响。', hint: '无需操作：显示的是系统计算的影响。' },
   AI_CROSS_OBJECT_CHANGE: { message: '此变更涉及会话目标之外的对象。', hint: '应用之前请审阅它修改的其他对象。' },
   AI_NO_CHANGES_STAGED: { message: 'AI 说它做了修改，但没有暂存任何内容。', hint: '请再让 AI 做这项修改，或自己暂存。' },
+  AI_SUGGEST_ONLY_NO_CHANGES: {
+    message: 'AI 说它做了修改，但这一轮是“仅建议”：它不能修改任何文件，因此什么都没有改变。',
+    hint: '如需让 AI 暂存修改，请关闭“仅建议”后重新发送这条消息。',
+  },
   AI_FINAL_CHANGE_NOT_STAGED: { message: 'AI 最后的修改未能暂存；草稿仍是此前暂存的版本。', hint: '请检查已暂存的版本：它不是 AI 最后描述的内容。可以再问一次，或自己编辑草稿。' },
   AI_OBJECT_KEY_AMBIGUOUS: { message: '简短的对象键对应了多个对象。', hint: '请使用带工作流 ID 前缀的完整对象键。' },
   AI_NO_STAGED_CHANGES: { message: '没有已暂存的变更。', hint: '请先让 AI 做一项修改。' },
