@@ -93,6 +93,7 @@ export const ERROR_CODES = {
   AI_TOOL_EXECUTION_ERROR: { status: 500, message: 'A tool failed while the AI was using it.' },
   AI_TOOL_LOOP_LIMIT_EXCEEDED: { status: 422, message: 'The AI took too many steps and was stopped.' },
   AI_TOOL_ARGUMENTS_UNREADABLE: { status: 502, message: "The AI's tool calls could not be read, so it could not work on the files." },
+  AI_TOOL_ARGUMENTS_INVALID: { status: 422, message: 'The AI called a tool with arguments that do not fit it; it was told which field to correct.' },
 
   // changeSet and apply
   AI_BAD_RESPONSE: { status: 502, message: 'The AI answered in a form that could not be used.' },
@@ -101,6 +102,10 @@ export const ERROR_CODES = {
   AI_IMPACT_DISAGREES: { status: 422, message: 'The declared impact differs from what the change set changes; the system-derived impact is used.' },
   AI_CROSS_OBJECT_CHANGE: { status: 422, message: 'The change touches an object outside the session\'s target.' },
   AI_NO_CHANGES_STAGED: { status: 422, message: 'The AI said it made changes, but nothing was staged.' },
+  AI_SUGGEST_ONLY_NO_CHANGES: {
+    status: 422,
+    message: 'The AI said it made changes, but this turn was "Suggest only": it could not change any file, and nothing was changed.',
+  },
   AI_FINAL_CHANGE_NOT_STAGED: { status: 422, message: "The AI's last change could not be staged; the draft keeps the version staged before it." },
   AI_OBJECT_KEY_AMBIGUOUS: { status: 422, message: 'A short object key names more than one object.' },
   AI_NO_STAGED_CHANGES: { status: 409, message: 'There are no staged changes.' },

@@ -67,6 +67,23 @@ export function requireEditor(actor: Actor): void {
 }
 
 /**
+ * AI_TURN_IN_PROGRESS for what a person asked while a turn is open (a message, an apply, a change of
+ * the draft by hand), with the turn's id and status and the same hint wherever it is refused: wait
+ * for the answer or stop the AI (a paused turn: raise the budget and resume it, or stop it), then
+ * `retry` ("send your message again", "apply").
+ */
+export function turnInProgress(turn: { id: string; status: string }, retry: string, message?: string): ApiError {
+  return new ApiError('AI_TURN_IN_PROGRESS', {
+    ...(message ? { message } : {}),
+    extra: { turnId: turn.id, turnStatus: turn.status },
+    hints:
+      turn.status === 'paused'
+        ? [`The previous turn is paused by the token budget: raise the budget and resume it, or stop it; then ${retry}.`]
+        : [`Wait for the answer, or stop the AI and ${retry}.`],
+  });
+}
+
+/**
  * A person may change the draft by hand (undo, rebase, graph undo): an editor or owner, on an open
  * session, while neither an apply nor a turn runs — the AI's next write would otherwise land on a
  * draft it never saw. `what` finishes "…; <what> once it has finished (or stop it)".
@@ -76,12 +93,7 @@ export function requireDraftIdle(host: Pick<SessionHost, 'requireActive' | 'appl
   host.requireActive();
   if (host.applying()) throw new ApiError('AI_SESSION_BUSY');
   const turn = host.turns.open();
-  if (turn) {
-    throw new ApiError('AI_TURN_IN_PROGRESS', {
-      message: `The AI is still working on the draft; ${what} once it has finished (or stop it).`,
-      extra: { turnId: turn.id },
-    });
-  }
+  if (turn) throw turnInProgress(turn, what, `The AI is still working on the draft; ${what} once it has finished (or stop it).`);
 }
 
 /** The version a request named is not the latest: missing, already applied, or stale. */

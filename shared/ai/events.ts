@@ -189,7 +189,7 @@ const payloads = {
     code: z.string(),
     message: z.string(),
     hints: z.array(z.string()),
-    /** `no_changes_staged`: the AI claimed changes but nothing was staged (code AI_NO_CHANGES_STAGED). */
+    /** `no_changes_staged`: the AI claimed changes but nothing was staged (code AI_NO_CHANGES_STAGED; AI_SUGGEST_ONLY_NO_CHANGES in a suggest-only turn). */
     outcome: z.literal('no_changes_staged').optional(),
     usage: Usage,
     sessionUsage: Usage,

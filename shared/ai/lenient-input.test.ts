@@ -97,6 +97,48 @@ describe('parseLenient', () => {
   });
 });
 
+describe('parseLenient: blanks and locators', () => {
+  const Locator = z.strictObject({ type: z.enum(['workflow', 'step', 'agent', 'asset']), id: z.string().min(1), workflowId: z.string().min(1).optional() });
+  const Args = z.strictObject({
+    sessionId: z.string().optional(),
+    limit: z.int().min(1).optional(),
+    exact: z.boolean().optional(),
+    count: z.int(),
+    locator: Locator.optional(),
+    free: z.unknown(),
+  });
+
+  it('reads "null" and "" as not given where an optional number, boolean or object is wanted', () => {
+    const { result, notes } = parseLenient(Args, { limit: 'null', exact: '', locator: ' null ', count: 1, free: 1 });
+    expect(result.success && result.data).toEqual({ count: 1, free: 1 });
+    expect(notes).toEqual(['read "limit": "null" as not given', 'read "exact": "" as not given', 'read "locator": " null " as not given']);
+  });
+
+  it('leaves a blank in a required field, and a blank text where a text is wanted, to the schema', () => {
+    const required = parseLenient(Args, { count: 'null', free: 1 });
+    expect(required.result.success).toBe(false);
+    expect(required.result.error?.issues[0]?.path).toEqual(['count']);
+    expect(parseLenient(Args, { count: 1, sessionId: '', free: 1 }).result.data).toEqual({ count: 1, sessionId: '', free: 1 });
+  });
+
+  it('with blankOptionals (tool arguments) leaves out every optional field sent blank, nested ones too, never free JSON', () => {
+    const input = { sessionId: 'null', count: 2, locator: { type: 'step', id: 'x', workflowId: '' }, free: { a: null, b: '' } };
+    const { result, notes } = parseLenient(Args, input, { blankOptionals: true });
+    expect(result.success && result.data).toEqual({ count: 2, locator: { type: 'step', id: 'x' }, free: { a: null, b: '' } });
+    expect(notes).toEqual(['read "sessionId": "null" as not given', 'read "locator.workflowId": "" as not given']);
+    expect(parseLenient(Args, { count: 2, free: null }, { blankOptionals: true }).result.data).toEqual({ count: 2, free: null });
+  });
+
+  it('reads a locator written as its key as the object the schema wants, only for a type it knows', () => {
+    const step = parseLenient(Args, { count: 1, free: 0, locator: 'step:classify' });
+    expect(step.result.data?.locator).toEqual({ type: 'step', id: 'classify' });
+    expect(step.notes).toEqual(['read "locator": "step:classify" as {"type":"step","id":"classify"}']);
+    expect(parseLenient(Args, { count: 1, free: 0, locator: 'step:wf/classify' }).result.data?.locator).toEqual({ type: 'step', id: 'classify', workflowId: 'wf' });
+    expect(parseLenient(Args, { count: 1, free: 0, locator: 'asset:assets/a.md' }).result.data?.locator).toEqual({ type: 'asset', id: 'assets/a.md' });
+    for (const text of ['graph:wf', 'classify', 'step:', ':x']) expect(parseLenient(Args, { count: 1, free: 0, locator: text }).result.success, text).toBe(false);
+  });
+});
+
 describe('readObjectKey', () => {
   const known = ['step:triage/classify', 'step:triage/route', 'step:billing/route', 'asset:assets/policies/expense-policy.md', 'agent:auditor'];
 

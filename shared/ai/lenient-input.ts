@@ -2,7 +2,8 @@
  * Lenient reading of what real models send, in one place (used by the tool registry and the
  * final-answer reader): JSON in a markdown fence or with trailing commas, arguments encoded twice
  * as a JSON string, an object sent twice in a row or missing its last `}` (vLLM's streaming tool
- * parsers do both, vLLM issue #32152), null for an optional field, numbers and booleans written as strings, and an
+ * parsers do both, vLLM issue #32152), null, "null" or "" for an optional field, numbers and booleans
+ * written as strings, a locator object written as its key (`"step:classify"` for `{type, id}`), and an
  * object key in short form (`step:classify`). Each reading has exactly one meaning and is reported
  * as a note ("read step:classify as step:triage/classify"); where two meanings are possible it
  * refuses and lists the candidates instead of choosing.
@@ -159,8 +160,68 @@ function parentAt(root: unknown, path: Path): { parent: Record<string, unknown>;
 
 const NUMBER_TEXT = /^-?\d+(?:\.\d+)?$/u;
 
+type AnySchema = z.ZodType;
+
+/** The schema under wrappers that do not change the shape a value must have (optional, nullable, default, a pipe's input). */
+function unwrapped(schema: AnySchema): AnySchema {
+  let current = schema;
+  for (let depth = 0; depth < 20; depth++) {
+    const def = current._zod.def as unknown as { type: string; innerType?: AnySchema; in?: AnySchema };
+    if (def.innerType && ['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional'].includes(def.type)) current = def.innerType;
+    else if (def.type === 'pipe' && def.in) current = def.in;
+    else break;
+  }
+  return current;
+}
+
+/** The schema of the field at `path` (through objects and arrays), or null where a union or free JSON leaves it open. */
+export function schemaAt(schema: AnySchema, path: Path): AnySchema | null {
+  let current: AnySchema = schema;
+  for (const step of path) {
+    const def = unwrapped(current)._zod.def as unknown as { type: string; shape?: Record<string, AnySchema>; element?: AnySchema };
+    if (def.type === 'object' && typeof step === 'string' && def.shape && Object.hasOwn(def.shape, step)) current = def.shape[step]!;
+    else if (def.type === 'array' && typeof step === 'number' && def.element) current = def.element;
+    else return null;
+  }
+  return current;
+}
+
+/** A field the schema lets the caller leave out (z.unknown() is not one: it is required, with any value). */
+function isOptional(field: AnySchema | null): boolean {
+  return field?._zod.optin === 'optional';
+}
+
+/** What models send for "not given": null, the text "null" or an empty text. */
+function isBlank(value: unknown): boolean {
+  return value === null || (typeof value === 'string' && (value.trim() === '' || value.trim() === 'null'));
+}
+
+function shown(value: unknown): string {
+  return value === null ? 'null' : JSON.stringify(value);
+}
+
+/**
+ * A locator object written as its object key: `"step:classify"` where the schema wants
+ * `{type, id, workflowId?}`, read as `{type: "step", id: "classify"}` (`"step:wf/classify"` with its
+ * workflowId). Only when the prefix is one of the schema's `type` values and the result fits it.
+ */
+function locatorOf(field: AnySchema | null, text: string): Record<string, string> | null {
+  if (!field) return null;
+  const def = unwrapped(field)._zod.def as unknown as { type: string; shape?: Record<string, AnySchema> };
+  if (def.type !== 'object' || !def.shape?.type || !def.shape.id) return null;
+  const typeDef = unwrapped(def.shape.type)._zod.def as unknown as { type: string; entries?: Record<string, unknown> };
+  const colon = text.indexOf(':');
+  const kind = text.slice(0, colon);
+  const rest = text.slice(colon + 1).trim();
+  if (colon <= 0 || !rest || typeDef.type !== 'enum' || !Object.values(typeDef.entries ?? {}).includes(kind)) return null;
+  const key = parseObjectKey(text.trim());
+  const locator: Record<string, string> =
+    key?.kind === 'step' && def.shape.workflowId ? { type: 'step', id: key.nodeId, workflowId: key.workflowId } : { type: kind, id: rest };
+  return field.safeParse(locator).success ? locator : null;
+}
+
 /** The one repair a zod issue allows, as a note, or null. Changes `root` in place. */
-function repair(root: unknown, issue: z.core.$ZodIssue, prefix: string): string | null {
+function repair(root: unknown, issue: z.core.$ZodIssue, prefix: string, schema: AnySchema): string | null {
   const at = parentAt(root, issue.path);
   if (!at || !Object.hasOwn(at.parent, at.key)) return null;
   const value = at.parent[at.key];
@@ -170,6 +231,12 @@ function repair(root: unknown, issue: z.core.$ZodIssue, prefix: string): string 
     return `read "${where}": null as not given`;
   }
   if (issue.code !== 'invalid_type' || typeof value !== 'string') return null;
+  // "null" or "" where an optional number, boolean, object… is wanted: not given. (Where a text is
+  // wanted, "" may be the text meant, e.g. an empty file: never read as absent here.)
+  if (isBlank(value) && isOptional(schemaAt(schema, issue.path))) {
+    delete at.parent[at.key];
+    return `read "${where}": ${shown(value)} as not given`;
+  }
   if ((issue.expected === 'number' || issue.expected === 'int') && NUMBER_TEXT.test(value.trim())) {
     at.parent[at.key] = Number(value.trim());
     return `read "${where}": "${value}" as the number ${Number(value.trim())}`;
@@ -178,28 +245,61 @@ function repair(root: unknown, issue: z.core.$ZodIssue, prefix: string): string 
     at.parent[at.key] = value === 'true';
     return `read "${where}": "${value}" as ${value}`;
   }
+  if (issue.expected === 'object') {
+    const locator = locatorOf(schemaAt(schema, issue.path), value);
+    if (locator) {
+      at.parent[at.key] = locator;
+      return `read "${where}": "${value}" as ${JSON.stringify(locator)}`;
+    }
+  }
   return null;
 }
 
 /**
+ * Tool arguments only: every optional field sent as null, "null" or "" is left out, whatever its
+ * type, because no `builder.*` argument gives a blank a meaning of its own (a session id "" or
+ * "null" is not another session). Walks the schema's objects and arrays; free JSON is never entered.
+ */
+function dropBlankOptionals(schema: AnySchema, value: unknown, path: PropertyKey[], prefix: string, notes: string[]): void {
+  const def = unwrapped(schema)._zod.def as unknown as { type: string; shape?: Record<string, AnySchema>; element?: AnySchema };
+  if (def.type === 'object' && def.shape && isPlainObject(value)) {
+    for (const key of Object.keys(value)) {
+      const field = def.shape[key];
+      if (!field) continue;
+      if (isOptional(field) && isBlank(value[key])) {
+        notes.push(`read "${prefix}${renderPath([...path, key])}": ${shown(value[key])} as not given`);
+        delete value[key];
+      } else dropBlankOptionals(field, value[key], [...path, key], prefix, notes);
+    }
+  } else if (def.type === 'array' && def.element && Array.isArray(value)) {
+    value.forEach((item, index) => dropBlankOptionals(def.element!, item, [...path, index], prefix, notes));
+  }
+}
+
+/**
  * Parses `value` with `schema`, first repairing only what the schema pins down: a null where it
- * wants a value is read as absent, a numeric string where it wants a number as that number, and
- * "true"/"false" where it wants a boolean as the boolean. Fields the schema leaves open (free
- * JSON like an agent definition) are never touched. The input is not changed; the repaired copy
- * is returned as `value`, also when the parse still fails (for a caller with its own reporting).
+ * wants a value is read as absent, "null" or "" where it wants an optional number, boolean or
+ * object likewise, a numeric string where it wants a number as that number, "true"/"false" where
+ * it wants a boolean as the boolean, and a locator's key (`"step:classify"`) where it wants the
+ * locator object as that object. With `blankOptionals` (tool arguments) every optional field sent
+ * blank is left out first (dropBlankOptionals). Fields the schema leaves open (free JSON like an
+ * agent definition) are never touched. The input is not changed; the repaired copy is returned as
+ * `value`, also when the parse still fails (for a caller with its own reporting).
  */
 export function parseLenient<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  options: { pathPrefix?: string } = {},
+  options: { pathPrefix?: string; blankOptionals?: boolean } = {},
 ): { result: z.ZodSafeParseResult<z.output<S>>; value: unknown; notes: string[] } {
   const notes: string[] = [];
+  const prefix = options.pathPrefix ?? '';
   const working: unknown = value === undefined ? undefined : structuredClone(value);
+  if (options.blankOptionals) dropBlankOptionals(schema, working, [], prefix, notes);
   // Each pass fixes at least one field, so the number of passes is bounded by the fields there are.
   for (let pass = 0; pass < 200; pass++) {
     const result = schema.safeParse(working);
     if (result.success) return { result, value: working, notes };
-    const fixed = result.error.issues.map((issue) => repair(working, issue, options.pathPrefix ?? '')).filter((n): n is string => n !== null);
+    const fixed = result.error.issues.map((issue) => repair(working, issue, prefix, schema)).filter((n): n is string => n !== null);
     if (fixed.length === 0) return { result, value: working, notes };
     notes.push(...fixed);
   }

@@ -76,7 +76,7 @@ describe('builder tools', () => {
     expect(apply).toMatchObject({ ok: false, data: null, error: { code: 'AI_TOOL_FORBIDDEN' } });
     expect((await tool('builder.fs.write', { path: '/etc/passwd' })).error?.code).toBe('AI_TOOL_NOT_ALLOWED');
     const bad = await tool('builder.step.read', { workflowId: WF, nodeId: STEP, limit: 'all' });
-    expect(bad.error?.code).toBe('AI_TOOL_EXECUTION_ERROR');
+    expect(bad.error?.code).toBe('AI_TOOL_ARGUMENTS_INVALID');
     expect(bad.error?.details?.[0]?.path).toBe('limit');
     const foreign = await tool('builder.step.read', { projectId: other.projectId, workflowId: WF, nodeId: STEP });
     expect(foreign.error?.code).toBe('AI_TOOL_FORBIDDEN');

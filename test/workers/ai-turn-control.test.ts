@@ -182,9 +182,11 @@ describe('one turn at a time', () => {
     const second = await send(owner, path, 'Second request.');
     expect(second.status).toBe(409);
     expect(second.error).toMatchObject({ code: 'AI_TURN_IN_PROGRESS', turnId });
+    expect(second.error?.hints).toEqual(['Wait for the answer, or stop the AI and send your message again.']);
     const apply = await owner.post(`${path}/apply`, { changeSetId: 'cs_any', confirmSource: 'ui_manual_apply' });
     expect(apply.status).toBe(409);
-    expect(apply.error?.code).toBe('AI_TURN_IN_PROGRESS');
+    // The apply's refusal says what to do too: wait for the turn, or stop it.
+    expect(apply.error).toMatchObject({ code: 'AI_TURN_IN_PROGRESS', turnId, turnStatus: 'running', hints: ['Wait for the answer, or stop the AI and apply.'] });
 
     expect(await conversation(owner, path)).toEqual([['user', 'First request.']]);
     expect(watcher.events().filter((e) => e.type === 'turn.accepted')).toHaveLength(1);

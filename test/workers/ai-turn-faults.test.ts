@@ -225,7 +225,7 @@ const TOOL_CASES: Array<{ name: string; fault: FaultReply; code: string; message
     message: 'cut off',
   },
   // null arguments read as "no arguments"; builder.step.read needs some, so its schema refuses the call.
-  { name: 'null_arguments', fault: { fault: 'null_arguments', name: 'builder_step_read' }, code: 'AI_TOOL_EXECUTION_ERROR' },
+  { name: 'null_arguments', fault: { fault: 'null_arguments', name: 'builder_step_read' }, code: 'AI_TOOL_ARGUMENTS_INVALID' },
   { name: 'unknown_tool', fault: { fault: 'unknown_tool', name: 'builder_shell_exec' }, code: 'AI_TOOL_NOT_ALLOWED' },
   { name: 'huge_arguments (1.1 MB)', fault: { fault: 'huge_arguments', bytes: 1_100_000, name: 'builder_step_read' }, code: 'AI_TOOL_EXECUTION_ERROR', message: 'larger than' },
 ];

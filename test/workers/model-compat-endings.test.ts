@@ -284,14 +284,14 @@ describe('tool errors that teach', () => {
       finalAnswer('I read nothing useful.', 'chat'),
     ]);
     const first = toolResult(turn.requests, 'call_1');
-    expect(first).toMatchObject({ ok: false, error: { code: 'AI_TOOL_EXECUTION_ERROR' } });
+    expect(first).toMatchObject({ ok: false, error: { code: 'AI_TOOL_ARGUMENTS_INVALID' } });
     expect(first.error.message).toContain('nodeId');
     expect(first.error.example).toEqual({ tool: 'builder_step_read', arguments: { workflowId: WF, nodeId: STEP } });
     expect(first.error.hints.some((h: string) => h.startsWith('You already sent exactly this call'))).toBe(false);
 
     const second = toolResult(turn.requests, 'call_2');
-    expect(second.error.code).toBe('AI_TOOL_EXECUTION_ERROR');
-    expect(second.error.hints[0]).toMatch(/^You already sent exactly this call and it failed with AI_TOOL_EXECUTION_ERROR\./u);
+    expect(second.error.code).toBe('AI_TOOL_ARGUMENTS_INVALID');
+    expect(second.error.hints[0]).toMatch(/^You already sent exactly this call and it failed with AI_TOOL_ARGUMENTS_INVALID\./u);
     expect(second.error.example).toEqual(first.error.example);
 
     const stage = toolResult(turn.requests, 'call_3');

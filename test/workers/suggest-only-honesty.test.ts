@@ -9,6 +9,7 @@ import type { RecordedChat, ScriptStep } from './scripted-model.ts';
 import { STEP, connect, supportDeskProject, stepSession } from './sessions.ts';
 import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
 import { guardLogs } from './log-canary.ts';
+import { errorText } from '../../shared/i18n/error-text.ts';
 
 guardLogs();
 
@@ -59,7 +60,12 @@ describe('a suggest-only turn whose answer claims a change', () => {
     expect(repairs[0]).not.toContain('call builder_change_stage');
 
     expect(turn.end.type).toBe('turn.failed');
-    expect(turn.end.payload).toMatchObject({ code: 'AI_NO_CHANGES_STAGED', outcome: 'no_changes_staged' });
+    // Its own code, whose words exist in Chinese too (the general AI_NO_CHANGES_STAGED text would not say why).
+    expect(turn.end.payload).toMatchObject({ code: 'AI_SUGGEST_ONLY_NO_CHANGES', outcome: 'no_changes_staged' });
+    expect(errorText('AI_SUGGEST_ONLY_NO_CHANGES', 'zh')).toEqual({
+      message: 'AI 说它做了修改，但这一轮是“仅建议”：它不能修改任何文件，因此什么都没有改变。',
+      hint: '如需让 AI 暂存修改，请关闭“仅建议”后重新发送这条消息。',
+    });
     expect(turn.end.payload.message).toContain('suggest-only');
     expect(turn.end.payload.hints.join('\n')).toContain('Suggest only');
     expect(turn.events.some((e) => e.type === 'turn.finished')).toBe(false);

@@ -35,6 +35,21 @@ describe('StreamAssembler', () => {
     ]);
   });
 
+  it('keeps reasoning written into the content (<think>…</think>, or ending at an orphan </think>) out of the text and the message, whatever the chunks', () => {
+    const answer = '{"responseType":"chat","assistantSummary":"Fine."}';
+    for (const content of [`<think>The user wants a check.</think>\n${answer}`, `The user wants a check.\n</think>\n\n${answer}`]) {
+      for (const size of [1, 3, 7]) {
+        const a = new StreamAssembler();
+        for (let at = 0; at < content.length; at += size) a.push(chunk({ content: content.slice(at, at + size) }));
+        a.push(chunk({}, 'stop'));
+        const result = a.result(true, 1);
+        expect(result.content, `${size}: ${content}`).toBe(answer);
+        expect(result.assistantMessage).toEqual({ role: 'assistant', content: answer });
+        expect(result.reasoningContent).toContain('The user wants a check.');
+      }
+    }
+  });
+
   it('marks every call unfinished when the turn ended by length or the stream did not complete', () => {
     const a = new StreamAssembler();
     a.push(chunk({ tool_calls: [{ index: 0, id: 'c', function: { name: 'n', arguments: '{"a' } }] }, 'length'));

@@ -1,8 +1,12 @@
 // Assembles streamed chat.completion.chunk objects into one answer: text, reasoning, tool calls merged by
 // index, finish reason, usage and provider extras (DeepSeek's reasoning_content must be sent back).
+// Reasoning written into the content (`<think>…</think>`, or ending at a `</think>` with no opening
+// tag: shared/llm/thinking.ts) is streamed as it came (the loop filters what viewers see) but is
+// not the answer's text: the result's content and the message sent back hold only what follows it.
 
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { AssembledToolCall, AssistantMessage, ChatResult, FinishReason, StreamChatRequest, TokenUsage } from '../../shared/llm/types.ts';
+import { splitThinking } from '../../shared/llm/thinking.ts';
 
 /** Delta fields of the OpenAI wire format; anything else is a provider extra. */
 const STANDARD_DELTA_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'tool_calls', 'refusal', 'function_call', 'audio']);
@@ -269,10 +273,13 @@ export class StreamAssembler {
         return { index: c.index, id, name: c.name, argumentsText: c.argumentsText, finishedCleanly: cleanFinish && c.name !== '' };
       });
     const providerExtras = { ...this.#extras };
+    const written = splitThinking(this.#content);
+    const content = written.text;
+    const reasoning = this.#reasoning + written.thinking;
     const assistantMessage: AssistantMessage = {
       ...providerExtras,
       role: 'assistant',
-      content: this.#content.length > 0 ? this.#content : null,
+      content: content.length > 0 ? content : null,
       ...(toolCalls.length > 0
         ? {
             tool_calls: toolCalls.map((c) => ({
@@ -284,8 +291,8 @@ export class StreamAssembler {
         : {}),
     };
     return {
-      content: this.#content,
-      ...(this.#reasoning ? { reasoningContent: this.#reasoning } : {}),
+      content,
+      ...(reasoning ? { reasoningContent: reasoning } : {}),
       ...(this.#refusal ? { refusal: this.#refusal } : {}),
       toolCalls,
       finishReason: this.#finishReason,

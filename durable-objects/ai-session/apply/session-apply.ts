@@ -18,7 +18,7 @@ import type { Actor, ApplyAnswer, ApplyRequest } from '../../../shared/ai/sessio
 import { createDb } from '../../../worker/db/client.ts';
 import { auditApplyFailed, mirrorVersion, recordCancel, wasMirrored } from './d1-records.ts';
 import { changedFiles, type EffectiveView } from '../overlay/effective-view.ts';
-import { requireEditor, staleOrMissing, type SessionHost } from '../session-host.ts';
+import { requireEditor, staleOrMissing, turnInProgress, type SessionHost } from '../session-host.ts';
 import { writeKv } from '../storage.ts';
 import type { ChangeVersion } from '../overlay/versions.ts';
 
@@ -58,12 +58,7 @@ export class SessionApply {
   async #applicableVersion(request: ApplyRequest): Promise<ChangeVersion> {
     const host = this.#host;
     const turn = host.turns.open();
-    if (turn) {
-      throw new ApiError('AI_TURN_IN_PROGRESS', {
-        message: 'The AI is still working in this session; apply once it has finished (or stop it).',
-        extra: { turnId: turn.id },
-      });
-    }
+    if (turn) throw turnInProgress(turn, 'apply', 'The AI is still working in this session; apply once it has finished (or stop it).');
     const latest = await this.#edits.flushEdits();
     if (!latest || latest.id !== request.changeSetId) staleOrMissing(host.versions, request.changeSetId, latest);
     if (latest.status === 'applied') throw new ApiError('AI_CHANGESET_ALREADY_APPLIED');

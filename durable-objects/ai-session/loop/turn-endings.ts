@@ -99,7 +99,8 @@ export function endTurn(deps: EndingDeps, turn: TurnRecord, ending: Ending, audi
       return;
     }
     case 'no-changes': {
-      const code: ErrorCode = 'AI_NO_CHANGES_STAGED';
+      // A suggest-only turn has its own code, so that its words exist in every language (shared/i18n).
+      const code: ErrorCode = current.suggestOnly ? 'AI_SUGGEST_ONLY_NO_CHANGES' : 'AI_NO_CHANGES_STAGED';
       const message = `No changes staged: the AI said it made changes, but ${ending.reason}.`;
       const hints = ['Nothing in the project or the working copy changed. Send your message again, or try another model.'];
       if (current.suggestOnly) hints.push('This turn was "Suggest only": send the message again without it to let the AI stage changes.');

@@ -21,6 +21,7 @@ import { TurnEnded, budgetReached, type ActiveTurn, type TurnDeps } from './loop
 import { runLoop } from './turn-loop.ts';
 import { endTurn, type Ending } from './turn-endings.ts';
 import { logError } from '../../../shared/errors-report.ts';
+import { turnInProgress } from '../session-host.ts';
 
 export type { TurnDeps } from './loop-context.ts';
 
@@ -86,15 +87,7 @@ export class TurnRunner {
       throw new ApiError('FORBIDDEN', { message: `Sending messages to the AI needs the editor role; you are a ${actor.role}.` });
     }
     const open = core.turns.open();
-    if (open) {
-      throw new ApiError('AI_TURN_IN_PROGRESS', {
-        extra: { turnId: open.id, turnStatus: open.status },
-        hints:
-          open.status === 'paused'
-            ? ['The previous turn is paused by the token budget: raise the budget and resume it, or stop it.']
-            : ['Wait for the answer, or stop the AI and send your message again.'],
-      });
-    }
+    if (open) throw turnInProgress(open, 'send your message again');
     if (core.applying) throw new ApiError('AI_SESSION_BUSY');
     const budget = core.turns.tokenBudget();
     if (budget !== null && core.turns.sessionUsage().totalTokens >= budget) {

@@ -316,7 +316,8 @@ function locate(ctx: ReadToolContext, locator: RefsFindArgs['locator']): Located
       return { ok: true, key, exists: true, refs: refsOfWorkflow(pkg, locator.id), locator: { type: 'workflow', id: locator.id } };
     }
     case 'step': {
-      const workflowId = locator.workflowId ?? ctx.session.workflowId;
+      // Left out: the session's workflow, else the project's only one.
+      const workflowId = locator.workflowId ?? ctx.session.workflowId ?? (pkg.workflows.length === 1 ? pkg.workflows[0]!.id : null);
       if (workflowId === null) {
         return { ok: false, error: toolError('VALIDATION_FAILED', { message: 'A step locator needs its workflowId.' }) };
       }

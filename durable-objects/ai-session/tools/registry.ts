@@ -2,7 +2,7 @@
  * The `builder.*` tools the model may call, in one table: the read tools (read-tools.ts) and the
  * write-gated change tools (stage, validate, discard) over the session. `builder.change.apply`
  * is never offered; called anyway it answers AI_TOOL_FORBIDDEN, because only a person applies,
- * through the REST apply. Arguments are parsed with the same zod schemas that describe them.
+ * through the REST apply. Arguments are read (tool-arguments.ts) with the same zod schemas that describe them.
  */
 import * as z from 'zod';
 import { ApiError } from '../../../shared/api-error.ts';
@@ -12,8 +12,8 @@ import type { Actor, SessionCore } from '../session.ts';
 import type { VersionSource } from '../overlay/versions.ts';
 import { READ_TOOLS, type ReadToolContext } from './read-tools.ts';
 import { FORBIDDEN_TOOL_NAMES, MODEL_TOOL_NAMES, matchToolName } from '../../../shared/ai/tool-names.ts';
-import { parseLenient } from '../../../shared/ai/lenient-input.ts';
 import { prepareChangeSet } from './stage-input.ts';
+import { readToolArguments } from './tool-arguments.ts';
 
 const sessionId = z
   .string().max(100).optional().describe('This session id (optional; other sessions are refused).');
@@ -55,15 +55,6 @@ function fromApiError(error: ApiError): ToolEnvelope<never> {
   });
 }
 
-function invalidArguments(issues: z.core.$ZodIssue[]): ToolEnvelope<never> {
-  const where = issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-  return toolError('AI_TOOL_EXECUTION_ERROR', {
-    message: `The tool arguments do not match the tool's schema (${where}); the tool did not run.`,
-    details: issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-    hints: ['Call the tool again with arguments that match its JSON Schema.'],
-  });
-}
-
 /** What the lenient reading interpreted, told to the model beside the result (meta.notes). */
 function withNotes(envelope: ToolEnvelope, notes: readonly string[]): ToolEnvelope {
   if (notes.length === 0) return envelope;
@@ -87,16 +78,18 @@ export async function runTool(core: SessionCore, caller: ToolCaller, name: strin
   try {
     if (name in READ_TOOLS) {
       const tool = READ_TOOLS[name as keyof typeof READ_TOOLS];
-      const { result: args, notes } = parseLenient(tool.args, rawArgs ?? {});
-      if (!args.success) return invalidArguments(args.error.issues);
       const { ctx, view } = await core.view();
+      const only = view.pkg.workflows.length === 1 ? view.pkg.workflows[0]!.id : undefined;
+      const args = readToolArguments(name, tool.args, rawArgs, only);
+      if (!args.ok) return withNotes(args.error, args.notes);
       const context: ReadToolContext = { view, session: meta!, domainProfile: ctx.domainProfile };
-      return withNotes((tool.run as (c: ReadToolContext, a: unknown) => ToolEnvelope)(context, args.data), notes);
+      return withNotes((tool.run as (c: ReadToolContext, a: unknown) => ToolEnvelope)(context, args.data), args.notes);
     }
     if (name in CHANGE_TOOLS) {
       const tool = CHANGE_TOOLS[name as keyof typeof CHANGE_TOOLS];
-      const { result: args, notes } = parseLenient(tool.args, rawArgs ?? {});
-      if (!args.success) return invalidArguments(args.error.issues);
+      const args = readToolArguments(name, tool.args, rawArgs);
+      if (!args.ok) return withNotes(args.error, args.notes);
+      const notes = args.notes;
       const data = args.data as { sessionId?: string; changeSet?: unknown; changeSetId?: string };
       if (data.sessionId !== undefined && data.sessionId !== meta?.sessionId) {
         return toolError('AI_TOOL_FORBIDDEN', { message: 'Tools can only work on this session.' });

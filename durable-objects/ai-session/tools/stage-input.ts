@@ -2,7 +2,10 @@
  * The changeSet argument of `builder.change.stage`, read leniently before the contract checks it
  * (shared/ai/lenient-input.ts does the reading): a changeSet sent as JSON text, nulls and
  * stringly-typed numbers and booleans, a schemaVersion sent as a number, target ids written as
- * object keys, and short object keys in impact.objects resolved against the package. A short key that names several objects stops the staging with the candidates.
+ * object keys, a whole target written as its object key (`"target": "step:classify"`), a step or
+ * workflow target's blank workflowId read as the project's only workflow (when it has exactly one;
+ * not for a workflow target of a create, which may mean the new workflow),
+ * and short object keys in impact.objects resolved against the package. A short key that names several objects stops the staging with the candidates.
  */
 import { ChangeSet } from '../../../shared/ai/change-set.ts';
 import { isLegacyShape } from '../../../shared/ai/change-set-legacy.ts';
@@ -10,7 +13,7 @@ import { isRecord } from '../../../shared/ai/change-set-messages.ts';
 import { parseJsonLenient, parseLenient, readObjectKey } from '../../../shared/ai/lenient-input.ts';
 import { toolError, type ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
 import type { BmadPackage } from '../../../shared/bmad/index.ts';
-import { formatObjectKey } from '../../../shared/object-keys.ts';
+import { formatObjectKey, parseObjectKey } from '../../../shared/object-keys.ts';
 import { keyOfPath } from '../overlay/effective-view.ts';
 import { agentIds } from '../overlay/package-lookups.ts';
 
@@ -38,19 +41,66 @@ const TARGET_PREFIXES: ReadonlyArray<[field: string, prefixes: readonly string[]
   ['path', ['asset:']],
 ];
 
+/** The object-key kinds a target of each type may be written as. */
+const TARGET_KINDS: Readonly<Record<string, readonly string[]>> = { workflow: ['workflow', 'graph'], step: ['step'], agent: ['agent'], asset: ['asset'] };
+
+/**
+ * A target written as its object key (`"step:classify"`, `"step:wf/classify"`, `"agent:a"`), as the
+ * target object it names; a short key must name exactly one object, and its kind must be the
+ * operation's targetType. Anything else stays as sent (the contract check says what is wrong).
+ */
+function targetOfKey(text: string, targetType: unknown, known: readonly string[]): Record<string, string> | null {
+  const reading = readObjectKey(text, known);
+  if (reading.kind !== 'exact' && reading.kind !== 'interpreted') return null;
+  const key = parseObjectKey(reading.key);
+  if (!key || typeof targetType !== 'string' || !TARGET_KINDS[targetType]?.includes(key.kind)) return null;
+  switch (key.kind) {
+    case 'workflow':
+    case 'graph':
+      return { workflowId: key.workflowId };
+    case 'step':
+      return { workflowId: key.workflowId, nodeId: key.nodeId };
+    case 'agent':
+      return { agentId: key.agentId };
+    case 'asset':
+      return { path: key.path };
+    default:
+      return null;
+  }
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && (value.trim() === '' || value.trim() === 'null'));
+}
+
 /**
  * Target ids written as object keys (`"nodeId": "step:classify"`, `"step:wf/classify"`,
  * `"workflowId": "workflow:wf"`, `"path": "asset:assets/x.md"`) read as the ids they name. Ids
  * may contain a colon, so a value that names an existing object as written is kept; otherwise it
  * would have become a new object (a step file `steps/step:classify.md`) beside the one meant.
  */
-function readTargets(changeSet: Record<string, unknown>, known: readonly string[], notes: string[]): Record<string, unknown> {
+function readTargets(changeSet: Record<string, unknown>, pkg: BmadPackage, known: readonly string[], notes: string[]): Record<string, unknown> {
   if (!Array.isArray(changeSet.operations)) return changeSet;
   const has = new Set(known);
+  const onlyWorkflow = pkg.workflows.length === 1 ? pkg.workflows[0]!.id : undefined;
   const operations = changeSet.operations.map((operation: unknown, index) => {
-    if (!isRecord(operation) || !isRecord(operation.target)) return operation;
+    if (!isRecord(operation)) return operation;
+    if (typeof operation.target === 'string') {
+      const read = targetOfKey(operation.target, operation.targetType, known);
+      if (!read) return operation;
+      notes.push(`read operations[${index}].target "${operation.target}" as ${JSON.stringify(read)}`);
+      return { ...operation, target: read };
+    }
+    if (!isRecord(operation.target)) return operation;
     const target: Record<string, unknown> = { ...operation.target };
     const note = (field: string, from: string, to: string) => notes.push(`read operations[${index}].target.${field} "${from}" as "${to}"`);
+    // A step lives in a workflow that exists; a workflow target left blank in a create could be the new one.
+    const inOnlyWorkflow = operation.targetType === 'step' || (operation.targetType === 'workflow' && changeSet.mode !== 'create');
+    if (inOnlyWorkflow && onlyWorkflow !== undefined && isBlank(target.workflowId)) {
+      const what = target.workflowId === undefined ? 'the missing workflowId' : `workflowId ${JSON.stringify(target.workflowId)}`;
+      notes.push(`read operations[${index}].target's ${what} as "${onlyWorkflow}", the project's only workflow`);
+      target.workflowId = onlyWorkflow;
+    }
     for (const [field, prefixes] of TARGET_PREFIXES) {
       const value = target[field];
       const prefix = typeof value === 'string' ? prefixes.find((p) => value.startsWith(p)) : undefined;
@@ -92,7 +142,7 @@ export function prepareChangeSet(raw: unknown, pkg: BmadPackage): PreparedChange
   const lenient = parseLenient(ChangeSet, value, { pathPrefix: 'changeSet.' });
   notes.push(...lenient.notes);
   const known = objectKeysOf(pkg);
-  let candidate = readTargets(lenient.value as Record<string, unknown>, known, notes);
+  let candidate = readTargets(lenient.value as Record<string, unknown>, pkg, known, notes);
   // "schemaVersion": 1.0 is the number 1 once parsed; the contract's version is the text "1.0".
   if (candidate.schemaVersion === 1) {
     candidate = { ...candidate, schemaVersion: '1.0' };

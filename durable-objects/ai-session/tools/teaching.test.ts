@@ -4,6 +4,7 @@ import type { SessionMeta } from '../../../shared/ai/session.ts';
 import type { ChatMessage } from '../../../shared/llm/types.ts';
 import { lastStageFailure } from '../loop/honest-ending.ts';
 import { exampleCall, failedBefore, teach } from './teaching.ts';
+import { RefsFindArgs, StepReadArgs } from './read-tools.ts';
 
 const session = { sessionId: 'as_1', projectId: 'p', targetType: 'step', targetId: 'check', workflowId: 'wf', mode: 'optimize' } as SessionMeta;
 
@@ -18,6 +19,15 @@ describe('teaching tool errors', () => {
   it('gives an example call for the session target', () => {
     expect(exampleCall('builder.step.read', session)).toEqual({ tool: 'builder_step_read', arguments: { workflowId: 'wf', nodeId: 'check' } });
     expect(exampleCall('builder.change.apply', session).tool).toBe('builder_change_validate');
+  });
+
+  it('gives example calls whose arguments fit the tool, for a step target and for another', () => {
+    const agentSession = { ...session, targetType: 'agent', targetId: 'auditor', workflowId: null } as SessionMeta;
+    for (const s of [session, agentSession]) {
+      for (const [name, schema] of [['builder.refs.find', RefsFindArgs], ['builder.step.read', StepReadArgs]] as const) {
+        expect(schema.safeParse(exampleCall(name, s).arguments).success, `${name} for a ${s.targetType}`).toBe(true);
+      }
+    }
   });
 
   it('adds the example to errors only, and a plainer first hint to a repeat', () => {

@@ -33,8 +33,8 @@ export function exampleCall(name: string, session: SessionMeta | undefined): Exa
         return { path: session?.targetType === 'asset' && target ? target : 'assets/<folder>/<file>.md' };
       case 'builder.refs.find':
         return session?.targetType === 'step' && target
-          ? { locator: { type: 'step', workflowId, nodeId: target } }
-          : { locator: { type: 'workflow', workflowId } };
+          ? { locator: { type: 'step', id: target, workflowId } }
+          : { locator: { type: 'workflow', id: workflowId } };
       case 'builder.change.stage':
         return session ? { changeSet: exampleChangeSet(session) } : { changeSet: {} };
       case 'builder.change.validate':
