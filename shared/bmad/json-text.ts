@@ -5,6 +5,7 @@
 import { errorIssue } from './issues.ts';
 import { locateJsonError } from './json-locate.ts';
 import type { ValidationIssue } from './issues.ts';
+import { MAX_JSON_DEPTH, jsonNestsDeeper } from '../json-depth.ts';
 import { MAX_TEXT_FILE_BYTES, exceedsUtf8Bytes, utf8ByteLength } from './limits.ts';
 
 export type JsonTextResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
@@ -45,8 +46,9 @@ export function parseJsonText(text: string, filePath: string, maxBytes = MAX_TEX
       issues: [errorIssue('JSON_PARSE_ERROR', filePath, `${filePath} is empty.`, { hint: 'It must contain a JSON object.' })],
     };
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(source) as unknown };
+    value = JSON.parse(source) as unknown;
   } catch (error) {
     return {
       ok: false,
@@ -57,4 +59,17 @@ export function parseJsonText(text: string, filePath: string, maxBytes = MAX_TEX
       ],
     };
   }
+  // JSON.parse takes any depth, but what walks the value afterwards (zod, hashing, the relayout)
+  // recurses: nesting no package file needs is refused here, after a broken text has been located.
+  if (jsonNestsDeeper(source)) {
+    return {
+      ok: false,
+      issues: [
+        errorIssue('JSON_PARSE_ERROR', filePath, `${filePath} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`, {
+          hint: `Flatten the file so no value sits more than ${MAX_JSON_DEPTH} levels inside another.`,
+        }),
+      ],
+    };
+  }
+  return { ok: true, value };
 }

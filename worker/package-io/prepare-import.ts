@@ -12,6 +12,7 @@ import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-
 import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
 import { isExportWarnings, WARNINGS_FILE } from './warnings-file.ts';
 import { asciiAssetPaths, withAssetNames } from '../../shared/bmad-method/ascii-assets.ts';
+import { MAX_JSON_DEPTH, jsonNestsDeeper } from '../../shared/json-depth.ts';
 
 export type { ImportLayout, ImportNote, ImportPreview };
 
@@ -66,10 +67,31 @@ function dropExportWarnings(files: Map<string, string>): void {
   }
 }
 
+/**
+ * Every .json file of the upload (bmad.json, agents.json, graphs, JSON assets) is held to the
+ * nesting depth request bodies are, before anything parses it: `JSON.parse` takes any depth, but
+ * what walks the value afterwards (hashing, the validators) recurses, and 40,000 levels overflow
+ * the stack (a 500 instead of a refusal that names the file).
+ */
+function refuseDeepJson(files: ReadonlyMap<string, string>): void {
+  const deep = [...files].filter(([path, text]) => /\.json$/iu.test(path) && jsonNestsDeeper(text)).map(([path]) => path);
+  if (deep.length === 0) return;
+  throw new ApiError('PKG_VALIDATION_FAILED', {
+    message: `${deep.join(', ')} ${deep.length === 1 ? 'nests' : 'nest'} objects or arrays more than ${MAX_JSON_DEPTH} levels deep, deeper than any package file needs; nothing was imported.`,
+    details: deep.map((path) => ({
+      code: 'JSON_PARSE_ERROR',
+      path,
+      message: `${path} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`,
+      hint: `Flatten the file so no value sits more than ${MAX_JSON_DEPTH} levels inside another.`,
+    })),
+  });
+}
+
 export function prepareImport(zip: Uint8Array): PreparedImport {
   const unpacked = unpackFiles(zip);
   if (!unpacked.ok) throw new ApiError(unpacked.code, { message: unpacked.message, ...(unpacked.details ? { details: unpacked.details } : {}) });
   dropExportWarnings(unpacked.files);
+  refuseDeepJson(unpacked.files);
   if (hasManifest(unpacked.files) || !isBmadMethodLayout(unpacked.files)) {
     // The .bmad layout keeps its strict reading: text files only, bmad.json at the top (from the entries inflated above).
     const strict = packageFilesOf(unpacked);

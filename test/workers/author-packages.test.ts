@@ -1,0 +1,69 @@
+/**
+ * Packages as real authors hand them over, through the real import and export routes: JSON nested
+ * absurdly deep, upper-case extensions, a zip wrapped in several folders, CRLF line endings and
+ * a UTF-8 BOM. Each is imported (or refused with a reason that names the author's own file) and
+ * exported back without losing what the author wrote.
+ */
+import { env, exports } from 'cloudflare:workers';
+import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../shared/json-depth.ts';
+import { ORIGIN, signedInClient, type TestClient } from './client.ts';
+
+type Files = Record<string, string>;
+
+function zipOf(files: Files, prefix = ''): Uint8Array {
+  const entries: Zippable = {};
+  for (const [path, text] of Object.entries(files)) entries[prefix + path] = strToU8(text);
+  return zipSync(entries);
+}
+
+async function send(client: TestClient, path: string, zip: Uint8Array) {
+  const form = new FormData();
+  form.set('file', new File([new Uint8Array(zip)], 'upload.zip', { type: 'application/zip' }));
+  const res = await exports.default.fetch(`${ORIGIN}${path}`, { method: 'POST', headers: { origin: ORIGIN, cookie: client.cookie! }, body: form });
+  return { status: res.status, ...((await res.json()) as { data: any; error: any }) };
+}
+
+async function projectCount() {
+  return (await env.DB.prepare('SELECT count(*) AS n FROM projects').first<{ n: number }>())!.n;
+}
+
+/** The export's files as bytes-as-text (no BOM stripping: `strFromU8` keeps U+FEFF). */
+async function exportFiles(client: TestClient, projectId: string, layout: 'bmad' | 'bmad-method'): Promise<Files> {
+  const res = await exports.default.fetch(`${ORIGIN}/api/projects/${projectId}/export?layout=${layout}`, { headers: { cookie: client.cookie! } });
+  expect(res.status).toBe(200);
+  return Object.fromEntries(Object.entries(unzipSync(new Uint8Array(await res.arrayBuffer()))).map(([p, b]) => [p, strFromU8(b)]));
+}
+
+const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+describe('JSON nested deeper than any package file needs', () => {
+  for (const [what, file] of [
+    ['bmad.json', 'bmad.json'],
+    ['agents.json', 'agents.json'],
+    ['a graph', 'workflows/ticket-triage/workflow.graph.json'],
+  ] as const) {
+    it(`refuses ${what} nested 40,000 levels deep with a 4xx naming the file, on preview and import, and writes nothing`, async () => {
+      const user = await signedInClient('Deep');
+      const files = { ...env.TEST_PACKAGES['two-workflows'] };
+      files[file] = files[file]!.replace('{', `{"x":${nested(40_000)},`);
+      const before = await projectCount();
+      for (const route of ['/api/projects/import/preview', '/api/projects/import']) {
+        const res = await send(user, route, zipOf(files));
+        expect(res.status, JSON.stringify(res.error).slice(0, 300)).toBe(422);
+        expect(res.error).toMatchObject({ code: 'PKG_VALIDATION_FAILED', details: [{ code: 'JSON_PARSE_ERROR', path: file }] });
+        expect(res.error.message).toContain(`${file} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`);
+      }
+      expect(await projectCount()).toBe(before);
+    });
+  }
+
+  it('refuses a JSON asset of a BMAD-METHOD folder nested that deep, naming it', async () => {
+    const user = await signedInClient('DeepAsset');
+    const files = { ...env.TEST_BMAD_METHOD.linear, 'create-brief/data/deep.json': `[${nested(40_000)}]` };
+    const res = await send(user, '/api/projects/import', zipOf(files));
+    expect(res.status).toBe(422);
+    expect(res.error).toMatchObject({ code: 'PKG_VALIDATION_FAILED', details: [{ path: 'create-brief/data/deep.json' }] });
+  });
+});
