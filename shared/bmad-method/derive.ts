@@ -80,6 +80,38 @@ function reach(entry: string, edgesOf: ReadonlyMap<string, readonly SourceEdge[]
   return order;
 }
 
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+
+/**
+ * The first step as authors mean it: workflow.md often names only the step the conversation runs
+ * in (party-mode names step-02), while step-01, which nothing the workflow reaches links to, links
+ * straight to it. A step file of the entry's folder that the entry does not reach, that no workflow
+ * file names and no earlier workflow took, and that links directly to the entry becomes the entry;
+ * repeated, so a chain of such steps starts at its first. Only when there is one such step: two
+ * would leave the first unclear.
+ */
+function earliestEntry(
+  entry: string,
+  stepPaths: readonly string[],
+  edgesOf: ReadonlyMap<string, readonly SourceEdge[]>,
+  named: ReadonlySet<string>,
+  reached: ReadonlySet<string>,
+): string {
+  for (;;) {
+    const inGraph = new Set(reach(entry, edgesOf));
+    const before = stepPaths.filter(
+      (p) =>
+        !inGraph.has(p) &&
+        folderOf(p) === folderOf(entry) &&
+        !named.has(p) &&
+        !reached.has(p) &&
+        (edgesOf.get(p) ?? []).some((e) => e.to === entry),
+    );
+    if (before.length !== 1) return entry;
+    entry = before[0]!;
+  }
+}
+
 export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: readonly string[] = []): BmadMethodImport {
   const issues: ValidationIssue[] = skipped.map((path) =>
     warningIssue('BMAD_FILE_SKIPPED', path, `${path} is not UTF-8 text (a binary file?); it was left out.`, { hint: 'Packages hold text files only.' }),
@@ -139,6 +171,7 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
         withRoutes.set(router.key, routes.map((r) => ({ to: r.to, label: r.label, line: r.line, ...(r === routes[0] ? { key: 'nextStepFile' } : {}) })));
         built = { id, candidate, entry: router.key, sources: [router, ...stepFiles.sources], edgesOf: withRoutes, workflowText: candidate.text.raw };
       } else if (entry) {
+        entry = earliestEntry(entry, stepPaths, edgesOf, named, reached);
         const order = reach(entry, edgesOf);
         for (const p of order) reached.add(p);
         const stepFiles = fileSources(id, dir, order, texts, issues);
