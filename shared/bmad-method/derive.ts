@@ -15,7 +15,7 @@ import { buildWorkflow, type DerivedWorkflowSummary, type SourceEdge } from './b
 import { withMarkers } from './inline-steps.ts';
 import type { ResolveContext } from './resolve.ts';
 import { fileSources, inlineSources, isStepFile, linkEdges, readSteps, routerSource, toId, workflowLinks } from './step-sources.ts';
-import { baseOf, findWorkflowFiles, type Candidate } from './workflow-files.ts';
+import { baseOf, findWorkflowFiles, isMainWorkflowFile, type Candidate } from './workflow-files.ts';
 
 export type { DerivedWorkflowSummary } from './build-graph.ts';
 
@@ -63,8 +63,8 @@ export function isBmadMethodLayout(files: ReadonlyMap<string, string>): boolean 
 
 function workflowId(candidate: Candidate, taken: Set<string>): string {
   const base = baseOf(candidate.path);
-  const own = base === 'workflow.md' || candidate.legacy !== undefined;
-  return toId(own ? baseOf(candidate.dir.replace(/\/$/u, '')) || candidate.name : base.replace(/^workflow-|\.md$/gu, ''), taken);
+  const own = isMainWorkflowFile(base) || candidate.legacy !== undefined;
+  return toId(own ? baseOf(candidate.dir.replace(/\/$/u, '')) || candidate.name : base.replace(/^workflow-|\.md$/giu, ''), taken);
 }
 
 /** Every source the entry reaches, entry first, in the order met. */
@@ -246,7 +246,7 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
     if (used.has(path)) continue;
     const extension = baseOf(path).includes('.') ? baseOf(path).slice(baseOf(path).lastIndexOf('.')) : '';
     // A name outside the ASCII path characters is kept: the import renames it (ascii-assets.ts).
-    if (!(ASSET_EXTENSIONS as readonly string[]).includes(extension)) {
+    if (!(ASSET_EXTENSIONS as readonly string[]).includes(extension.toLowerCase())) {
       issues.push(
         warningIssue('BMAD_FILE_SKIPPED', path, `${path} was left out: packages keep only ${ASSET_EXTENSIONS.join(' ')} files.`),
       );

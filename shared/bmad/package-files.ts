@@ -91,7 +91,7 @@ function stepFiles(files: ReadonlyMap<string, string>, ref: WorkflowRef, graphJs
   }
   const stepsDir = `${dirOf(ref.workflowMdPath)}steps/`;
   const loose = [...files.keys()].filter(
-    (p) => p.startsWith(stepsDir) && p.endsWith('.md') && !p.slice(stepsDir.length).includes('/') && !steps.has(p),
+    (p) => p.startsWith(stepsDir) && /\.md$/iu.test(p) && !p.slice(stepsDir.length).includes('/') && !steps.has(p),
   );
   for (const path of loose.sort()) steps.set(path, { path, markdown: files.get(path)! });
   return [...steps.values()];

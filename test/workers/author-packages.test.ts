@@ -67,3 +67,48 @@ describe('JSON nested deeper than any package file needs', () => {
     expect(res.error).toMatchObject({ code: 'PKG_VALIDATION_FAILED', details: [{ path: 'create-brief/data/deep.json' }] });
   });
 });
+
+describe('extensions in upper case', () => {
+  it('imports a BMAD-METHOD folder with workflow.MD and steps/*.MD, and exports it back byte for byte', async () => {
+    const user = await signedInClient('Upper');
+    const files: Files = {
+      'notes/workflow.MD': '---\nname: notes\ndescription: Keep notes.\n---\n\n# Notes\n\nLoad `./steps/step-01-collect.MD`.\n',
+      'notes/steps/step-01-collect.MD': '# Collect\n\nList the notes, then load `./step-02-index.MD`.\n',
+      'notes/steps/step-02-index.MD': '# Index\n\nWrite the index.\n',
+    };
+    const preview = await send(user, '/api/projects/import/preview', zipOf(files));
+    expect(preview.status, JSON.stringify(preview.error)).toBe(200);
+    expect(preview.data.preview).toMatchObject({ layout: 'bmad-method', valid: true, errors: [] });
+    const res = await send(user, '/api/projects/import', zipOf(files));
+    expect(res.status).toBe(201);
+    const { 'WARNINGS.md': _warnings, ...out } = await exportFiles(user, res.data.project.id, 'bmad-method');
+    expect(out).toEqual(files);
+  });
+
+  it('imports a .bmad whose step files end in .MD and whose asset ends in .YAML, and exports it back byte for byte', async () => {
+    const user = await signedInClient('UpperBmad');
+    const files: Files = {};
+    for (const [path, text] of Object.entries(env.TEST_PACKAGES['two-workflows'])) {
+      const renamed = path.replace(/^(workflows\/[^/]+\/steps\/[^/]+)\.md$/u, '$1.MD').replace(/\.yaml$/u, '.YAML');
+      files[renamed] = text.replace(/(steps\/[a-z-]+)\.md/gu, '$1.MD').replace(/sla-targets\.yaml/gu, 'sla-targets.YAML');
+    }
+    const res = await send(user, '/api/projects/import', zipOf(files));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    expect(res.data.warnings).toEqual([]);
+    const { 'WARNINGS.md': _warnings, ...out } = await exportFiles(user, res.data.project.id, 'bmad');
+    expect(out).toEqual(files);
+  });
+
+  it('imports "Brain Methods.CSV" under an ASCII name that keeps .CSV; a file of a type packages cannot hold is refused under the name the author gave it', async () => {
+    const user = await signedInClient('UpperAsset');
+    const files = { ...env.TEST_PACKAGES['two-workflows'], 'assets/data/Brain Methods.CSV': 'method,use\nlist,start\n' };
+    const res = await send(user, '/api/projects/import', zipOf(files));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    expect(res.data.warnings).toEqual([expect.objectContaining({ code: 'ASSET_RENAMED', params: { from: 'assets/data/Brain Methods.CSV', to: expect.stringMatching(/^assets\/data\/asset-[0-9a-f]{8}\.CSV$/u) } })]);
+
+    const refused = await send(user, '/api/projects/import', zipOf({ ...env.TEST_PACKAGES['two-workflows'], 'assets/data/Meeting Notes.docx': 'not really a document' }));
+    expect(refused.status).toBe(422);
+    expect(refused.error.details).toEqual([expect.objectContaining({ code: 'ASSET_INVALID_PATH', path: 'assets/data/Meeting Notes.docx' })]);
+    expect(JSON.stringify([refused.error.message, refused.error.details])).not.toMatch(/asset-[0-9a-f]{8}/u);
+  });
+});

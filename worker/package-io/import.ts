@@ -23,7 +23,7 @@ function stepNodeId(step: BmadStepFile): string {
   if (step.nodeId) return step.nodeId;
   const parsed = parseFrontmatter(step.markdown);
   const nodeId = parsed.ok ? parsed.value.data.nodeId : undefined;
-  return typeof nodeId === 'string' && nodeId ? nodeId : step.path.split('/').pop()!.replace(/\.md$/, '');
+  return typeof nodeId === 'string' && nodeId ? nodeId : step.path.split('/').pop()!.replace(/\.md$/iu, '');
 }
 
 async function suggestName(db: Db, userId: string, wanted: string): Promise<string | undefined> {

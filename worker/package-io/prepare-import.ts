@@ -6,7 +6,7 @@
  */
 import { ApiError } from '../../shared/api-error.ts';
 import { packageFilesOf, unpackFiles } from './unpack.ts';
-import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue } from '../../shared/bmad/index.ts';
+import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue, type ValidationReport } from '../../shared/bmad/index.ts';
 import { deriveBmadMethod, isBmadMethodLayout, originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
 import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
@@ -87,6 +87,19 @@ function refuseDeepJson(files: ReadonlyMap<string, string>): void {
   });
 }
 
+/**
+ * A problem of an asset the import gave an ASCII name (`asset-1a2b3c4d.docx`) is about the file
+ * the author uploaded: it names that path, never the generated one.
+ */
+function namedAsUploaded(report: ValidationReport, renamedFrom: ReadonlyMap<string, string>): ValidationReport {
+  if (renamedFrom.size === 0) return report;
+  const named = (issue: ValidationIssue): ValidationIssue => {
+    const from = renamedFrom.get(issue.filePath);
+    return from === undefined ? issue : { ...issue, filePath: from, message: issue.message.split(issue.filePath).join(from) };
+  };
+  return { ...report, issues: report.issues.map(named), errors: report.errors.map(named), warnings: report.warnings.map(named) };
+}
+
 export function prepareImport(zip: Uint8Array): PreparedImport {
   const unpacked = unpackFiles(zip);
   if (!unpacked.ok) throw new ApiError(unpacked.code, { message: unpacked.message, ...(unpacked.details ? { details: unpacked.details } : {}) });
@@ -108,9 +121,9 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
     }
     const ascii = asciiAssetPaths(packageFromFiles(strict.files));
     const original = ascii.pkg;
-    const report = validatePackage(original);
-    const pkg = toMultiWorkflowLayout(original);
     const renamedFrom = new Map(ascii.renames.map((r) => [r.to, r.from]));
+    const report = namedAsUploaded(validatePackage(original), renamedFrom);
+    const pkg = toMultiWorkflowLayout(original);
     return {
       original,
       pkg,
