@@ -112,3 +112,33 @@ describe('extensions in upper case', () => {
     expect(JSON.stringify([refused.error.message, refused.error.details])).not.toMatch(/asset-[0-9a-f]{8}/u);
   });
 });
+
+describe('a package zipped inside several folders', () => {
+  it('imports a .bmad wrapped in two folders (Downloads/party-package/bmad.json) and exports it back byte for byte', async () => {
+    const user = await signedInClient('Wrapped');
+    const files = env.TEST_PACKAGES['two-workflows'];
+    const preview = await send(user, '/api/projects/import/preview', zipOf(files, 'Downloads/party-package/'));
+    expect(preview.status, JSON.stringify(preview.error)).toBe(200);
+    expect(preview.data.preview).toMatchObject({ layout: 'bmad', valid: true });
+    const res = await send(user, '/api/projects/import', zipOf(files, 'Downloads/party-package/'));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    expect(res.data.warnings).toEqual([]);
+    const { 'WARNINGS.md': _warnings, ...out } = await exportFiles(user, res.data.project.id, 'bmad');
+    expect(out).toEqual(files);
+  });
+
+  it('says where the bmad.json is when other files sit beside the folders around it, and when it is wrapped deeper than any zip needs', async () => {
+    const user = await signedInClient('Beside');
+    const files = env.TEST_PACKAGES['two-workflows'];
+    const beside = await send(user, '/api/projects/import', zipOf({ ...Object.fromEntries(Object.entries(files).map(([p, t]) => [`Downloads/party-package/${p}`, t])), 'Downloads/todo.txt': 'call Ana' }));
+    expect(beside.status).toBe(400);
+    expect(beside.error).toMatchObject({ code: 'PKG_INVALID_FORMAT', details: [{ path: 'Downloads/party-package/bmad.json' }] });
+    expect(beside.error.message).toContain('there is a bmad.json at Downloads/party-package/bmad.json');
+    expect(beside.error.hints).toEqual(['Zip the folder Downloads/party-package/ on its own (the one that holds bmad.json), then import that zip.']);
+
+    const deep = `${Array.from({ length: 9 }, (_, i) => `f${i}`).join('/')}/`;
+    const tooDeep = await send(user, '/api/projects/import', zipOf(files, deep));
+    expect(tooDeep.status).toBe(400);
+    expect(tooDeep.error).toMatchObject({ code: 'PKG_INVALID_FORMAT', details: [{ path: `${deep}bmad.json` }] });
+  });
+});

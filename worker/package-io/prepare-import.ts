@@ -5,7 +5,7 @@
  * and collect every warning and every reason to refuse.
  */
 import { ApiError } from '../../shared/api-error.ts';
-import { packageFilesOf, unpackFiles } from './unpack.ts';
+import { packageFilesOf, unpackFiles, wrapperFolder } from './unpack.ts';
 import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue, type ValidationReport } from '../../shared/bmad/index.ts';
 import { deriveBmadMethod, isBmadMethodLayout, originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
@@ -48,23 +48,42 @@ function agentsOf(pkg: BmadPackage): ImportPreview['agents'] {
   return (doc?.agents ?? []).map((a) => ({ id: String(a.id ?? ''), name: String(a.metadata?.name ?? '') }));
 }
 
-/** A bmad.json at the top, or inside the one folder that holds everything (how .bmad zips are read). */
-function hasManifest(files: ReadonlyMap<string, string>): boolean {
-  if (files.has('bmad.json')) return true;
-  const first = files.keys().next().value?.split('/')[0];
-  return first !== undefined && files.has(`${first}/bmad.json`) && [...files.keys()].every((p) => p.startsWith(`${first}/`));
+/** A bmad.json at the top, or inside the folders that hold everything (how .bmad zips are read). */
+function hasManifest(unpacked: { files: ReadonlyMap<string, string>; binaries: readonly string[] }): boolean {
+  return unpacked.files.has(`${wrapperFolder([...unpacked.files.keys(), ...unpacked.binaries])}bmad.json`);
 }
 
 /**
- * The WARNINGS.md an export wrote beside the package's own files (at the top, or in the one folder
- * that holds everything) is a report on that export, not part of the package: kept, it would be
+ * The WARNINGS.md an export wrote beside the package's own files (at the top, or in the folders
+ * that hold everything) is a report on that export, not part of the package: kept, it would be
  * an asset, and later exports would ship it stale.
  */
 function dropExportWarnings(files: Map<string, string>): void {
-  const first = files.keys().next().value?.split('/')[0];
-  for (const path of [WARNINGS_FILE, `${first}/${WARNINGS_FILE}`]) {
-    if (files.has(path) && isExportWarnings(files.get(path)!)) files.delete(path);
-  }
+  const path = `${wrapperFolder([...files.keys()])}${WARNINGS_FILE}`;
+  if (files.has(path) && isExportWarnings(files.get(path)!)) files.delete(path);
+}
+
+/** The shallowest bmad.json or workflow.md of an upload that has none where the import looks: where the package may be. */
+function packageFileDeeper(files: ReadonlyMap<string, string>): string | undefined {
+  const found = [...files.keys()].filter((p) => /(^|\/)(bmad\.json|workflow\.md)$/iu.test(p));
+  return found.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b))[0];
+}
+
+/** The refusal of an upload with nothing to import at its top, saying where a package file sits deeper when one does. */
+function nothingAtTop(files: ReadonlyMap<string, string>): ApiError {
+  const deeper = packageFileDeeper(files);
+  const folder = deeper?.slice(0, deeper.lastIndexOf('/') + 1);
+  return new ApiError('PKG_INVALID_FORMAT', {
+    message: deeper
+      ? `This zip has neither a bmad.json nor a BMAD-METHOD workflow.md at its top, so there is nothing to import; there is a ${deeper.slice(folder!.length)} at ${deeper}, but other files sit beside the folders around it.`
+      : 'This zip has neither a bmad.json nor a BMAD-METHOD workflow.md at its top, so there is nothing to import.',
+    ...(deeper ? { details: [{ path: deeper, message: `A ${deeper.slice(folder!.length)} is here, in ${folder}.`, hint: `Zip the folder ${folder} on its own.` }] } : {}),
+    hints: [
+      deeper
+        ? `Zip the folder ${folder} on its own (the one that holds ${deeper.slice(folder!.length)}), then import that zip.`
+        : 'Zip the folder that holds bmad.json, or a BMAD-METHOD workflow folder (workflow.md with name and description, and its steps/).',
+    ],
+  });
 }
 
 /**
@@ -105,19 +124,12 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
   if (!unpacked.ok) throw new ApiError(unpacked.code, { message: unpacked.message, ...(unpacked.details ? { details: unpacked.details } : {}) });
   dropExportWarnings(unpacked.files);
   refuseDeepJson(unpacked.files);
-  if (hasManifest(unpacked.files) || !isBmadMethodLayout(unpacked.files)) {
+  if (hasManifest(unpacked) || !isBmadMethodLayout(unpacked.files)) {
     // The .bmad layout keeps its strict reading: text files only, bmad.json at the top (from the entries inflated above).
     const strict = packageFilesOf(unpacked);
     if (!strict.ok) {
-      throw new ApiError(strict.code, {
-        message: strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked.files)
-          ? 'This zip has neither a bmad.json nor a BMAD-METHOD workflow.md at its top, so there is nothing to import.'
-          : strict.message,
-        ...(strict.details ? { details: strict.details } : {}),
-        ...(strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked.files)
-          ? { hints: ['Zip the folder that holds bmad.json, or a BMAD-METHOD workflow folder (workflow.md with name and description, and its steps/).'] }
-          : {}),
-      });
+      if (strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked)) throw nothingAtTop(unpacked.files);
+      throw new ApiError(strict.code, { message: strict.message, ...(strict.details ? { details: strict.details } : {}) });
     }
     const ascii = asciiAssetPaths(packageFromFiles(strict.files));
     const original = ascii.pkg;

@@ -3,7 +3,7 @@
  * is inflated: oversize archives, too many entries, bomb-like ratios, traversal (`..`, absolute
  * paths, backslashes, NUL, drive letters), duplicate names, symlinks, encryption, ZIP64. Then
  * each entry is inflated under hard caps and held to its declared size and CRC-32
- * (inflate-entry.ts), and must be UTF-8 text. One common top-level folder is stripped.
+ * (inflate-entry.ts), and must be UTF-8 text. Folders that wrap everything (`Downloads/pkg/`) are stripped.
  * Expected failures are values.
  */
 import { IMPORT_LIMITS } from './limits.ts';
@@ -38,11 +38,22 @@ function unsafeName(name: string): string | undefined {
   return undefined;
 }
 
-/** `pkg/bmad.json`, `pkg/steps/a.md` → `bmad.json`, `steps/a.md` when every file shares `pkg/`. */
-function stripCommonFolder(names: string[]): (name: string) => string {
-  const first = names[0]?.split('/')[0];
-  if (!first || names.some((n) => !n.includes('/') || n.split('/')[0] !== first)) return (n) => n;
-  return (n) => n.slice(first.length + 1);
+/** How many folders that hold everything are looked through: more than any honest zip has. */
+export const MAX_WRAPPER_FOLDERS = 8;
+
+/**
+ * The folders that wrap every file of the zip, down to the one that holds bmad.json: `pkg/` for
+ * `pkg/bmad.json`, `Downloads/pkg/` for a zip of the Downloads folder (what zipping a folder, or a
+ * browser's "download as zip", gives). '' when the files are at the top.
+ */
+export function wrapperFolder(names: readonly string[]): string {
+  let prefix = '';
+  for (let depth = 0; depth < MAX_WRAPPER_FOLDERS && names.length > 0 && !names.includes(`${prefix}bmad.json`); depth++) {
+    const first = names[0]!.slice(prefix.length).split('/')[0]!;
+    if (names.some((n) => !n.slice(prefix.length).includes('/') || n.slice(prefix.length).split('/')[0] !== first)) break;
+    prefix += `${first}/`;
+  }
+  return prefix;
 }
 
 /** A `.bmad` package: text files only, bmad.json at the top. */
@@ -52,12 +63,13 @@ export function unpackPackage(zip: Uint8Array): UnpackResult {
 }
 
 /**
- * The `.bmad` reading of an upload `unpackFiles` already inflated (one common top-level folder
+ * The `.bmad` reading of an upload `unpackFiles` already inflated (the folders that wrap everything
  * stripped, text files only, bmad.json at the top), so a caller that first sniffs the layout does
  * not inflate every entry a second time.
  */
 export function packageFilesOf(unpacked: { files: ReadonlyMap<string, string>; binaries: readonly string[] }): UnpackResult {
-  const strip = stripCommonFolder([...unpacked.files.keys(), ...unpacked.binaries]);
+  const prefix = wrapperFolder([...unpacked.files.keys(), ...unpacked.binaries]);
+  const strip = (name: string) => name.slice(prefix.length);
   if (unpacked.binaries.length > 0) {
     return {
       ok: false,
