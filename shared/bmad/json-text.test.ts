@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonText } from './json-text.ts';
+import { eolOf, jsonFileText, parseJsonText } from './json-text.ts';
 import { MAX_JSON_DEPTH } from '../json-depth.ts';
 
 describe('parseJsonText', () => {
@@ -38,5 +38,16 @@ describe('parseJsonText', () => {
       ok: false,
       issues: [{ code: 'JSON_PARSE_ERROR', message: 'x.json is not valid JSON: Unexpected end of JSON input (line 1, column 400000)' }],
     });
+  });
+});
+
+describe('jsonFileText', () => {
+  it('writes two-space JSON with a final line break in the line ending the file had', () => {
+    expect(eolOf('{\r\n  "a": 1\r\n}\r\n')).toBe('\r\n');
+    expect(eolOf('{\n  "a": 1\n}\n')).toBe('\n');
+    expect(eolOf('{"a":1}')).toBe('\n');
+    expect(eolOf(null)).toBe('\n');
+    expect(jsonFileText({ a: [1] }, '\r\n')).toBe('{\r\n  "a": [\r\n    1\r\n  ]\r\n}\r\n');
+    expect(jsonFileText({ a: 'x\ny' })).toBe('{\n  "a": "x\\ny"\n}\n');
   });
 });

@@ -8,6 +8,24 @@ import type { ValidationIssue } from './issues.ts';
 import { MAX_JSON_DEPTH, jsonNestsDeeper } from '../json-depth.ts';
 import { MAX_TEXT_FILE_BYTES, exceedsUtf8Bytes, utf8ByteLength } from './limits.ts';
 
+/** A file's line ending: CRLF when its first line break is one (a package written on Windows), else LF. */
+export type Eol = '\n' | '\r\n';
+
+export function eolOf(text: string | null | undefined): Eol {
+  const at = text?.indexOf('\n') ?? -1;
+  return at > 0 && text![at - 1] === '\r' ? '\r\n' : '\n';
+}
+
+/**
+ * A JSON file the product writes again (bmad.json on export, agents.json on an agent save): two
+ * spaces, a final line break, and the line ending the file had, so a package written with CRLF
+ * keeps it and a save changes only the lines it changed.
+ */
+export function jsonFileText(value: unknown, eol: Eol = '\n'): string {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  return eol === '\n' ? text : text.replaceAll('\n', '\r\n');
+}
+
 export type JsonTextResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {

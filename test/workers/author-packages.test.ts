@@ -142,3 +142,57 @@ describe('a package zipped inside several folders', () => {
     expect(tooDeep.error).toMatchObject({ code: 'PKG_INVALID_FORMAT', details: [{ path: `${deep}bmad.json` }] });
   });
 });
+
+/** The export's entries as bytes (a BOM is a byte difference `strFromU8` would hide). */
+async function exportBytes(client: TestClient, projectId: string, layout: 'bmad' | 'bmad-method'): Promise<Record<string, Uint8Array>> {
+  const res = await exports.default.fetch(`${ORIGIN}/api/projects/${projectId}/export?layout=${layout}`, { headers: { cookie: client.cookie! } });
+  expect(res.status).toBe(200);
+  const { 'WARNINGS.md': _warnings, ...files } = unzipSync(new Uint8Array(await res.arrayBuffer()));
+  return files;
+}
+const bytesOf = (files: Files) => Object.fromEntries(Object.entries(files).map(([p, t]) => [p, strToU8(t)]));
+const crlf = (files: Files): Files => Object.fromEntries(Object.entries(files).map(([p, t]) => [p, t.replace(/\r?\n/gu, '\r\n')]));
+
+describe('line endings and BOM', () => {
+  it('exports a .bmad written with CRLF byte for byte, bmad.json included', async () => {
+    const user = await signedInClient('Crlf');
+    const files = crlf(env.TEST_PACKAGES['two-workflows']);
+    const res = await send(user, '/api/projects/import', zipOf(files));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    expect(await exportBytes(user, res.data.project.id, 'bmad')).toEqual(bytesOf(files));
+  });
+
+  it('an agent save keeps agents.json in CRLF: only the lines of the changed field differ', async () => {
+    const user = await signedInClient('CrlfAgent');
+    const files = crlf(env.TEST_PACKAGES['two-workflows']);
+    const res = await send(user, '/api/projects/import', zipOf(files));
+    const base = `/api/projects/${res.data.project.id}`;
+    const before = (await user.get(`${base}/agents`)).data as { revision: number; agentsJson: string; agents: Array<{ id: string }> };
+    const id = before.agents[0]!.id;
+    const agent = (JSON.parse(before.agentsJson) as { agents: Array<Record<string, any>> }).agents.find((a) => a.id === id)!;
+    const saved = await user.put(`${base}/agents/${id}`, { agent: { ...agent, metadata: { ...agent.metadata, title: 'Renamed title' } }, baseRevision: before.revision });
+    expect(saved.status, JSON.stringify(saved.error)).toBe(200);
+    const after = (await user.get(`${base}/agents`)).data.agentsJson as string;
+    expect(after.split('\r\n').join('')).not.toContain('\n');
+    const [a, b] = [before.agentsJson.split('\r\n'), after.split('\r\n')];
+    expect(b.length).toBe(a.length);
+    expect(a.filter((line, i) => line !== b[i])).toEqual([expect.stringContaining('"title"')]);
+    expect((await exportBytes(user, res.data.project.id, 'bmad'))['agents.json']).toEqual(strToU8(after));
+  });
+
+  it('gives back the UTF-8 BOM of every file that had one, in both layouts', async () => {
+    const user = await signedInClient('Bom');
+    const files = { ...env.TEST_PACKAGES['two-workflows'] };
+    for (const path of ['bmad.json', 'agents.json', 'workflows/ticket-triage/workflow.graph.json', 'workflows/ticket-triage/steps/closed.md', 'assets/policies/support-policy.md']) files[path] = `\uFEFF${files[path]}`;
+    const res = await send(user, '/api/projects/import', zipOf(files));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    expect(await exportBytes(user, res.data.project.id, 'bmad')).toEqual(bytesOf(files));
+
+    const method = { ...env.TEST_BMAD_METHOD.linear };
+    const step = Object.keys(method).find((p) => p.includes('/steps/'))!;
+    method[step] = `\uFEFF${method[step]}`;
+    const imported = await send(user, '/api/projects/import', zipOf(method));
+    expect(imported.status, JSON.stringify(imported.error)).toBe(201);
+    expect(await exportBytes(user, imported.data.project.id, 'bmad-method')).toEqual(bytesOf(method));
+  });
+});

@@ -25,6 +25,8 @@ export interface PreparedImport {
   /** The raw issues behind the preview's notes, for the import answer and its refusal. */
   warnings: ValidationIssue[];
   errors: ValidationIssue[];
+  /** Files uploaded with a UTF-8 BOM (paths as the upload lays them out), for the export to put it back. */
+  boms: string[];
 }
 
 const note = (issue: ValidationIssue): ImportNote => ({
@@ -141,6 +143,7 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
       pkg,
       // A .bmad exported from a BMAD-METHOD import carries where its files came from (validated with bmad.json above).
       origin: report.valid ? originFromManifest(original.manifestJson) : null,
+      boms: strict.boms,
       warnings: [...ascii.issues, ...report.warnings],
       errors: report.errors,
       preview: {
@@ -174,6 +177,7 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
     original: ascii.pkg,
     pkg: toMultiWorkflowLayout(ascii.pkg),
     origin,
+    boms: unpacked.boms,
     warnings,
     errors,
     preview: {

@@ -12,12 +12,16 @@ import { readCentralDirectory } from './zip-entries.ts';
 import type { ErrorDetail } from '../../shared/errors.ts';
 
 export type UnpackResult =
-  | { ok: true; files: Map<string, string> }
+  | { ok: true; files: Map<string, string>; boms: string[] }
   | { ok: false; code: EntryFailureCode | 'PKG_INVALID_FORMAT'; message: string; details?: ErrorDetail[] };
 
-/** Every text file, and the paths of the entries that are not UTF-8 text (left to the caller to refuse or skip). */
+/**
+ * Every text file (a leading UTF-8 BOM taken off its text, its path listed in `boms` so an export
+ * can put it back), and the paths of the entries that are not UTF-8 text (left to the caller to
+ * refuse or skip).
+ */
 export type UnpackFilesResult =
-  | { ok: true; files: Map<string, string>; binaries: string[] }
+  | { ok: true; files: Map<string, string>; binaries: string[]; boms: string[] }
   | { ok: false; code: EntryFailureCode | 'PKG_INVALID_FORMAT'; message: string; details?: ErrorDetail[] };
 
 /**
@@ -67,7 +71,7 @@ export function unpackPackage(zip: Uint8Array): UnpackResult {
  * stripped, text files only, bmad.json at the top), so a caller that first sniffs the layout does
  * not inflate every entry a second time.
  */
-export function packageFilesOf(unpacked: { files: ReadonlyMap<string, string>; binaries: readonly string[] }): UnpackResult {
+export function packageFilesOf(unpacked: { files: ReadonlyMap<string, string>; binaries: readonly string[]; boms: readonly string[] }): UnpackResult {
   const prefix = wrapperFolder([...unpacked.files.keys(), ...unpacked.binaries]);
   const strip = (name: string) => name.slice(prefix.length);
   if (unpacked.binaries.length > 0) {
@@ -91,7 +95,7 @@ export function packageFilesOf(unpacked: { files: ReadonlyMap<string, string>; b
       details: [{ path: 'bmad.json', message: 'Missing bmad.json.', hint: 'Export the package from the Builder, or zip the folder that holds bmad.json.' }],
     };
   }
-  return { ok: true, files };
+  return { ok: true, files, boms: unpacked.boms.map(strip) };
 }
 
 /**
@@ -151,6 +155,7 @@ export function unpackFiles(zip: Uint8Array): UnpackFilesResult {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const files = new Map<string, string>();
   const binaries: string[] = [];
+  const boms: string[] = [];
   let produced = 0;
   for (const entry of entries) {
     // The declared sizes passed the checks above; what each entry really produces is held to them here.
@@ -162,11 +167,12 @@ export function unpackFiles(zip: Uint8Array): UnpackFilesResult {
     const bytes = read.bytes;
     produced += bytes.byteLength;
     try {
-      // A leading BOM is tolerated: the decoder drops it.
+      // The decoder drops a leading BOM: the texts are read without it, and the path is kept.
       files.set(entry.name, decoder.decode(bytes));
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) boms.push(entry.name);
     } catch {
       binaries.push(entry.name);
     }
   }
-  return { ok: true, files, binaries };
+  return { ok: true, files, binaries, boms };
 }
