@@ -37,7 +37,7 @@ function element(xml: string, tag: string): string | undefined {
 
 /** A markdown file holding a compiled agent: an `<agent …>` block with a `<persona>`. */
 export function isCompiledAgentFile(path: string, content: string): boolean {
-  return path.endsWith('.md') && AGENT_TAG.test(content) && /<persona\b/u.test(content) && /<\/agent>/u.test(content);
+  return /\.md$/iu.test(path) && AGENT_TAG.test(content) && /<persona\b/u.test(content) && /<\/agent>/u.test(content);
 }
 
 export function agentFromCompiledMd(path: string, content: string, taken: Set<string>): { agent: Record<string, unknown>; issues: ValidationIssue[] } {

@@ -13,11 +13,11 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v.tri
 export const PLACEHOLDER = 'Placeholder: written on import, please describe';
 
 export function isAgentFile(path: string): boolean {
-  return /\.agent\.ya?ml$/u.test(path);
+  return /\.agent\.ya?ml$/iu.test(path);
 }
 
 function idFrom(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.agent\.ya?ml$|\.md$/u, '');
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.agent\.ya?ml$|\.md$/iu, '');
   const id = base.replace(/[^A-Za-z0-9._:-]+/gu, '-').replace(/^[^A-Za-z0-9]+/u, '');
   return ID_PATTERN.test(id) ? id : 'agent';
 }

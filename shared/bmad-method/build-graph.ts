@@ -43,7 +43,7 @@ export interface DerivedWorkflowSummary {
   steps: Array<{ file: string; source: string; nodeId: string }>;
 }
 
-const CONTINUATION_FILE = /-continue\.md$/u;
+const CONTINUATION_FILE = /-continue\.md$/iu;
 
 /** The end node the import writes for an Exit choice: a .bmad step of its own (its sections are there, so the strict rules hold). */
 export const END_STEP_TEXT = `# End

@@ -141,3 +141,26 @@ describe('a workflow file that names its first step as a sibling', () => {
     expect(codes(d)).not.toContain('warning BMAD_ENTRY_GUESSED plant-check/workflow.md');
   });
 });
+
+describe('export of an unedited legacy workflow (workflow.yaml + instructions.md with <step n=…> blocks)', () => {
+  const files = upload({
+    'done/workflow.yaml': "name: done\ndescription: Mark a story done.\ninstructions: '{installed_path}/instructions.md'\n",
+    'done/instructions.md': '# Done\n\n<workflow>\n<step n="1" goal="Find the story">\nFind it.\n</step>\n<step n="2" goal="Mark it">\nMark it.\n</step>\n<step n="3" goal="Report">\nSay so.\n</step>\n</workflow>\n',
+  });
+
+  it('warns of no edge: the chain in the order written is the one the import drew, read the same way again', () => {
+    const d = roundTrip(files);
+    expect(d.workflows[0]!.graph.edges.map((e) => `${e.from} -> ${e.to}`)).toEqual(['step-1 -> step-2', 'step-2 -> step-3']);
+    expect(exportBmadMethod(d.pkg, d.origin).warnings.map((w) => w.code)).not.toContain('BMAD_EXPORT_UNLINKED_EDGE');
+  });
+
+  it('still warns of an edge drawn later that the text does not give', () => {
+    const d = deriveBmadMethod(files);
+    const workflow = d.pkg.workflows[0]!;
+    const graph = JSON.parse(workflow.graphJson!) as { edges: Array<Record<string, unknown>> };
+    graph.edges.push({ id: 'step-3->step-1', from: 'step-3', to: 'step-1', label: 'again' });
+    workflow.graphJson = JSON.stringify(graph);
+    const unlinked = exportBmadMethod(d.pkg, d.origin).warnings.filter((w) => w.code === 'BMAD_EXPORT_UNLINKED_EDGE');
+    expect(unlinked.map((w) => w.message)).toEqual(['The edge step-3 → step-1 is in the graph, but done/instructions.md#step-3 does not link done/instructions.md#step-1.']);
+  });
+});

@@ -15,7 +15,7 @@ import { buildWorkflow, type DerivedWorkflowSummary, type SourceEdge } from './b
 import { withMarkers } from './inline-steps.ts';
 import type { ResolveContext } from './resolve.ts';
 import { fileSources, inlineSources, isStepFile, linkEdges, readSteps, routerSource, toId, workflowLinks } from './step-sources.ts';
-import { baseOf, findWorkflowFiles, type Candidate } from './workflow-files.ts';
+import { baseOf, findWorkflowFiles, isMainWorkflowFile, type Candidate } from './workflow-files.ts';
 
 export type { DerivedWorkflowSummary } from './build-graph.ts';
 
@@ -63,8 +63,8 @@ export function isBmadMethodLayout(files: ReadonlyMap<string, string>): boolean 
 
 function workflowId(candidate: Candidate, taken: Set<string>): string {
   const base = baseOf(candidate.path);
-  const own = base === 'workflow.md' || candidate.legacy !== undefined;
-  return toId(own ? baseOf(candidate.dir.replace(/\/$/u, '')) || candidate.name : base.replace(/^workflow-|\.md$/gu, ''), taken);
+  const own = isMainWorkflowFile(base) || candidate.legacy !== undefined;
+  return toId(own ? baseOf(candidate.dir.replace(/\/$/u, '')) || candidate.name : base.replace(/^workflow-|\.md$/giu, ''), taken);
 }
 
 /** Every source the entry reaches, entry first, in the order met. */
@@ -78,6 +78,38 @@ function reach(entry: string, edgesOf: ReadonlyMap<string, readonly SourceEdge[]
     for (const e of edgesOf.get(next) ?? []) queue.push(e.to);
   }
   return order;
+}
+
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/') + 1);
+
+/**
+ * The first step as authors mean it: workflow.md often names only the step the conversation runs
+ * in (party-mode names step-02), while step-01, which nothing the workflow reaches links to, links
+ * straight to it. A step file of the entry's folder that the entry does not reach, that no workflow
+ * file names and no earlier workflow took, and that links directly to the entry becomes the entry;
+ * repeated, so a chain of such steps starts at its first. Only when there is one such step: two
+ * would leave the first unclear.
+ */
+function earliestEntry(
+  entry: string,
+  stepPaths: readonly string[],
+  edgesOf: ReadonlyMap<string, readonly SourceEdge[]>,
+  named: ReadonlySet<string>,
+  reached: ReadonlySet<string>,
+): string {
+  for (;;) {
+    const inGraph = new Set(reach(entry, edgesOf));
+    const before = stepPaths.filter(
+      (p) =>
+        !inGraph.has(p) &&
+        folderOf(p) === folderOf(entry) &&
+        !named.has(p) &&
+        !reached.has(p) &&
+        (edgesOf.get(p) ?? []).some((e) => e.to === entry),
+    );
+    if (before.length !== 1) return entry;
+    entry = before[0]!;
+  }
 }
 
 export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: readonly string[] = []): BmadMethodImport {
@@ -139,6 +171,7 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
         withRoutes.set(router.key, routes.map((r) => ({ to: r.to, label: r.label, line: r.line, ...(r === routes[0] ? { key: 'nextStepFile' } : {}) })));
         built = { id, candidate, entry: router.key, sources: [router, ...stepFiles.sources], edgesOf: withRoutes, workflowText: candidate.text.raw };
       } else if (entry) {
+        entry = earliestEntry(entry, stepPaths, edgesOf, named, reached);
         const order = reach(entry, edgesOf);
         for (const p of order) reached.add(p);
         const stepFiles = fileSources(id, dir, order, texts, issues);
@@ -213,7 +246,7 @@ export function deriveBmadMethod(files: ReadonlyMap<string, string>, skipped: re
     if (used.has(path)) continue;
     const extension = baseOf(path).includes('.') ? baseOf(path).slice(baseOf(path).lastIndexOf('.')) : '';
     // A name outside the ASCII path characters is kept: the import renames it (ascii-assets.ts).
-    if (!(ASSET_EXTENSIONS as readonly string[]).includes(extension)) {
+    if (!(ASSET_EXTENSIONS as readonly string[]).includes(extension.toLowerCase())) {
       issues.push(
         warningIssue('BMAD_FILE_SKIPPED', path, `${path} was left out: packages keep only ${ASSET_EXTENSIONS.join(' ')} files.`),
       );

@@ -52,6 +52,8 @@ export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | nu
   const files = new Map<string, string>();
   const warnings: ValidationIssue[] = [];
   const known = new Map((origin?.workflows ?? []).map((w) => [w.id, w]));
+  const assetNames = origin?.assets ?? {};
+  const assetTarget = (path: string) => assetNames[path] ?? path.replace(/^assets\//u, '');
   const put = (target: string, text: string, storedPath: string) => {
     const stripped = stripGeneratedFields(text);
     if (!stripped.ok && text.startsWith('---')) {
@@ -100,7 +102,11 @@ export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | nu
     }
     // Edges drawn in the Builder but written in no step file: BMAD would never take them.
     const { edges, files: fileOf } = readGraphEdges(workflow.graphJson);
-    const rederived = deriveBmadMethod(new Map([...files].filter(([p]) => p.startsWith(where.dir))));
+    // Read again as the import read it: the workflow's files and the other files of its folder (a
+    // legacy workflow.yaml, which names the instructions file, is stored as an asset).
+    const folder = new Map(pkg.assets.map((a) => [assetTarget(a.path), a.content] as const).filter(([p]) => p.startsWith(where.dir)));
+    for (const [p, text] of files) if (p.startsWith(where.dir)) folder.set(p, text);
+    const rederived = deriveBmadMethod(folder);
     const linked = new Set(
       rederived.workflows.flatMap((w) => w.graph.edges.map((e) => `${w.steps.find((s) => s.nodeId === e.from)?.source}→${w.steps.find((s) => s.nodeId === e.to)?.source}`)),
     );
@@ -116,9 +122,8 @@ export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | nu
       }
     }
   }
-  const assetNames = origin?.assets ?? {};
   for (const asset of pkg.assets) {
-    const target = assetNames[asset.path] ?? asset.path.replace(/^assets\//u, '');
+    const target = assetTarget(asset.path);
     if (files.has(target)) {
       warnings.push(warningIssue('BMAD_EXPORT_NOT_WRITTEN', asset.path, `${asset.path} would overwrite ${target}, a workflow file; it was left out.`));
       continue;

@@ -44,7 +44,7 @@ export function readStepText(text: string): StepText {
 }
 
 /** A `.md` path in running text; names in any script (`./steps/步骤-02.md`) count. */
-const MD_TOKEN = /[\p{L}\p{N}_{}\-./]*[\p{L}\p{N}_}]\.md(?![\p{L}\p{N}_])/gu;
+const MD_TOKEN = /[\p{L}\p{N}_{}\-./]*[\p{L}\p{N}_}]\.md(?![\p{L}\p{N}_])/giu;
 const MAX_LABEL = 60;
 
 function clean(text: string): string {
@@ -160,7 +160,7 @@ export function stepLinks(step: StepText): RawLink[] {
   const lines = step.body.split('\n');
   const keys = new Map<string, string>();
   for (const [key, value] of Object.entries(step.frontmatter)) {
-    if (typeof value === 'string' && /\.md\s*$/u.test(value) && !/^\{[^}]*(artifacts|output|folder)[^}]*\}/iu.test(value)) keys.set(key, value.trim());
+    if (typeof value === 'string' && /\.md\s*$/iu.test(value) && !/^\{[^}]*(artifacts|output|folder)[^}]*\}/iu.test(value)) keys.set(key, value.trim());
   }
   const add = (target: string, line: number, label: string, key?: string) => {
     if (!links.has(target)) links.set(target, { target, label, line, ...(key ? { key } : {}) });

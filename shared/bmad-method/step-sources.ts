@@ -15,7 +15,8 @@ import { readStepText, stepLinks, type StepText } from './links.ts';
 import { resolveTarget, type ResolveContext } from './resolve.ts';
 import { baseOf, type Candidate } from './workflow-files.ts';
 
-const STEP_FILE = /^step[A-Za-z0-9._-]*\.md$/u;
+// `.md` in any letter case (`step-01.MD`): the same Markdown file.
+const STEP_FILE = /^step[A-Za-z0-9._-]*\.md$/iu;
 /** A `.md` directly inside a folder named like `steps`, `steps-c`, `domain-steps`. */
 const IN_STEPS_FOLDER = /(?:^|\/)[^/]*steps[^/]*\/[^/]+\.md$/iu;
 const ASCII_PATH = /^[A-Za-z0-9._/-]+$/u;
@@ -128,7 +129,7 @@ export function fileSources(id: string, dir: string, order: readonly string[], t
   const renamed: Record<string, string> = {};
   const sources = order.map((path) => {
     const rel = path.slice(dir.length);
-    const stem = baseOf(path).replace(/\.md$/u, '');
+    const stem = baseOf(path).replace(/\.md$/iu, '');
     const ascii = ASCII_PATH.test(rel);
     const nodeId = toId(ascii ? stem : `step-${hash8(path)}`, taken);
     const storedRel = ascii ? rel : `${rel.includes('/') && ASCII_PATH.test(rel.slice(0, rel.lastIndexOf('/'))) ? rel.slice(0, rel.lastIndexOf('/') + 1) : 'steps/'}${nodeId}.md`;

@@ -29,18 +29,21 @@ export interface Candidate {
   legacy?: string;
 }
 
-const WORKFLOW_FILE = /^workflow(-[A-Za-z0-9._-]+)?\.md$/u;
-const LEGACY_FILE = /^workflow\.ya?ml$/u;
+// Extensions in any letter case (`workflow.MD`, written on systems that upper-case them): plainly the same files.
+const WORKFLOW_FILE = /^workflow(-[A-Za-z0-9._-]+)?\.md$/iu;
+const LEGACY_FILE = /^workflow\.ya?ml$/iu;
 
 export const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '');
 export const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+/** `workflow.md` in any letter case: a folder's main workflow file. */
+export const isMainWorkflowFile = (path: string) => baseOf(path).toLowerCase() === 'workflow.md';
 const folderName = (dir: string) => baseOf(dir.replace(/\/$/u, ''));
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 
 /** A `workflow.md` whose frontmatter names nothing and is not a `.bmad` one (which has `schemaVersion`). */
 function isNameless(path: string, read: StepText): boolean {
-  return baseOf(path) === 'workflow.md' && read.frontmatterOk && !text(read.frontmatter.name) && read.frontmatter.schemaVersion === undefined;
+  return isMainWorkflowFile(path) && read.frontmatterOk && !text(read.frontmatter.name) && read.frontmatter.schemaVersion === undefined;
 }
 
 function fromMarkdown(path: string, content: string, issues: ValidationIssue[]): Candidate | null {
@@ -124,6 +127,6 @@ export function findWorkflowFiles(files: ReadonlyMap<string, string>): { candida
     );
     found.push({ path, dir: dirOf(path), name, text: read, vars: read.frontmatter });
   }
-  const rank = (c: Candidate) => (baseOf(c.path) === 'workflow.md' || c.legacy ? 0 : 1);
+  const rank = (c: Candidate) => (isMainWorkflowFile(c.path) || c.legacy ? 0 : 1);
   return { candidates: found.sort((a, b) => a.dir.localeCompare(b.dir) || rank(a) - rank(b) || a.path.localeCompare(b.path)), issues };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkAssetPath, checkAssetQuota, checkAssetSize, checkAssetUpsert, formatBytes } from './asset-path.ts';
 
 describe('checkAssetPath', () => {
-  it.each(['assets/a.md', 'assets/templates/plan-template.md', 'assets/data/t.yaml', 'assets/x.yml', 'assets/a.b_c-d.json', 'assets/n.txt', 'assets/data/sections.csv'])(
+  it.each(['assets/a.md', 'assets/templates/plan-template.md', 'assets/data/t.yaml', 'assets/x.yml', 'assets/a.b_c-d.json', 'assets/n.txt', 'assets/data/sections.csv', 'assets/a.MD', 'assets/data/Brain-Methods.CSV', 'assets/c.Json'])(
     'accepts %s',
     (path) => expect(checkAssetPath(path)).toEqual({ ok: true, path }),
   );
@@ -24,7 +24,7 @@ describe('checkAssetPath', () => {
     ['steps/a.md', 'under the assets/ folder'],
     ['assets', 'under the assets/ folder'],
     ['assets/a.exe', '".exe"'],
-    ['assets/a.MD', '".MD"'],
+    ['assets/a.EXE', '".EXE"'],
     ['assets/README', 'no extension'],
     ['assets/.md', 'no extension'],
   ])('rejects %j (%s)', (path, why) => {

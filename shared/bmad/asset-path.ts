@@ -1,7 +1,7 @@
 /**
  * Asset path and size rules (schemas/bmad-v1.1/README.md, "Paths and sizes"): used by validation stage 5 and by the asset API as
  * the user types. A path is `assets/...`, uses only `[A-Za-z0-9._/-]`, has no empty, `.` or `..`
- * segment, is at most 300 characters, and ends in .md .txt .json .yaml .yml or .csv; no two paths may collide once unpacked
+ * segment, is at most 300 characters, and ends in .md .txt .json .yaml .yml or .csv (any letter case); no two paths may collide once unpacked
  * (assetPathClash). Codes are API error codes (shared/errors.ts).
  */
 import type { ErrorCode } from '../errors.ts';
@@ -46,7 +46,8 @@ export function checkAssetPath(path: string): AssetCheck {
   const name = segments[segments.length - 1]!;
   const dot = name.lastIndexOf('.');
   const extension = dot > 0 ? name.slice(dot) : '';
-  if (!(ASSET_EXTENSIONS as readonly string[]).includes(extension)) {
+  // In any letter case (`Brain Methods.CSV`): the file is plainly that type, and keeps its name.
+  if (!(ASSET_EXTENSIONS as readonly string[]).includes(extension.toLowerCase())) {
     return invalid(
       extension === '' ? 'The asset file has no extension.' : `Asset files cannot have the extension "${extension}".`,
       `Allowed extensions: ${ASSET_EXTENSIONS.join(' ')} (assets are text files).`,

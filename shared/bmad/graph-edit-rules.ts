@@ -23,9 +23,9 @@ export interface GraphEditCheck {
   deleteSteps: readonly string[];
 }
 
-/** A step path must stay inside the package: relative, no `.`/`..` segments, ends in `.md`. */
+/** A step path must stay inside the package: relative, no `.`/`..` segments, ends in `.md` (any letter case). */
 export function isSafeStepPath(path: string): boolean {
-  return /^[A-Za-z0-9._/-]+\.md$/.test(path) && !path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..');
+  return /^[A-Za-z0-9._/-]+\.md$/iu.test(path) && !path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..');
 }
 
 function parse(text: string): unknown {

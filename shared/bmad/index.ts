@@ -9,7 +9,8 @@ export { ISSUE_CODES, buildReport, errorIssue, warningIssue, toErrorDetail } fro
 export type { IssueCode, IssueSeverity, ValidationIssue, ValidationReport } from './issues.ts';
 export { parseFrontmatter, serializeFrontmatter } from './frontmatter.ts';
 export type { FrontmatterOptions, FrontmatterProblem, FrontmatterProblemKind, FrontmatterResult, ParsedFrontmatter, SerializeOptions } from './frontmatter.ts';
-export { parseJsonText } from './json-text.ts';
+export { eolOf, jsonFileText, parseJsonText } from './json-text.ts';
+export type { Eol } from './json-text.ts';
 export { toPointer } from './json-pointer.ts';
 export { checkStepBody } from './step-body.ts';
 export { checkGraph } from './graph-rules.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonText } from './json-text.ts';
+import { eolOf, jsonFileText, parseJsonText } from './json-text.ts';
+import { MAX_JSON_DEPTH } from '../json-depth.ts';
 
 describe('parseJsonText', () => {
   it('parses JSON, with or without a BOM', () => {
@@ -23,17 +24,30 @@ describe('parseJsonText', () => {
     expect(parseJsonText(`"${'a'.repeat(100)}"`, 'x.json', 50)).toMatchObject({ ok: false, issues: [{ code: 'FILE_TOO_LARGE' }] });
   });
 
-  it('parses deep nesting, and locates the break in deeply nested broken text', () => {
-    const deep = parseJsonText('['.repeat(200000) + ']'.repeat(200000), 'x.json');
-    expect(deep.ok).toBe(true);
-    let depth = 0;
-    for (let node = deep.ok ? deep.value : null; Array.isArray(node); node = node[0]) depth++;
-    expect(depth).toBe(200000);
+  it('refuses nesting deeper than any package file needs (what walks the value recurses), and locates the break in deeply nested broken text', () => {
+    const deep = parseJsonText(`{"x":${'{"a":'.repeat(40000)}1${'}'.repeat(40000)},"name":"p"}`, 'bmad.json');
+    expect(deep).toMatchObject({
+      ok: false,
+      issues: [{ code: 'JSON_PARSE_ERROR', filePath: 'bmad.json', message: `bmad.json nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.` }],
+    });
+    const atLimit = '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH);
+    expect(parseJsonText(atLimit, 'x.json').ok).toBe(true);
 
     const broken = parseJsonText('['.repeat(200000) + ']'.repeat(199999), 'x.json');
     expect(broken).toMatchObject({
       ok: false,
       issues: [{ code: 'JSON_PARSE_ERROR', message: 'x.json is not valid JSON: Unexpected end of JSON input (line 1, column 400000)' }],
     });
+  });
+});
+
+describe('jsonFileText', () => {
+  it('writes two-space JSON with a final line break in the line ending the file had', () => {
+    expect(eolOf('{\r\n  "a": 1\r\n}\r\n')).toBe('\r\n');
+    expect(eolOf('{\n  "a": 1\n}\n')).toBe('\n');
+    expect(eolOf('{"a":1}')).toBe('\n');
+    expect(eolOf(null)).toBe('\n');
+    expect(jsonFileText({ a: [1] }, '\r\n')).toBe('{\r\n  "a": [\r\n    1\r\n  ]\r\n}\r\n');
+    expect(jsonFileText({ a: 'x\ny' })).toBe('{\n  "a": "x\\ny"\n}\n');
   });
 });

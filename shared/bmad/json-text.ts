@@ -5,7 +5,26 @@
 import { errorIssue } from './issues.ts';
 import { locateJsonError } from './json-locate.ts';
 import type { ValidationIssue } from './issues.ts';
+import { MAX_JSON_DEPTH, jsonNestsDeeper } from '../json-depth.ts';
 import { MAX_TEXT_FILE_BYTES, exceedsUtf8Bytes, utf8ByteLength } from './limits.ts';
+
+/** A file's line ending: CRLF when its first line break is one (a package written on Windows), else LF. */
+export type Eol = '\n' | '\r\n';
+
+export function eolOf(text: string | null | undefined): Eol {
+  const at = text?.indexOf('\n') ?? -1;
+  return at > 0 && text![at - 1] === '\r' ? '\r\n' : '\n';
+}
+
+/**
+ * A JSON file the product writes again (bmad.json on export, agents.json on an agent save): two
+ * spaces, a final line break, and the line ending the file had, so a package written with CRLF
+ * keeps it and a save changes only the lines it changed.
+ */
+export function jsonFileText(value: unknown, eol: Eol = '\n'): string {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  return eol === '\n' ? text : text.replaceAll('\n', '\r\n');
+}
 
 export type JsonTextResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
@@ -45,8 +64,9 @@ export function parseJsonText(text: string, filePath: string, maxBytes = MAX_TEX
       issues: [errorIssue('JSON_PARSE_ERROR', filePath, `${filePath} is empty.`, { hint: 'It must contain a JSON object.' })],
     };
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(source) as unknown };
+    value = JSON.parse(source) as unknown;
   } catch (error) {
     return {
       ok: false,
@@ -57,4 +77,17 @@ export function parseJsonText(text: string, filePath: string, maxBytes = MAX_TEX
       ],
     };
   }
+  // JSON.parse takes any depth, but what walks the value afterwards (zod, hashing, the relayout)
+  // recurses: nesting no package file needs is refused here, after a broken text has been located.
+  if (jsonNestsDeeper(source)) {
+    return {
+      ok: false,
+      issues: [
+        errorIssue('JSON_PARSE_ERROR', filePath, `${filePath} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`, {
+          hint: `Flatten the file so no value sits more than ${MAX_JSON_DEPTH} levels inside another.`,
+        }),
+      ],
+    };
+  }
+  return { ok: true, value };
 }

@@ -159,3 +159,16 @@ describe('packageToFiles', () => {
     expect(deriveManifest(pkg)).toMatchObject({ schemaVersion: '1.1', name: 'package', version: '0.1.0' });
   });
 });
+
+describe('a bmad.json nested deeper than any package needs', () => {
+  it('is laid out and exported without walking it (no stack overflow), and the pipeline refuses it naming the file', () => {
+    const files = loadFixture('two-workflows');
+    const manifest = files.get('bmad.json')!;
+    const deep = manifest.replace('{', `{"x":${'{"a":'.repeat(40000)}1${'}'.repeat(40000)},`);
+    files.set('bmad.json', deep);
+    const pkg = packageFromFiles(files);
+    expect(() => packageToFiles(pkg)).not.toThrow();
+    const report = validatePackage(pkg);
+    expect(report.errors).toEqual([expect.objectContaining({ code: 'JSON_PARSE_ERROR', filePath: 'bmad.json', message: expect.stringContaining('levels deep') })]);
+  });
+});

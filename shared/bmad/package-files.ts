@@ -11,14 +11,16 @@ import { DEFAULT_AGENTS_PATH, MANIFEST_PATH, SINGLE_WORKFLOW_ID } from './packag
 import type { BmadPackage, BmadStepFile, BmadWorkflow } from './package.ts';
 import { baseName, dirOf, resolveLink } from './paths.ts';
 import { numberedPath, portablePath, portableSegment } from './portable-names.ts';
+import { jsonNestsDeeper } from '../json-depth.ts';
 
 type Json = Record<string, unknown>;
 
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/** The parsed text, or undefined when it is not JSON or nests too deep to walk (canonicalJson and the relayout recurse). */
 function tryJson(text: string | null | undefined): unknown {
-  if (text === null || text === undefined) return undefined;
+  if (text === null || text === undefined || jsonNestsDeeper(text)) return undefined;
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
   } catch {
@@ -89,7 +91,7 @@ function stepFiles(files: ReadonlyMap<string, string>, ref: WorkflowRef, graphJs
   }
   const stepsDir = `${dirOf(ref.workflowMdPath)}steps/`;
   const loose = [...files.keys()].filter(
-    (p) => p.startsWith(stepsDir) && p.endsWith('.md') && !p.slice(stepsDir.length).includes('/') && !steps.has(p),
+    (p) => p.startsWith(stepsDir) && /\.md$/iu.test(p) && !p.slice(stepsDir.length).includes('/') && !steps.has(p),
   );
   for (const path of loose.sort()) steps.set(path, { path, markdown: files.get(path)! });
   return [...steps.values()];

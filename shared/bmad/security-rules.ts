@@ -61,7 +61,7 @@ export function checkGraphPaths(graph: WorkflowGraph, graphPath: string): Valida
   const issues: ValidationIssue[] = [];
   graph.nodes.forEach((node, i) => {
     if (!isSafeRelativePath(node.file)) issues.push(unsafe(graphPath, `/nodes/${i}/file`, node.file, `Node "${node.id}" file`));
-    else if (!node.file.endsWith('.md')) {
+    else if (!/\.md$/iu.test(node.file)) {
       issues.push(
         errorIssue('PATH_UNSAFE', graphPath, `Node "${node.id}" file "${node.file}" is not a Markdown (.md) file.`, {
           pointer: `/nodes/${i}/file`,

@@ -50,6 +50,36 @@ describe('checkStepBody', () => {
   });
 });
 
+describe('checkStepBody of a step imported from BMAD-METHOD', () => {
+  const bmad = (body: string) => checkStepBody(body, 's.md', 1, { bmadMethod: true });
+
+  it("takes the v6 step headings for the sections: YOUR TASK as the goal, a … SEQUENCE as the instructions", () => {
+    const v6 = '# Step 2: Talk\n\n## MANDATORY EXECUTION RULES (READ FIRST):\n\n- Stay in character.\n\n## YOUR TASK:\n\nRun the discussion.\n\n## DISCUSSION ORCHESTRATION SEQUENCE:\n\n### 1. Pick voices\n\nPick three.\n';
+    expect(bmad(v6)).toEqual([]);
+    expect(bmad('## STEP GOAL:\nx\n## Sequence of Instructions\ny\n')).toEqual([]);
+    expect(bmad('## Your Task\nx\n## INITIALIZATION SEQUENCE:\ny\n')).toEqual([]);
+  });
+
+  it('takes no other heading for them (rules and protocols are not the instructions), and names the BMAD heading in the hint', () => {
+    const issues = bmad('## EXECUTION PROTOCOLS:\n\n- Show your work.\n\n## CONTEXT BOUNDARIES:\n\n- Only this step.\n\n## SEQUENCE OF EVENTS LOG\n');
+    expect(issues.map((i) => [i.severity, i.code])).toEqual([
+      ['warning', 'STEP_MISSING_GOAL'],
+      ['warning', 'STEP_MISSING_INSTRUCTIONS'],
+    ]);
+    expect(issues[0]!.hint).toBe('Add a "## Goal" heading (or BMAD\'s "## YOUR TASK:") and write under it what this step achieves.');
+    // A .bmad step keeps the format's own headings.
+    expect(codes('## YOUR TASK:\nx\n## INITIALIZATION SEQUENCE:\ny\n')).toEqual([
+      ['error', 'STEP_MISSING_GOAL'],
+      ['error', 'STEP_MISSING_INSTRUCTIONS'],
+    ]);
+  });
+
+  it('says in plain words what an empty section needs', () => {
+    expect(checkStepBody('## Goal\n\n## Instructions\ny\n', 's.md').map((i) => i.hint)).toEqual(['Under the heading, write what this step achieves; or remove the heading.']);
+    expect(checkStepBody('## Goal\nx\n## Instructions\n\n', 's.md').map((i) => i.hint)).toEqual(['Under the heading, write how this step is done; or remove the heading.']);
+  });
+});
+
 describe('markdownSections', () => {
   it('ends a section at the next heading of the same or a higher level', () => {
     const sections = markdownSections('# A\na\n## B\nb\n### C\nc\n## D\nd');

@@ -8,15 +8,16 @@ import type { ValidationIssue } from './issues.ts';
 import { isBlankContent, markdownSections, titleMatches } from './markdown-sections.ts';
 
 const SECTIONS = [
-  { name: 'Goal', required: true, code: 'STEP_MISSING_GOAL' },
-  { name: 'Instructions', required: true, code: 'STEP_MISSING_INSTRUCTIONS' },
-  { name: 'Completion', required: false, code: null },
+  { name: 'Goal', required: true, code: 'STEP_MISSING_GOAL', write: 'what this step achieves', bmad: '## YOUR TASK:' },
+  { name: 'Instructions', required: true, code: 'STEP_MISSING_INSTRUCTIONS', write: 'how this step is done', bmad: '## … SEQUENCE:' },
+  { name: 'Completion', required: false, code: null, write: 'when this step is complete', bmad: null },
 ] as const;
 
 export interface StepBodyOptions {
   /**
    * The step was imported from the BMAD-METHOD layout (frontmatter `origin: bmad-method`): its own
-   * `## STEP GOAL:` heading counts as the goal, and a missing section is a warning, not an error,
+   * headings count (`## STEP GOAL:` or `## YOUR TASK:` as the goal, `## Sequence of Instructions` or
+   * a `## … SEQUENCE:` as the instructions), and a missing section is a warning, not an error,
    * because BMAD steps are written to their own conventions (shared/bmad-method/README.md). An
    * inline step (`<step n goal="…">` … `</step>`) has its goal in the attribute and its
    * instructions in the text it holds.
@@ -24,11 +25,16 @@ export interface StepBodyOptions {
   bmadMethod?: boolean;
 }
 
-/** BMAD-METHOD's names for the sections: `## STEP GOAL:`, `## Sequence of Instructions`. */
+/**
+ * BMAD-METHOD's names for the sections. The goal: `## STEP GOAL:`, or `## YOUR TASK:` (the one
+ * sentence of what the step is for, in most v6 step files). The instructions: any heading with
+ * "Instructions" (`## Sequence of Instructions`), or the numbered sequence the v6 steps name after
+ * what they do (`## INITIALIZATION SEQUENCE:`, `## PROJECT DISCOVERY SEQUENCE:`).
+ */
 function bmadTitleMatches(title: string, name: string): boolean {
   const plain = title.replace(/[:：]\s*$/u, '').trim();
-  if (name === 'Goal') return /^(step\s+)?goal$/iu.test(plain);
-  if (name === 'Instructions') return /instructions/iu.test(plain);
+  if (name === 'Goal') return /^((step\s+)?goal|your\s+task)$/iu.test(plain);
+  if (name === 'Instructions') return /instructions|\bsequence$/iu.test(plain);
   return titleMatches(plain, name);
 }
 
@@ -67,7 +73,7 @@ export function checkStepBody(body: string, filePath: string, bodyStartLine = 1,
         (options.bmadMethod ? warningIssue : errorIssue)(spec.code, filePath, `The step has no "## ${spec.name}" section.`, {
           hint: wrongLevel
             ? `Line ${fileLine(wrongLevel.line)} has "${'#'.repeat(wrongLevel.level)} ${wrongLevel.title}"; make it a level-2 heading: "## ${spec.name}".`
-            : `Add a "## ${spec.name}" heading followed by its text.`,
+            : `Add a "## ${spec.name}" heading${options.bmadMethod && spec.bmad ? ` (or BMAD's "${spec.bmad}")` : ''} and write under it ${spec.write}.`,
         }),
       );
       continue;
@@ -83,7 +89,7 @@ export function checkStepBody(body: string, filePath: string, bodyStartLine = 1,
       if (isBlankContent(section.content)) {
         issues.push(
           warningIssue('STEP_EMPTY_SECTION', filePath, `The "## ${section.title}" section (line ${fileLine(section.line)}) is empty.`, {
-            hint: `Write what the ${spec.name.toLowerCase()} of this step is.`,
+            hint: `Under the heading, write ${spec.write}; or remove the heading.`,
           }),
         );
       }

@@ -141,4 +141,19 @@ describe('graph edit step files', () => {
     const fresh = '---\nnodeId: "step-3"\ntransitions: []\n---\n# New\n';
     expect(transitionsOf(stepWithGraphTransitions(after, 'step-3', fresh))).toEqual([{ to: 'end', label: 'next' }]);
   });
+
+  it('relabelling an edge changes only the label: a lone transition keeps its isDefault, and transitions keep the file order', () => {
+    const exit = START.replaceAll('"end"', '"wrap-up"').replace('nodeId: "start"', 'nodeId: "graceful-exit"');
+    const relabel = (label: string) => graph([{ from: 'graceful-exit', to: 'wrap-up', label }]);
+    const [update] = transitionUpdates(relabel('next'), relabel('say goodbye'), [{ nodeId: 'graceful-exit', markdown: exit }]);
+    expect(update!.markdown).toBe(exit.replace('label: "next"', 'label: "say goodbye"'));
+
+    const two = START.replace('    isDefault: true\n', '    isDefault: true\n  - to: "back"\n    label: "again"\n');
+    const edges = (label: string) => graph([
+      { from: 'start', to: 'back', label: 'again' },
+      { from: 'start', to: 'end', label, isDefault: true },
+    ]);
+    const [reordered] = transitionUpdates(edges('next'), edges('finish'), [{ nodeId: 'start', markdown: two }]);
+    expect(reordered!.markdown).toBe(two.replace('label: "next"', 'label: "finish"'));
+  });
 });

@@ -116,9 +116,32 @@ export function withTransitions(markdown: string, list: readonly StepTransition[
   return before + yaml.slice(0, start) + block + yaml.slice(end) + after;
 }
 
+/**
+ * `expected` written the way the file already lists it, so an edit changes only what it was asked
+ * to: transitions the file lists keep their place in its order (new ones after them, in graph
+ * order), and a file's lone transition that stays the lone one, to the same step, keeps its
+ * `isDefault: true` (the only way out is the default either way, and the graph need not flag a
+ * lone edge), so relabelling an edge does not drop it.
+ */
+function keepAuthorsForm(listed: unknown, expected: readonly StepTransition[]): StepTransition[] {
+  const old = asTransitions(listed) ?? [];
+  const used = new Set<number>();
+  const matched = expected.map((t) => {
+    const at = old.findIndex((o, i) => !used.has(i) && o.to === t.to);
+    if (at !== -1) used.add(at);
+    return { t, at };
+  });
+  // The author's flag on the one way out, kept while it stays the one way out to the same step.
+  const lone = expected.length === 1 && old.length === 1 && matched[0]!.at === 0 && old[0]!.isDefault === true;
+  const kept = matched.map(({ t }) => (lone && t.isDefault !== true ? { ...t, isDefault: true } : t));
+  const order = matched.map(({ at }, i) => ({ i, key: at === -1 ? old.length + i : at }));
+  return order.sort((a, b) => a.key - b.key).map(({ i }) => kept[i]!);
+}
+
 /** The step file agreeing with `expected`: unchanged when it already does, rewritten otherwise, null when unreadable. */
 export function syncStepTransitions(markdown: string, expected: readonly StepTransition[]): string | null {
-  const agrees = stepTransitionsAgree(markdown, expected);
-  if (agrees === null) return null;
-  return agrees ? markdown : withTransitions(markdown, expected);
+  const parsed = parseFrontmatter(markdown);
+  if (!parsed.ok) return null;
+  const listed = parsed.value.data.transitions;
+  return transitionsAgree(listed, expected) ? markdown : withTransitions(markdown, keepAuthorsForm(listed, expected));
 }

@@ -17,7 +17,7 @@ export async function exportPackage(
   projectId: string,
   layout: ExportLayout = 'bmad',
 ): Promise<{ zip: Uint8Array; fileName: string; warnings: ValidationIssue[] }> {
-  const { pkg, projectName, origin } = await loadStoredPackage(db, projectId);
+  const { pkg, projectName, origin, boms } = await loadStoredPackage(db, projectId);
   const report = validatePackage(pkg);
   if (!report.valid) {
     throw new ApiError('PKG_VALIDATION_FAILED', {
@@ -38,7 +38,9 @@ export async function exportPackage(
   }
   const utf8 = new TextEncoder();
   const entries = new Map<string, Uint8Array>();
-  for (const [path, text] of files) entries.set(path, utf8.encode(text));
+  // A file that came with a UTF-8 BOM gets it back where it is written under the path it came with.
+  const withBom = new Set(boms);
+  for (const [path, text] of files) entries.set(path, utf8.encode(withBom.has(path) ? `\uFEFF${text}` : text));
   // The report is of this export: one an earlier export left among the files (a project imported
   // before imports dropped it) is replaced; only an author's own WARNINGS.md is kept.
   const stale = files.has(WARNINGS_FILE) && isExportWarnings(files.get(WARNINGS_FILE)!);

@@ -16,14 +16,15 @@ import { runBatch, type Statement } from '../store/commit.ts';
 import { assetRow, upsertAssetStatement } from '../store/assets.ts';
 import { getProject } from '../store/projects.ts';
 import { prepareImport, type ImportLayout } from './prepare-import.ts';
-import { parseFrontmatter, toErrorDetail, type BmadStepFile, type ValidationIssue } from '../../shared/bmad/index.ts';
+import { eolOf, jsonFileText, parseFrontmatter, toErrorDetail, type BmadStepFile, type ValidationIssue } from '../../shared/bmad/index.ts';
+import { BOM_FILES_KEY } from './stored-package.ts';
 import type { ProjectView } from '../../shared/api/projects.ts';
 
 function stepNodeId(step: BmadStepFile): string {
   if (step.nodeId) return step.nodeId;
   const parsed = parseFrontmatter(step.markdown);
   const nodeId = parsed.ok ? parsed.value.data.nodeId : undefined;
-  return typeof nodeId === 'string' && nodeId ? nodeId : step.path.split('/').pop()!.replace(/\.md$/, '');
+  return typeof nodeId === 'string' && nodeId ? nodeId : step.path.split('/').pop()!.replace(/\.md$/iu, '');
 }
 
 async function suggestName(db: Db, userId: string, wanted: string): Promise<string | undefined> {
@@ -56,8 +57,10 @@ export async function importPackage(
     });
   }
   const manifest = JSON.parse(original.manifestJson!) as { name: string; version: string; description?: string };
-  // A BMAD-METHOD import keeps where each workflow came from beside the manifest, for the export back.
-  const manifestJson = origin ? `${JSON.stringify({ ...manifest, bmadMethod: origin }, null, 2)}\n` : original.manifestJson;
+  // A BMAD-METHOD import keeps where each workflow came from beside the manifest, for the export
+  // back, and any import the files that came with a UTF-8 BOM (the export puts it back).
+  const kept = { ...(origin ? { bmadMethod: origin } : {}), ...(prepared.boms.length > 0 ? { [BOM_FILES_KEY]: prepared.boms } : {}) };
+  const manifestJson = Object.keys(kept).length > 0 ? jsonFileText({ ...manifest, ...kept }, eolOf(original.manifestJson)) : original.manifestJson;
   const name = (requestedName?.trim() || manifest.name).slice(0, 100);
   const suggestedName = await suggestName(db, userId, name);
   if (suggestedName) {

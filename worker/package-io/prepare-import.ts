@@ -5,13 +5,14 @@
  * and collect every warning and every reason to refuse.
  */
 import { ApiError } from '../../shared/api-error.ts';
-import { packageFilesOf, unpackFiles } from './unpack.ts';
-import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue } from '../../shared/bmad/index.ts';
+import { packageFilesOf, unpackFiles, wrapperFolder } from './unpack.ts';
+import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue, type ValidationReport } from '../../shared/bmad/index.ts';
 import { deriveBmadMethod, isBmadMethodLayout, originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
 import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
 import { isExportWarnings, WARNINGS_FILE } from './warnings-file.ts';
 import { asciiAssetPaths, withAssetNames } from '../../shared/bmad-method/ascii-assets.ts';
+import { MAX_JSON_DEPTH, jsonNestsDeeper } from '../../shared/json-depth.ts';
 
 export type { ImportLayout, ImportNote, ImportPreview };
 
@@ -24,6 +25,8 @@ export interface PreparedImport {
   /** The raw issues behind the preview's notes, for the import answer and its refusal. */
   warnings: ValidationIssue[];
   errors: ValidationIssue[];
+  /** Files uploaded with a UTF-8 BOM (paths as the upload lays them out), for the export to put it back. */
+  boms: string[];
 }
 
 const note = (issue: ValidationIssue): ImportNote => ({
@@ -47,53 +50,100 @@ function agentsOf(pkg: BmadPackage): ImportPreview['agents'] {
   return (doc?.agents ?? []).map((a) => ({ id: String(a.id ?? ''), name: String(a.metadata?.name ?? '') }));
 }
 
-/** A bmad.json at the top, or inside the one folder that holds everything (how .bmad zips are read). */
-function hasManifest(files: ReadonlyMap<string, string>): boolean {
-  if (files.has('bmad.json')) return true;
-  const first = files.keys().next().value?.split('/')[0];
-  return first !== undefined && files.has(`${first}/bmad.json`) && [...files.keys()].every((p) => p.startsWith(`${first}/`));
+/** A bmad.json at the top, or inside the folders that hold everything (how .bmad zips are read). */
+function hasManifest(unpacked: { files: ReadonlyMap<string, string>; binaries: readonly string[] }): boolean {
+  return unpacked.files.has(`${wrapperFolder([...unpacked.files.keys(), ...unpacked.binaries])}bmad.json`);
 }
 
 /**
- * The WARNINGS.md an export wrote beside the package's own files (at the top, or in the one folder
- * that holds everything) is a report on that export, not part of the package: kept, it would be
+ * The WARNINGS.md an export wrote beside the package's own files (at the top, or in the folders
+ * that hold everything) is a report on that export, not part of the package: kept, it would be
  * an asset, and later exports would ship it stale.
  */
 function dropExportWarnings(files: Map<string, string>): void {
-  const first = files.keys().next().value?.split('/')[0];
-  for (const path of [WARNINGS_FILE, `${first}/${WARNINGS_FILE}`]) {
-    if (files.has(path) && isExportWarnings(files.get(path)!)) files.delete(path);
-  }
+  const path = `${wrapperFolder([...files.keys()])}${WARNINGS_FILE}`;
+  if (files.has(path) && isExportWarnings(files.get(path)!)) files.delete(path);
+}
+
+/** The shallowest bmad.json or workflow.md of an upload that has none where the import looks: where the package may be. */
+function packageFileDeeper(files: ReadonlyMap<string, string>): string | undefined {
+  const found = [...files.keys()].filter((p) => /(^|\/)(bmad\.json|workflow\.md)$/iu.test(p));
+  return found.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b))[0];
+}
+
+/** The refusal of an upload with nothing to import at its top, saying where a package file sits deeper when one does. */
+function nothingAtTop(files: ReadonlyMap<string, string>): ApiError {
+  const deeper = packageFileDeeper(files);
+  const folder = deeper?.slice(0, deeper.lastIndexOf('/') + 1);
+  return new ApiError('PKG_INVALID_FORMAT', {
+    message: deeper
+      ? `This zip has neither a bmad.json nor a BMAD-METHOD workflow.md at its top, so there is nothing to import; there is a ${deeper.slice(folder!.length)} at ${deeper}, but other files sit beside the folders around it.`
+      : 'This zip has neither a bmad.json nor a BMAD-METHOD workflow.md at its top, so there is nothing to import.',
+    ...(deeper ? { details: [{ path: deeper, message: `A ${deeper.slice(folder!.length)} is here, in ${folder}.`, hint: `Zip the folder ${folder} on its own.` }] } : {}),
+    hints: [
+      deeper
+        ? `Zip the folder ${folder} on its own (the one that holds ${deeper.slice(folder!.length)}), then import that zip.`
+        : 'Zip the folder that holds bmad.json, or a BMAD-METHOD workflow folder (workflow.md with name and description, and its steps/).',
+    ],
+  });
+}
+
+/**
+ * Every .json file of the upload (bmad.json, agents.json, graphs, JSON assets) is held to the
+ * nesting depth request bodies are, before anything parses it: `JSON.parse` takes any depth, but
+ * what walks the value afterwards (hashing, the validators) recurses, and 40,000 levels overflow
+ * the stack (a 500 instead of a refusal that names the file).
+ */
+function refuseDeepJson(files: ReadonlyMap<string, string>): void {
+  const deep = [...files].filter(([path, text]) => /\.json$/iu.test(path) && jsonNestsDeeper(text)).map(([path]) => path);
+  if (deep.length === 0) return;
+  throw new ApiError('PKG_VALIDATION_FAILED', {
+    message: `${deep.join(', ')} ${deep.length === 1 ? 'nests' : 'nest'} objects or arrays more than ${MAX_JSON_DEPTH} levels deep, deeper than any package file needs; nothing was imported.`,
+    details: deep.map((path) => ({
+      code: 'JSON_PARSE_ERROR',
+      path,
+      message: `${path} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`,
+      hint: `Flatten the file so no value sits more than ${MAX_JSON_DEPTH} levels inside another.`,
+    })),
+  });
+}
+
+/**
+ * A problem of an asset the import gave an ASCII name (`asset-1a2b3c4d.docx`) is about the file
+ * the author uploaded: it names that path, never the generated one.
+ */
+function namedAsUploaded(report: ValidationReport, renamedFrom: ReadonlyMap<string, string>): ValidationReport {
+  if (renamedFrom.size === 0) return report;
+  const named = (issue: ValidationIssue): ValidationIssue => {
+    const from = renamedFrom.get(issue.filePath);
+    return from === undefined ? issue : { ...issue, filePath: from, message: issue.message.split(issue.filePath).join(from) };
+  };
+  return { ...report, issues: report.issues.map(named), errors: report.errors.map(named), warnings: report.warnings.map(named) };
 }
 
 export function prepareImport(zip: Uint8Array): PreparedImport {
   const unpacked = unpackFiles(zip);
   if (!unpacked.ok) throw new ApiError(unpacked.code, { message: unpacked.message, ...(unpacked.details ? { details: unpacked.details } : {}) });
   dropExportWarnings(unpacked.files);
-  if (hasManifest(unpacked.files) || !isBmadMethodLayout(unpacked.files)) {
+  refuseDeepJson(unpacked.files);
+  if (hasManifest(unpacked) || !isBmadMethodLayout(unpacked.files)) {
     // The .bmad layout keeps its strict reading: text files only, bmad.json at the top (from the entries inflated above).
     const strict = packageFilesOf(unpacked);
     if (!strict.ok) {
-      throw new ApiError(strict.code, {
-        message: strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked.files)
-          ? 'This zip has neither a bmad.json nor a BMAD-METHOD workflow.md at its top, so there is nothing to import.'
-          : strict.message,
-        ...(strict.details ? { details: strict.details } : {}),
-        ...(strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked.files)
-          ? { hints: ['Zip the folder that holds bmad.json, or a BMAD-METHOD workflow folder (workflow.md with name and description, and its steps/).'] }
-          : {}),
-      });
+      if (strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked)) throw nothingAtTop(unpacked.files);
+      throw new ApiError(strict.code, { message: strict.message, ...(strict.details ? { details: strict.details } : {}) });
     }
     const ascii = asciiAssetPaths(packageFromFiles(strict.files));
     const original = ascii.pkg;
-    const report = validatePackage(original);
-    const pkg = toMultiWorkflowLayout(original);
     const renamedFrom = new Map(ascii.renames.map((r) => [r.to, r.from]));
+    const report = namedAsUploaded(validatePackage(original), renamedFrom);
+    const pkg = toMultiWorkflowLayout(original);
     return {
       original,
       pkg,
       // A .bmad exported from a BMAD-METHOD import carries where its files came from (validated with bmad.json above).
       origin: report.valid ? originFromManifest(original.manifestJson) : null,
+      boms: strict.boms,
       warnings: [...ascii.issues, ...report.warnings],
       errors: report.errors,
       preview: {
@@ -127,6 +177,7 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
     original: ascii.pkg,
     pkg: toMultiWorkflowLayout(ascii.pkg),
     origin,
+    boms: unpacked.boms,
     warnings,
     errors,
     preview: {

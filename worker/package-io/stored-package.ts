@@ -7,8 +7,15 @@ import type { Db } from '../db/client.ts';
 import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
 import { workflowOrder } from '../store/workflow-order.ts';
 import { ApiError } from '../../shared/api-error.ts';
-import { deriveManifest, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
+import { deriveManifest, eolOf, jsonFileText, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
 import { originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
+
+/**
+ * The stored manifest's list of the files that were uploaded with a UTF-8 BOM, by their path in the
+ * upload's layout. Not part of the format: the derived bmad.json leaves it out, and an export puts
+ * the BOM back on each file it writes at one of these paths.
+ */
+export const BOM_FILES_KEY = 'crewagentUtf8Bom';
 
 interface StoredManifest {
   name?: unknown;
@@ -67,7 +74,7 @@ export type StoredPackageRows = readonly [
 export async function loadStoredPackage(
   db: Db,
   projectId: string,
-): Promise<{ pkg: BmadPackage; projectName: string; origin: BmadMethodOrigin | null }> {
+): Promise<{ pkg: BmadPackage; projectName: string; origin: BmadMethodOrigin | null; boms: string[] }> {
   // One batch, one round trip: the four reads do not depend on each other.
   return storedPackageFrom(await db.batch(storedPackageQueries(db, projectId)));
 }
@@ -92,6 +99,8 @@ export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRow
   pkg: BmadPackage;
   projectName: string;
   origin: BmadMethodOrigin | null;
+  /** Paths of the files uploaded with a UTF-8 BOM (BOM_FILES_KEY). */
+  boms: string[];
 } {
   const project = projectRows[0];
   if (!project) throw new ApiError('PROJECT_NOT_FOUND');
@@ -128,7 +137,8 @@ export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRow
     ...(main ? { defaultWorkflowId: main.id } : {}),
     assets: assetRows,
   };
-  // entry and workflows[] always describe what is stored now.
-  pkg.manifestJson = `${JSON.stringify(deriveManifest(pkg), null, 2)}\n`;
-  return { projectName: project.name, pkg, origin: originOf(stored) };
+  // entry and workflows[] always describe what is stored now, in the line ending the package came with.
+  pkg.manifestJson = jsonFileText(deriveManifest(pkg), eolOf(project.manifestJson));
+  const boms = Array.isArray(stored[BOM_FILES_KEY]) ? stored[BOM_FILES_KEY].filter((p): p is string => typeof p === 'string') : [];
+  return { projectName: project.name, pkg, origin: originOf(stored), boms };
 }

@@ -3,7 +3,7 @@
  * is inflated: oversize archives, too many entries, bomb-like ratios, traversal (`..`, absolute
  * paths, backslashes, NUL, drive letters), duplicate names, symlinks, encryption, ZIP64. Then
  * each entry is inflated under hard caps and held to its declared size and CRC-32
- * (inflate-entry.ts), and must be UTF-8 text. One common top-level folder is stripped.
+ * (inflate-entry.ts), and must be UTF-8 text. Folders that wrap everything (`Downloads/pkg/`) are stripped.
  * Expected failures are values.
  */
 import { IMPORT_LIMITS } from './limits.ts';
@@ -12,12 +12,16 @@ import { readCentralDirectory } from './zip-entries.ts';
 import type { ErrorDetail } from '../../shared/errors.ts';
 
 export type UnpackResult =
-  | { ok: true; files: Map<string, string> }
+  | { ok: true; files: Map<string, string>; boms: string[] }
   | { ok: false; code: EntryFailureCode | 'PKG_INVALID_FORMAT'; message: string; details?: ErrorDetail[] };
 
-/** Every text file, and the paths of the entries that are not UTF-8 text (left to the caller to refuse or skip). */
+/**
+ * Every text file (a leading UTF-8 BOM taken off its text, its path listed in `boms` so an export
+ * can put it back), and the paths of the entries that are not UTF-8 text (left to the caller to
+ * refuse or skip).
+ */
 export type UnpackFilesResult =
-  | { ok: true; files: Map<string, string>; binaries: string[] }
+  | { ok: true; files: Map<string, string>; binaries: string[]; boms: string[] }
   | { ok: false; code: EntryFailureCode | 'PKG_INVALID_FORMAT'; message: string; details?: ErrorDetail[] };
 
 /**
@@ -38,11 +42,22 @@ function unsafeName(name: string): string | undefined {
   return undefined;
 }
 
-/** `pkg/bmad.json`, `pkg/steps/a.md` → `bmad.json`, `steps/a.md` when every file shares `pkg/`. */
-function stripCommonFolder(names: string[]): (name: string) => string {
-  const first = names[0]?.split('/')[0];
-  if (!first || names.some((n) => !n.includes('/') || n.split('/')[0] !== first)) return (n) => n;
-  return (n) => n.slice(first.length + 1);
+/** How many folders that hold everything are looked through: more than any honest zip has. */
+export const MAX_WRAPPER_FOLDERS = 8;
+
+/**
+ * The folders that wrap every file of the zip, down to the one that holds bmad.json: `pkg/` for
+ * `pkg/bmad.json`, `Downloads/pkg/` for a zip of the Downloads folder (what zipping a folder, or a
+ * browser's "download as zip", gives). '' when the files are at the top.
+ */
+export function wrapperFolder(names: readonly string[]): string {
+  let prefix = '';
+  for (let depth = 0; depth < MAX_WRAPPER_FOLDERS && names.length > 0 && !names.includes(`${prefix}bmad.json`); depth++) {
+    const first = names[0]!.slice(prefix.length).split('/')[0]!;
+    if (names.some((n) => !n.slice(prefix.length).includes('/') || n.slice(prefix.length).split('/')[0] !== first)) break;
+    prefix += `${first}/`;
+  }
+  return prefix;
 }
 
 /** A `.bmad` package: text files only, bmad.json at the top. */
@@ -52,12 +67,13 @@ export function unpackPackage(zip: Uint8Array): UnpackResult {
 }
 
 /**
- * The `.bmad` reading of an upload `unpackFiles` already inflated (one common top-level folder
+ * The `.bmad` reading of an upload `unpackFiles` already inflated (the folders that wrap everything
  * stripped, text files only, bmad.json at the top), so a caller that first sniffs the layout does
  * not inflate every entry a second time.
  */
-export function packageFilesOf(unpacked: { files: ReadonlyMap<string, string>; binaries: readonly string[] }): UnpackResult {
-  const strip = stripCommonFolder([...unpacked.files.keys(), ...unpacked.binaries]);
+export function packageFilesOf(unpacked: { files: ReadonlyMap<string, string>; binaries: readonly string[]; boms: readonly string[] }): UnpackResult {
+  const prefix = wrapperFolder([...unpacked.files.keys(), ...unpacked.binaries]);
+  const strip = (name: string) => name.slice(prefix.length);
   if (unpacked.binaries.length > 0) {
     return {
       ok: false,
@@ -79,7 +95,7 @@ export function packageFilesOf(unpacked: { files: ReadonlyMap<string, string>; b
       details: [{ path: 'bmad.json', message: 'Missing bmad.json.', hint: 'Export the package from the Builder, or zip the folder that holds bmad.json.' }],
     };
   }
-  return { ok: true, files };
+  return { ok: true, files, boms: unpacked.boms.map(strip) };
 }
 
 /**
@@ -139,6 +155,7 @@ export function unpackFiles(zip: Uint8Array): UnpackFilesResult {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const files = new Map<string, string>();
   const binaries: string[] = [];
+  const boms: string[] = [];
   let produced = 0;
   for (const entry of entries) {
     // The declared sizes passed the checks above; what each entry really produces is held to them here.
@@ -150,11 +167,12 @@ export function unpackFiles(zip: Uint8Array): UnpackFilesResult {
     const bytes = read.bytes;
     produced += bytes.byteLength;
     try {
-      // A leading BOM is tolerated: the decoder drops it.
+      // The decoder drops a leading BOM: the texts are read without it, and the path is kept.
       files.set(entry.name, decoder.decode(bytes));
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) boms.push(entry.name);
     } catch {
       binaries.push(entry.name);
     }
   }
-  return { ok: true, files, binaries };
+  return { ok: true, files, binaries, boms };
 }

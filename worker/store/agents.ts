@@ -12,6 +12,7 @@ import { commitChanges, expectRevision, type CommitContext } from './commit.ts';
 import { formatObjectKey } from '../../shared/object-keys.ts';
 import { PackageId } from '../../shared/api/common.ts';
 import type { AgentsView } from '../../shared/api/store.ts';
+import { eolOf, jsonFileText, type Eol } from '../../shared/bmad/index.ts';
 
 type AgentRecord = Record<string, unknown> & { id?: unknown };
 
@@ -36,8 +37,9 @@ export function parseAgentsDocument(text: string): AgentsFile['document'] {
   return { schemaVersion: '1.1', agents: [] };
 }
 
-export function serializeAgents(document: AgentsFile['document']): string {
-  return `${JSON.stringify(document, null, 2)}\n`;
+/** agents.json as the product writes it, in the line ending the stored file has (CRLF stays CRLF). */
+export function serializeAgents(document: AgentsFile['document'], eol: Eol = '\n'): string {
+  return jsonFileText(document, eol);
 }
 
 async function loadAgents(db: Db, projectId: string): Promise<AgentsFile> {
@@ -105,7 +107,8 @@ export async function putAgent(
   if (index >= 0) agents[index] = next;
   else agents.push(next);
   const document = { ...file.document, agents };
-  return { revision: await commitAgents(db, ctx, expected, document, agentId, before, next), agentsJson: serializeAgents(document) };
+  const eol = eolOf(file.text);
+  return { revision: await commitAgents(db, ctx, expected, document, agentId, before, next, undefined, eol), agentsJson: serializeAgents(document, eol) };
 }
 
 export async function deleteAgent(
@@ -119,7 +122,7 @@ export async function deleteAgent(
   if (index < 0) throw new ApiError('AGENT_NOT_FOUND', { message: `There is no agent "${agentId}" in this project.` });
   const expected = expectRevision(file.revision, baseRevision);
   const agents = file.document.agents.filter((_, i) => i !== index);
-  return commitAgents(db, ctx, expected, { ...file.document, agents }, agentId, file.document.agents[index]!, null);
+  return commitAgents(db, ctx, expected, { ...file.document, agents }, agentId, file.document.agents[index]!, null, 'delete', eolOf(file.text));
 }
 
 /** Write the whole agents.json with one history row for the agent that changed. */
@@ -132,6 +135,8 @@ export async function commitAgents(
   before: AgentRecord | null,
   after: AgentRecord | null,
   action: 'create' | 'update' | 'delete' | 'revert' = before === null ? 'create' : after === null ? 'delete' : 'update',
+  /** The stored file's line ending, kept (eolOf of its text). */
+  eol: Eol = '\n',
 ): Promise<number> {
   const [revision] = (
     await commitChanges(db, ctx, [
@@ -149,7 +154,7 @@ export async function commitAgents(
         statements: [
           db
             .update(projects)
-            .set({ agentsJson: serializeAgents(document), updatedAt: nowIso() })
+            .set({ agentsJson: serializeAgents(document, eol), updatedAt: nowIso() })
             .where(eq(projects.id, ctx.projectId)),
         ],
       },

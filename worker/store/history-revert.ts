@@ -22,6 +22,7 @@ import { expectRevision, type CommitContext } from './commit.ts';
 import { deleteAsset, putAsset } from './assets.ts';
 import { deleteStep, putStep, putWorkflowFile, updateWorkflowMeta } from './workflows.ts';
 import { commitAgents, parseAgentsDocument } from './agents.ts';
+import { eolOf } from '../../shared/bmad/index.ts';
 import { guardAgent, guardStep, guardWorkflowFile } from '../package-io/save-guard.ts';
 import { laterRevisions, loadEntry, meta, notRevertible, restoreWorkflow } from './history.ts';
 import type { RevertResult } from '../../shared/api/store.ts';
@@ -147,7 +148,7 @@ async function writeObject(
         else agents.push(restored);
       }
       // The commit's guard refuses it if agents.json moved on since `revision` was read.
-      return commitAgents(db, ctx, revision, { ...document, agents }, key.agentId, current, restored, 'revert');
+      return commitAgents(db, ctx, revision, { ...document, agents }, key.agentId, current, restored, 'revert', eolOf(project.agentsJson));
     }
     case 'step':
       if (text === null) return deleteStep(db, ctx, key.workflowId, key.nodeId, revision, 'revert');

@@ -315,7 +315,7 @@ export async function commitStep(
   // ASCII after the workflow's own folder, which is named after its id (ids may hold ":"; stored-package.ts).
   const own = `${stepsDir(workflowId)}/`;
   const rest = path.startsWith(own) ? `steps/${path.slice(own.length)}` : path;
-  if (path !== existing?.path && (!/^[A-Za-z0-9._/-]+\.md$/.test(rest) || rest.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))) {
+  if (path !== existing?.path && (!/^[A-Za-z0-9._/-]+\.md$/iu.test(rest) || rest.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))) {
     throw new ApiError('VALIDATION_FAILED', {
       message: `The step path "${path}" is not allowed.`,
       hints: ['Use a relative path such as workflows/<workflow>/steps/<node>.md, with letters, digits, . _ - and /.'],
