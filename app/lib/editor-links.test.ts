@@ -13,6 +13,10 @@ describe('editorHrefForFile', () => {
     expect(editorHrefForFile(multi, 'workflows/intake/steps/step-01.md')).toBe(
       wf('intake', `?step=${encodeURIComponent('workflows/intake/steps/step-01.md')}`),
     );
+    // A step file an author named with an upper-case extension is a step all the same.
+    expect(editorHrefForFile(multi, 'workflows/intake/steps/Step-02.MD')).toBe(
+      wf('intake', `?step=${encodeURIComponent('workflows/intake/steps/Step-02.MD')}`),
+    );
   });
 
   it('maps a root-level file to the only workflow, or the default one', () => {

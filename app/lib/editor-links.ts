@@ -54,7 +54,7 @@ export function editorHrefForFile(ctx: LinkContext, filePath: string, pointer?: 
     const node = /^\/nodes\/(\d+)/.exec(pointer ?? '')?.[1];
     return workflowHref(projectId, workflowId, node === undefined ? { file: 'graph' } : { nodeIndex: node });
   }
-  if (rest.endsWith('.md')) return workflowHref(projectId, workflowId, { step: filePath });
+  if (/\.md$/iu.test(rest)) return workflowHref(projectId, workflowId, { step: filePath });
   return workflowHref(projectId, workflowId);
 }
 

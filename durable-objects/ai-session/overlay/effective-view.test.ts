@@ -172,6 +172,12 @@ describe('effectivePackage', () => {
     expect(pkg.manifestJson!.endsWith('}\n')).toBe(true);
   });
 
+  it('puts a staged step where its graph node says, an upper-case .MD file name included', () => {
+    const graph = NEW_GRAPH.replace('workflows/fresh/steps/start.md', 'workflows/fresh/steps/Start.MD');
+    const upper = effectivePackage(baseline, [put('workflow:fresh', NEW_WORKFLOW_MD), put('graph:fresh', graph), put('step:fresh/start', NEW_STEP)]);
+    expect(upper.workflows.find((w) => w.id === 'fresh')!.steps.map((s) => s.path)).toEqual(['workflows/fresh/steps/Start.MD']);
+  });
+
   it('replaces agents in place, appends new ones, removes deleted ones, as 2-space JSON', () => {
     const document = JSON.parse(pkg.agentsJson!) as { agents: Array<{ id: string; systemPrompt?: string }> };
     const before = (JSON.parse(baseline.agentsJson!) as { agents: Array<{ id: string }> }).agents.map((a) => a.id);

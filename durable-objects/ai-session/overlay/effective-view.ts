@@ -142,7 +142,7 @@ function applyWorkflowFile(pkg: BmadPackage, workflowId: string, field: 'workflo
 /** Where a staged step lives: its node's file in the effective graph, else where it was, else a new portable name. */
 function stepPathFor(pkg: BmadPackage, workflowId: string, nodeId: string, graph: GraphInfo | null, current: BmadStepFile | undefined): string {
   const file = graph?.nodes.find((n) => n.id === nodeId)?.file;
-  if (file !== undefined && file.endsWith('.md') && isSafeRelativePath(file)) return file;
+  if (file !== undefined && /\.md$/iu.test(file) && isSafeRelativePath(file)) return file;
   return current?.path ?? newStepPath(pkg, workflowId, nodeId);
 }
 
