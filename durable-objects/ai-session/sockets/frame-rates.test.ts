@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_RATES, PERSON_FRAME_RATES } from '../../../shared/protocol.ts';
+import { FRAME_RATES, MAX_SOCKETS_PER_PERSON, PERSON_FRAME_RATES } from '../../../shared/protocol.ts';
 import { FrameRates, PERSON_RATE_LIMIT_MESSAGES, RATE_LIMIT_MESSAGES } from './frame-rates.ts';
+import { socketsPerPerson } from './admission.ts';
 
 /** Take `kind` on `socket` until refused; how many were taken, and the refusal. */
 function drain(rates: FrameRates, socket: string, kind: 'hello' | 'syncStep1' | 'presence', now: number) {
@@ -32,6 +33,21 @@ describe('frame budgets', () => {
     let later = 0;
     while (rates.take(`s-later-${later}`, 'usr_a', 'hello', now + 60_000) === null) later++;
     expect(later).toBe(PERSON_FRAME_RATES.hello.perMinute);
+  });
+
+  it("grows a person's budgets with the sockets they may open (AI_SOCKETS_PER_PERSON), never below the default", () => {
+    const hellos = (rates: FrameRates) => {
+      let total = 0;
+      for (let socket = 0; ; socket++) {
+        const { taken } = drain(rates, `s${socket}`, 'hello', 0);
+        total += taken;
+        if (taken < FRAME_RATES.hello.burst) return total;
+      }
+    };
+    expect(hellos(new FrameRates(25))).toBe(PERSON_FRAME_RATES.hello.burst * 25);
+    expect(hellos(new FrameRates(0.5))).toBe(PERSON_FRAME_RATES.hello.burst);
+    expect(socketsPerPerson('200')).toBe(200);
+    for (const setting of [undefined, '', '0', '-3', '2.5', 'many']) expect(socketsPerPerson(setting), String(setting)).toBe(MAX_SOCKETS_PER_PERSON);
   });
 
   it("refuses a socket past its own budget first, and keeps cheap kinds per socket only", () => {
