@@ -238,6 +238,18 @@ describe('graph edits keep step transitions', () => {
     expect(removed.updateSteps[0]!.after).toContain('transitions: []\n');
   });
 
+  it('deleting a step added on the path joins the path again, as it was before the step was added', () => {
+    const added = changed(addStep(GRAPH, FILES, { from: 'start' }));
+    const files = [...FILES.filter((f) => f.nodeId !== 'start'), { ...FILES.find((f) => f.nodeId === 'start')!, markdown: added.updateSteps.find((u) => u.nodeId === 'start')!.after }, ...added.createSteps];
+    const removed = changed(deleteStep(added.after, files, 'step-3'));
+    expect(removed.graph.edges).toEqual(JSON.parse(GRAPH).edges);
+    // The source step's file leads on to where the deleted step led.
+    expect(transitions(removed.updateSteps.find((u) => u.nodeId === 'start')!.after)).toBe('  - to: "end"\n    label: "next"\n');
+    // A step with two ways in is not on one path: its edges go with it.
+    const branched = changed(addEdge(added.after, files, 'end', 'step-3', 'back'));
+    expect(changed(deleteStep(branched.after, files, 'step-3')).graph.edges.filter((e: { to: string }) => e.to === 'end')).toEqual([]);
+  });
+
   it('moving steps rewrites no step file', () => {
     expect(changed(moveNodes(GRAPH, FILES, new Map([['end', { x: 5, y: 300 }]]))).updateSteps).toEqual([]);
   });

@@ -184,18 +184,29 @@ export function placeAfter(
   return { position, positions };
 }
 
-/** Deletes a step: its node, every edge touching it, its position and its step file. */
+/**
+ * Deletes a step: its node, every edge touching it, its position and its step file. A step on a
+ * path (one edge in, one edge out, neither a loop, and no edge already joining its two neighbours)
+ * leaves the path joined: the edge in is re-pointed at where the edge out went, keeping its label,
+ * condition and flag, which undoes what "add step after" did.
+ */
 export function deleteStep(text: string, steps: readonly StepView[], nodeId: string): EditResult {
   const graph = parse(text);
   if (!graph) return unreadable();
   const node = nodesOf(graph).find((n) => n.id === nodeId);
   if (!node) return { ok: false, message: t('graph.edit.noStep', { id: nodeId }) };
-  const sources = edgesOf(graph).filter((e) => e.to === nodeId).map((e) => e.from);
+  const edges = edgesOf(graph);
+  const sources = edges.filter((e) => e.to === nodeId).map((e) => e.from);
+  const into = edges.filter((e) => e.to === nodeId);
+  const out = edges.filter((e) => e.from === nodeId);
+  const [inEdge, outEdge] = [into[0], out[0]];
+  const joins =
+    into.length === 1 && out.length === 1 && inEdge!.from !== nodeId && outEdge!.to !== nodeId && !edges.some((e) => e.from === inEdge!.from && e.to === outEdge!.to);
   let next: Json = {
     ...graph,
     nodes: nodesOf(graph).filter((n) => n.id !== nodeId),
     edges: withDefaults(
-      edgesOf(graph).filter((e) => e.from !== nodeId && e.to !== nodeId),
+      edges.flatMap((e) => (joins && e === inEdge ? [{ ...e, to: outEdge!.to }] : e.from !== nodeId && e.to !== nodeId ? [e] : [])),
       sources,
     ),
   };
