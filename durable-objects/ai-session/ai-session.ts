@@ -4,7 +4,9 @@
  * PROTOCOL.md beside this file), the alarm, and the RPC surface the Worker's routes call after
  * they have checked the user's role, including the project channel's `projectMessage`.
  * Over 400 lines: the RPC surface is one three-line pass-through per command of
- * shared/ai/session-rpc.ts, and workerd instantiates this one class; the logic lives in SessionCore.
+ * shared/ai/session-rpc.ts, and workerd instantiates this one class; the logic lives in SessionCore,
+ * sockets/ (people.ts: who is asking) and loop/. What stays here is the object's own lifecycle: set-up,
+ * the release after retention, and a deleted project.
  */
 import { Server, type ConnectionContext, type WSMessage } from 'partyserver';
 import { atLeast } from '../../shared/api/common.ts';
@@ -21,7 +23,6 @@ import { createChatProvider } from '../../worker/llm/provider.ts';
 import { pricesFromEnv } from '../../worker/llm/prices.ts';
 import type { ResolveRebaseInput } from '../../shared/api/ai-rebase.ts';
 import type { GraphUndoInput, MessageAccepted, MessageInput } from '../../shared/api/ai-sessions.ts';
-import type { SealedLlmProfile } from '../../shared/llm/types.ts';
 import { TurnRunner } from './loop/turn-runner.ts';
 import { AuditOutbox } from './loop/audit-outbox.ts';
 import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
@@ -29,13 +30,11 @@ import { ApiError } from '../../shared/api-error.ts';
 import { fail, ok, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
 import { AlarmTasks } from './alarm-tasks.ts';
-import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions, MessagePreload, VerifiedCaller } from '../../shared/ai/session-rpc.ts';
+import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions, MessagePreload } from '../../shared/ai/session-rpc.ts';
 import { forgetKv, migrate, readKv, writeKv } from './storage.ts';
 import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
 import { logError } from '../../shared/errors-report.ts';
-import { Members } from './sockets/members.ts';
-import { SignOuts } from './sockets/sign-outs.ts';
-import { KnownCallers, knownSender, upgradeCaller } from './sockets/known-callers.ts';
+import { People } from './sockets/people.ts';
 import { socketsPerPerson } from './sockets/admission.ts';
 import { commentsPerMinute } from './review/comment-rate.ts';
 import { REPLAY_PAGE_SIZE, liveFrame } from './events/replay.ts';
@@ -67,7 +66,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   #audit: AuditOutbox | undefined;
   #db: ReturnType<typeof createDb> | undefined;
   /** Who is asking, as the Worker and the project channel told (sockets/members.ts, sign-outs.ts, known-callers.ts). */
-  #people: { members: Members; signOuts: SignOuts; callers: KnownCallers } | undefined;
+  #people: People | undefined;
   /** The open sockets in memory (sockets/roster.ts): a broadcast walks this, not the platform's list. */
   #roster = new Roster(() => this.getConnections<SocketState>());
   /** The deferred tasks and the platform alarm that runs them (alarm-tasks.ts). */
@@ -98,7 +97,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   }
 
   /** What the object knows of the people asking, set up with the session on first use. */
-  get people(): { members: Members; signOuts: SignOuts; callers: KnownCallers } {
+  get people(): People {
     if (!this.#people) this.onStart();
     return this.#people!;
   }
@@ -148,7 +147,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     // stopped): the alarm resumes or ends it now, even if it stopped before its watchdog was set;
     // audit rows left waiting are flushed by the same alarm.
     if (this.#core.turns.open()?.status === 'running' || this.#audit.pending() > 0) this.#tasks.schedule('turn', Date.now());
-    const people = { members: new Members(sql), signOuts: new SignOuts(sql), callers: new KnownCallers(sql, () => this.now()) };
+    const people = new People(sql, () => this.now());
     this.#people = people;
     this.#hub = new SocketHub({
       sessionId: () => this.name,
@@ -270,8 +269,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       this.#roster.add(connection);
       hub.connect(connection, ctx.request.headers);
       // An accepted socket's login is one the Worker just checked: its owner's next message needs no D1 read.
-      const upgrade = connection.state && !connection.state.revoked ? upgradeCaller(ctx.request.headers, connection.state) : null;
-      if (upgrade) this.people.callers.rememberLogin(upgrade.caller, upgrade.who);
+      if (connection.state && !connection.state.revoked) this.people.rememberUpgrade(ctx.request.headers, connection.state);
     } catch (error) {
       // partyserver would send the error's stack to the client: the log gets it, the socket a code.
       logError('ai session: a socket could not be set up', error, { sessionId: this.name });
@@ -299,25 +297,17 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   /** The project channel (worker/live/project-channel.ts): a membership change, a sign-out, a baseline move. Answers once every socket was told. */
   async projectMessage(projectId: string, message: ProjectChannelMessage): Promise<{ sockets: number }> {
     if (this.#session(projectId)) return { sockets: 0 };
-    switch (message.type) {
-      case 'baselineMoved':
-        this.core.baselineMoved();
-        return { sockets: 0 };
-      case 'callerChanged':
-        this.people.callers.forget(message.userId, message.at);
-        return { sockets: 0 };
-      case 'projectDeleted':
-        return { sockets: await this.#projectDeleted() };
-      case 'signedOut':
-        this.people.callers.forgetLogins(message.userId, message.loginSessionId);
-        return { sockets: this.hub.projectMessage(message) };
-      case 'membershipChanged':
-        return { sockets: this.hub.projectMessage(message) };
-      default: {
-        const never: never = message;
-        throw new Error(`unhandled project message ${String(never)}`);
-      }
+    if (message.type === 'baselineMoved') {
+      this.core.baselineMoved();
+      return { sockets: 0 };
     }
+    if (message.type === 'projectDeleted') return { sockets: await this.#projectDeleted() };
+    if (message.type === 'callerChanged') {
+      this.people.told(message);
+      return { sockets: 0 };
+    }
+    if (message.type === 'signedOut') this.people.told(message);
+    return { sockets: this.hub.projectMessage(message) };
   }
 
   // ---------------------------------------------------------------- RPC (called by the Worker after its role check)
@@ -343,7 +333,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       const caller = options.caller;
       if (caller) {
         const creator: Actor = { userId: meta.createdBy, name: creatorName, role: caller.role, ...(caller.locale ? { locale: caller.locale } : {}) };
-        this.#rememberCaller(creator, caller, caller.senderProfile);
+        this.people.remember(creator, caller, caller.senderProfile);
       }
       return { lastSeq: this.core.log.lastSeq() };
     });
@@ -422,7 +412,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   async sendMessage(projectId: string, actor: Actor, input: MessageInput, preload: MessagePreload = {}) {
     const missing = this.#session(projectId);
     if (missing) return missing;
-    if (preload.caller) this.#rememberCaller(actor, preload.caller, preload.senderProfile);
+    if (preload.caller) this.people.remember(actor, preload.caller, preload.senderProfile);
     return outcomeOf(() => this.turns.accept(actor, input, preload.senderProfile));
   }
 
@@ -430,20 +420,12 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   async sendKnownMessage(projectId: string, loginSession: string, input: MessageInput): Promise<Outcome<MessageAccepted | null>> {
     // Not this project's session: the Worker answers after its own check (an unknown caller learns nothing here).
     if (this.#session(projectId)) return ok(null);
-    const sender = knownSender(this.people, loginSession);
+    const sender = this.people.sender(loginSession);
     if (!sender) return ok(null);
     // Only an acceptance is answered from here: any refusal (a turn running, no AI profile…) comes
     // from the usual route after D1's check, as it always did (a refused accept wrote nothing).
     const accepted = await outcomeOf(() => this.turns.accept(sender.actor, input, sender.senderProfile));
     return accepted.ok ? accepted : ok(null);
-  }
-
-  /** A login, role and (when read) AI profile the Worker just checked against D1. */
-  #rememberCaller(actor: Actor, caller: VerifiedCaller, senderProfile: SealedLlmProfile | null | undefined): void {
-    const { members, callers } = this.people;
-    members.seed(actor.userId, actor.role, caller.readAt);
-    callers.rememberLogin(caller, actor);
-    if (senderProfile !== undefined) callers.rememberProfile(actor.userId, senderProfile, caller.readAt);
   }
 
   /** POST …/address-comments: the open review threads, fenced as data, become the next turn's message. */

@@ -9,7 +9,7 @@ import { env, exports } from 'cloudflare:workers';
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
-import { KNOWN_LOGIN_MAX_AGE_MS, knownSender } from '../../durable-objects/ai-session/sockets/known-callers.ts';
+import { KNOWN_LOGIN_MAX_AGE_MS } from '../../durable-objects/ai-session/sockets/known-callers.ts';
 import { d1RoundTripLog, resetD1RoundTrips } from '../../worker/db/instrumented-d1.ts';
 import { CLOSE_CODES, IDENTITY_HEADERS } from '../../shared/protocol.ts';
 import { ORIGIN, TestClient } from './client.ts';
@@ -226,17 +226,17 @@ describe('what the session keeps of a login', () => {
       members.seed('usr_late', 'editor', at - 5);
       callers.rememberLogin({ loginSession: 'login-late', readAt: at - 5, expiresAt: far }, { userId: 'usr_late', name: 'Late' });
       callers.rememberProfile('usr_late', null, at - 5);
-      const signedOut = knownSender(instance.people, 'login-late');
+      const signedOut = instance.people.sender('login-late');
       // A change to the person at `at`: a check read before it is not kept at all.
       callers.forget('usr_changed', at);
       members.seed('usr_changed', 'editor', at - 5);
       callers.rememberLogin({ loginSession: 'login-changed', readAt: at - 5, expiresAt: far }, { userId: 'usr_changed', name: 'Changed' });
       callers.rememberProfile('usr_changed', null, at - 5);
-      const changed = knownSender(instance.people, 'login-changed');
+      const changed = instance.people.sender('login-changed');
       // The same checks read after: used.
       callers.rememberLogin({ loginSession: 'login-fresh', readAt: at + 5, expiresAt: far }, { userId: 'usr_changed', name: 'Changed' });
       callers.rememberProfile('usr_changed', null, at + 5);
-      const fresh = knownSender(instance.people, 'login-fresh');
+      const fresh = instance.people.sender('login-fresh');
       // An expired cookie is not kept.
       callers.rememberLogin({ loginSession: 'login-expired', readAt: at + 5, expiresAt: at - 1 }, { userId: 'usr_changed', name: 'Changed' });
       return { signedOut, changed, fresh: fresh?.actor.userId ?? null, expired: callers.login('login-expired') };

@@ -15,12 +15,7 @@
 import type { Locale } from '../../../shared/i18n/locales.ts';
 import { isLocale } from '../../../shared/i18n/locales.ts';
 import type { SealedLlmProfile } from '../../../shared/llm/types.ts';
-import type { Actor, VerifiedCaller } from '../../../shared/ai/session-rpc.ts';
-import { atLeast } from '../../../shared/api/common.ts';
-import type { Members } from './members.ts';
-import type { SignOuts } from './sign-outs.ts';
-import { IDENTITY_HEADERS } from '../../../shared/protocol.ts';
-import type { SocketState } from './socket-state.ts';
+import type { VerifiedCaller } from '../../../shared/ai/session-rpc.ts';
 
 /** How long after the Worker's read a kept login is used; after it, the next message asks D1 again. */
 export const KNOWN_LOGIN_MAX_AGE_MS = 15 * 60_000;
@@ -167,38 +162,4 @@ export class KnownCallers {
       if (login.userId === userId && (loginSession === null || id === loginSession)) known.logins.delete(id);
     }
   }
-}
-
-/** Who sends a message from a kept login, with the AI profile to run it with. */
-export interface KnownSender {
-  actor: Actor;
-  senderProfile: SealedLlmProfile | null;
-  login: KnownLogin;
-}
-
-/**
- * The sender of a message from `loginSession` when the object can vouch for all of it: the login is
- * kept and young enough, not signed out, its person an editor or owner as the channel last said, and
- * their AI profile kept. Null otherwise: the Worker then asks D1, and answers as it always did
- * (a viewer's refusal, a removed member's 404, a signed-out cookie's 401 come from there).
- */
-export function knownSender(deps: { callers: KnownCallers; members: Members; signOuts: SignOuts }, loginSession: string): KnownSender | null {
-  const login = deps.callers.login(loginSession);
-  if (!login || deps.signOuts.ended(login.userId, loginSession, login.readAt)) return null;
-  const role = deps.members.roleOf(login.userId);
-  if (!role || !atLeast(role, 'editor')) return null;
-  const senderProfile = deps.callers.profile(login.userId);
-  if (senderProfile === undefined) return null;
-  return { actor: { userId: login.userId, name: login.name, role, ...(login.locale ? { locale: login.locale } : {}) }, senderProfile, login };
-}
-
-/** The login a socket's upgrade was checked for (its identity headers, set by the Worker), to keep; null without an expiry. */
-export function upgradeCaller(headers: Headers, state: SocketState): { caller: VerifiedCaller; who: CallerIdentity } | null {
-  const expiresAt = Number(headers.get(IDENTITY_HEADERS.loginExpiresAt) ?? Number.NaN);
-  if (!Number.isFinite(expiresAt) || state.readAt === undefined) return null;
-  const locale = headers.get(IDENTITY_HEADERS.locale);
-  return {
-    caller: { loginSession: state.loginSession, readAt: state.readAt, expiresAt },
-    who: { userId: state.userId, name: state.name, ...(isLocale(locale) ? { locale } : {}) },
-  };
 }
