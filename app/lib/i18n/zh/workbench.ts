@@ -1,8 +1,9 @@
 /**
  * AI 工作台的中文文字（`builder/[projectId]/ai-workbench` 路由与 `lib/workbench`），键与英文完全相同（类型检查保证）。
- * Over 400 lines on purpose: a table of words, one key per line, mirroring en/workbench.ts.
+ * 评审窗格的文字（评论、批准、讨论串）在 `workbench-review.ts`。
  */
 import type { Messages } from '../catalogue.ts';
+import { workbenchReviewZh } from './workbench-review.ts';
 
 export const workbenchZh: Messages['workbench'] = {
   targetTypes: { workflow: '工作流', step: '步骤', agent: '智能体', asset: '资源' },
@@ -313,61 +314,7 @@ export const workbenchZh: Messages['workbench'] = {
     restoring: '正在恢复…',
     restoreConfirm: '恢复版本 {{version}}',
   },
-  review: {
-    title: '评审',
-    applied: '由 {{name}} 应用（版本 {{version}}）。',
-    mentions_one: '{{count}} 条未读提及',
-    mentions_other: '{{count}} 条未读提及',
-    mention: '{{name}} 在 {{place}} 提到了你',
-    markRead: '标记为已读',
-    waitingForConnection: '未连接：连接恢复后会立即发表你的评论。',
-    mentionSuggestions: '可提及的人',
-    mentionWillNotify: '将通知：{{names}}',
-    mentionAmbiguous: '“@{{typed}}”可能是 {{names}}：不会通知任何人。请从列表中选择，或输入全名。',
-    line: '第 {{line}} 行',
-    lines: '第 {{from}}–{{to}} 行',
-    place: '{{key}}，{{range}}',
-    approvalCount: '已获 {{counted}} / {{required}}',
-    approvalsFor_one: '项批准（版本 {{version}} 所需）',
-    approvalsFor_other: '项批准（版本 {{version}} 所需）',
-    approvedBy: '· 批准者：',
-    override: '{{name}} 允许这个版本在没有所需批准的情况下应用：“{{reason}}”',
-    askedChanges: '要求修改版本 {{version}}：',
-    dismissPlaceholder: '驳回的理由（会写入审计日志）',
-    dismissLabel: '驳回的理由',
-    dismiss: '驳回',
-    approve: '批准版本 {{version}}',
-    requestChanges: '要求修改',
-    withdrawApproval: '撤回批准',
-    withdrawRequest: '撤回我的要求',
-    whatChange: '应该修改什么？（Markdown）',
-    overridePlaceholder: '在没有批准的情况下应用的理由',
-    overrideLabel: '强制应用的理由',
-    overrideButton: '强制应用',
-    threads: '讨论',
-    threadsOpen: '（{{open}} 个未解决）',
-    threadsOpenResolved: '（{{open}} 个未解决，{{resolved}} 个已解决）',
-    addressTitle: 'AI 会把未解决的讨论作为下一个任务；在有人解决之前，它们保持未解决。',
-    waitTitle: '请等 AI 空闲下来。',
-    address_one: '请 AI 处理这条未解决的评论',
-    address_other: '请 AI 处理这 {{count}} 条未解决的评论',
-    empty: '还没有评论。使用差异中某一行旁边的“+”来评论它。',
-    outdated: '已过时',
-    resolved: '已解决',
-    addressedIn: '已在版本 {{version}} 中处理',
-    reply: '回复',
-    resolve: '解决',
-    comments_one: '{{count}} 条评论',
-    comments_other: '{{count}} 条评论',
-    reopen: '重新打开',
-    blocked: {
-      onlyEditors: '只有编辑者和所有者可以批准。',
-      nothingReady: '没有可以评审的内容。',
-      author: '这项修改是你要求或编辑的；需要由别人批准。',
-      notValidated: '只有通过校验的版本才能被批准。',
-      approved: '你已批准这个版本。',
-    },
-  },
+  review: workbenchReviewZh,
   changes: {
     title: '修改',
     empty: '没有暂存任何内容。AI 提出修改后，文件及其差异会出现在这里；在有人应用之前，什么都不会保存。',
