@@ -1,82 +1,16 @@
-// Over 400 lines on purpose: one subject (controlling a turn), one describe block per control, sharing one scripted-model harness.
 /**
  * Controlling the AI turn, inside workerd against the real Worker, session object and scripted
  * model: stop (route and socket frame), one turn at a time, refused input, validation repairs,
- * suggest-only turns, usage and the token budget, who may resume a paused turn (whose key it spends),
- * a viewer joining mid-turn, and the history window.
+ * suggest-only turns, a viewer joining mid-turn, and the history window. What a turn spends (usage,
+ * the token budget, whose key a resume uses) is ai-turn-spending.test.ts; both share turn-control.ts.
  * Every model reply is queued in order, so a test reads as the conversation it plays.
  */
-import { env } from 'cloudflare:workers';
-import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { SUMMARY_HEADING } from '../../durable-objects/ai-session/prompt/history.ts';
 import { ERROR_CODES, isErrorCode } from '../../shared/errors.ts';
-import { estimatePromptTokens } from '../support/scripted-openai/wire.ts';
-import type { TestClient } from './client.ts';
-import type { ScriptStep, ScriptedModel } from './scripted-model.ts';
-import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession, type Watcher } from './sessions.ts';
-import { auditRows, expectOrdered, finalAnswer, send, sessionObject, toolCall, turnEnd, useScriptedModel, waitFor } from './turns.ts';
-
-const STEP_KEY = `step:${WF}/${STEP}`;
-
-/**
- * A model call that stays in flight longer than the test timeout (30 s): only a stop (or cancel) ends
- * it, so a turn that ends, or a model request that closes, while it is held was stopped — no clock needed.
- */
-const HELD: ScriptStep = { reply: finalAnswer('never sent', 'chat'), delayMs: 60_000 };
-
-const readContext = (id = 'call_ctx') => ({ toolCalls: [toolCall('builder.context.get', {}, id)] });
-const stage = (markdown: string, id: string) => ({ toolCalls: [toolCall('builder.change.stage', { changeSet: stepChangeSet(markdown) }, id)] });
-
-
-/** `client`'s AI plays `replies` in this order, whatever the conversation holds. */
-async function modelPlaying(client: TestClient, replies: ScriptStep[]): Promise<ScriptedModel> {
-  const scripted = await useScriptedModel(client, []);
-  for (const reply of replies) await scripted.queue(reply);
-  return scripted;
-}
-
-/** A step session on `project`, the owner's scripted model and a socket watching as the owner. */
-async function withSession(project: Awaited<ReturnType<typeof supportDeskProject>>, replies: ScriptStep[], sessionExtra: Record<string, unknown> = {}) {
-  const sessionId = await stepSession(project.owner, project.base, sessionExtra);
-  const path = `${project.base}/ai/sessions/${sessionId}`;
-  const scripted = await modelPlaying(project.owner, replies);
-  const watcher = await connect(project.owner, project.base, sessionId);
-  return { ...project, sessionId, path, scripted, watcher };
-}
-
-/** The same on a fresh support-desk project. */
-async function turnSetup(replies: ScriptStep[], sessionExtra: Record<string, unknown> = {}) {
-  return withSession(await supportDeskProject(), replies, sessionExtra);
-}
-
-async function startTurn(client: TestClient, path: string, content: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const accepted = await send(client, path, content, extra);
-  if (accepted.status !== 202) throw new Error(`message refused: ${accepted.status} ${JSON.stringify(accepted.error)}`);
-  return accepted.data.turnId as string;
-}
-
-/** Send a message and wait for the turn's ending event. */
-async function runTurn(client: TestClient, path: string, watcher: Watcher, content: string, extra: Record<string, unknown> = {}) {
-  return turnEnd(watcher, await startTurn(client, path, content, extra));
-}
-
-function inFlight(scripted: ScriptedModel, count = 1): Promise<true> {
-  return waitFor(async () => (await scripted.pending()) === count, `${count} model request(s) in flight`);
-}
-
-async function conversation(client: TestClient, path: string): Promise<Array<[string, string]>> {
-  return (await client.get(path)).data.messages.items.map((m: { role: string; content: string }) => [m.role, m.content]);
-}
-
-function turnEvents(watcher: Watcher, turnId: string, type?: string): any[] {
-  return watcher.events().filter((e) => e.turnId === turnId && (type === undefined || e.type === type));
-}
-
-async function auditTypes(projectId: string): Promise<string[]> {
-  return (await auditRows(projectId)).map((r) => r.event_type);
-}
+import { STEP, WF, connect, currentStep, supportDeskProject, stepSession } from './sessions.ts';
+import { auditRows, expectOrdered, finalAnswer, send, toolCall, turnEnd, waitFor } from './turns.ts';
+import { HELD, STEP_KEY, auditTypes, conversation, inFlight, modelPlaying, readContext, runTurn, stage, startTurn, turnEvents, turnSetup, withSession } from './turn-control.ts';
 
 describe('stop', () => {
   it('stops an in-flight model call from the route without waiting for the model, aborts the provider request, audits it, and the next message runs', async () => {
@@ -392,143 +326,6 @@ describe('suggest only', () => {
   });
 });
 
-describe('usage and token budget', () => {
-  it('adds usage up per call (as the provider reported it), per turn and per session, never overwriting', async () => {
-    const { owner, path, scripted, watcher } = await turnSetup([readContext(), finalAnswer('First answer.', 'chat'), finalAnswer('Second answer.', 'chat')]);
-    const first = await runTurn(owner, path, watcher, 'First question.');
-    const second = await runTurn(owner, path, watcher, 'Second question.');
-    expect([first.type, second.type]).toEqual(['turn.finished', 'turn.finished']);
-
-    // Per call: what the scripted server reported for each request (its prompt estimate + the reply).
-    const requests = await scripted.requests();
-    const calls = watcher.events().filter((e) => e.type === 'llm.completed');
-    expect(calls).toHaveLength(3);
-    expect(requests).toHaveLength(3);
-    calls.forEach((call, i) => {
-      const usage = call.payload.usage;
-      expect(usage.calls).toBe(1);
-      expect(usage.promptTokens).toBe(estimatePromptTokens(requests[i]!.body as Record<string, unknown>));
-      expect(usage.completionTokens).toBeGreaterThan(0);
-      expect(usage.totalTokens).toBe(usage.promptTokens + usage.completionTokens);
-    });
-
-    // Per turn: the sum of its calls; per session: the sum of the turns.
-    const sumOf = (events: any[]) => events.map((e) => e.payload.usage).reduce(addUsage, ZERO);
-    expect(first.payload.usage).toEqual(sumOf(calls.filter((c) => c.turnId === first.turnId)));
-    expect(second.payload.usage).toEqual(sumOf(calls.filter((c) => c.turnId === second.turnId)));
-    expect(first.payload.usage.calls).toBe(2);
-    expect(first.payload.sessionUsage).toEqual(first.payload.usage);
-    const session = addUsage(first.payload.usage, second.payload.usage);
-    expect(second.payload.sessionUsage).toEqual(session);
-    const state = (await owner.get(path)).data;
-    expect(state.usage).toEqual({ session, tokenBudget: null });
-    expect(state.turn.usage).toEqual(second.payload.usage);
-  });
-
-  it('pauses at the token budget, refuses new messages and an unfunded resume, and continues once the budget is raised', async () => {
-    const { owner, projectId, path, scripted, watcher } = await turnSetup([readContext(), finalAnswer('Done within the new budget.', 'chat')], { tokenBudget: 1_000 });
-    expect((await owner.get(path)).data.usage.tokenBudget).toBe(1_000);
-
-    const turnId = await startTurn(owner, path, 'Summarise the step.');
-    const paused = await turnEnd(watcher, turnId);
-    expect(paused.type).toBe('turn.paused');
-    expect(paused.payload).toMatchObject({ code: 'AI_TOKEN_BUDGET_EXCEEDED', tokenBudget: 1_000 });
-    // One call is enough: the scripted server counts the system prompt and the tool schemas.
-    expect(paused.payload.sessionUsage.totalTokens).toBeGreaterThanOrEqual(1_000);
-    expect(paused.payload.usage.calls).toBe(1);
-    expect((await owner.get(path)).data.turn).toMatchObject({ turnId, status: 'paused' });
-    expect(await auditTypes(projectId)).toContain('ai.turn.paused');
-
-    const another = await send(owner, path, 'And another thing.');
-    expect(another.status).toBe(409);
-    expect(another.error).toMatchObject({ code: 'AI_TURN_IN_PROGRESS', turnId, turnStatus: 'paused' });
-    const unfunded = await owner.post(`${path}/resume`);
-    expect(unfunded.status).toBe(409);
-    expect(unfunded.error?.code).toBe('AI_TOKEN_BUDGET_EXCEEDED');
-
-    const raised = await owner.patch(path, { tokenBudget: 1_000_000 });
-    expect(raised.status).toBe(200);
-    expect(raised.data.tokenBudget).toBe(1_000_000);
-    const resumed = await owner.post(`${path}/resume`);
-    expect(resumed.status).toBe(200);
-    expect(resumed.data).toEqual({ turnId, status: 'running' });
-
-    const finished = await watcher.event('turn.finished', (e) => e.turnId === turnId);
-    expect(finished.payload.summary).toBe('Done within the new budget.');
-    expect(finished.payload.usage.calls).toBe(2);
-    const resumedEvent = turnEvents(watcher, turnId, 'turn.resumed');
-    expect(resumedEvent.map((e) => e.payload.reason)).toEqual(['budget']);
-    expect(resumedEvent[0].seq).toBeGreaterThan(paused.seq);
-    expect(await scripted.requests()).toHaveLength(2);
-    expect(await conversation(owner, path)).toEqual([
-      ['user', 'Summarise the step.'],
-      ['assistant', 'Done within the new budget.'],
-    ]);
-
-    // With the budget used up again, a new message is refused at once and not stored.
-    expect((await owner.patch(path, { tokenBudget: 1_000 })).status).toBe(200);
-    const overBudget = await send(owner, path, 'One more, please.');
-    expect(overBudget.status).toBe(409);
-    expect(overBudget.error?.code).toBe('AI_TOKEN_BUDGET_EXCEEDED');
-    expect(await conversation(owner, path)).toHaveLength(2);
-  });
-});
-
-describe("resuming a paused turn spends its sender's key", () => {
-  /** The owner's turn, on the owner's own model and key, paused at a 1,000-token session budget; an editor beside them. */
-  async function pausedOwnTurn() {
-    const setup = await turnSetup([readContext(), finalAnswer('Done on the owner\'s key.', 'chat')], { tokenBudget: 1_000 });
-    const editor = await setup.member('editor');
-    const turnId = await startTurn(setup.owner, setup.path, 'Summarise the step.');
-    expect((await turnEnd(setup.watcher, turnId)).type).toBe('turn.paused');
-    return { ...setup, editor, turnId };
-  }
-
-  it("refuses another editor's resume of a turn on the owner's own key, even after they raised the budget; the owner can", async () => {
-    const { owner, editor, path, scripted, watcher, turnId } = await pausedOwnTurn();
-    // Raising the budget spends nothing by itself, so an editor may.
-    expect((await editor.patch(path, { tokenBudget: 10_000_000 })).status).toBe(200);
-    const refused = await editor.post(`${path}/resume`);
-    expect(refused.status).toBe(403);
-    expect(refused.error).toMatchObject({ code: 'FORBIDDEN', turnId });
-    expect(refused.error?.message).toMatch(/Owner's own AI model and key/);
-    expect(refused.error?.hints).toEqual(['Ask Owner to resume it, or stop it and send a new message to run on your own model.']);
-    expect((await owner.get(path)).data.turn).toMatchObject({ turnId, status: 'paused' });
-    expect(turnEvents(watcher, turnId, 'turn.resumed')).toEqual([]);
-    expect(await scripted.requests()).toHaveLength(1);
-
-    const resumed = await owner.post(`${path}/resume`);
-    expect(resumed.status).toBe(200);
-    expect((await watcher.event('turn.finished', (e) => e.turnId === turnId)).payload.summary).toBe("Done on the owner's key.");
-    expect(await scripted.requests()).toHaveLength(2);
-  });
-
-  it("lets another editor stop it: a stop spends nothing", async () => {
-    const { editor, path, scripted, turnId } = await pausedOwnTurn();
-    const stopped = await editor.post(`${path}/stop`);
-    expect(stopped.status).toBe(200);
-    expect(stopped.data).toEqual({ turnId, status: 'stopped' });
-    expect(await scripted.requests()).toHaveLength(1);
-  });
-
-  it('lets any editor resume a turn that now runs on the system default model', async () => {
-    const { owner, editor, path, sessionId, scripted, watcher, turnId } = await pausedOwnTurn();
-    // The owner turns their own model off: the turn would now run on the system default (here the same scripted queue).
-    expect((await owner.put('/api/users/me/llm-profile', { provider: 'disabled' })).status).toBe(200);
-    await runInDurableObject(sessionObject(sessionId), (instance: AiSessionDurableObject) => {
-      const object = instance as unknown as { env: Record<string, unknown> };
-      // The scripted server, like OpenAI, wants some key (the demo's, no secret: app/lib/llm-presets.ts).
-      object.env = { ...object.env, LLM_SYSTEM_DEFAULT_BASE_URL: env.SCRIPTED_OPENAI_URL, LLM_SYSTEM_DEFAULT_MODEL: scripted.model, LLM_SYSTEM_DEFAULT_API_KEY: 'sk-local-demo-key' };
-    });
-    expect((await editor.patch(path, { tokenBudget: 10_000_000 })).status).toBe(200);
-    const resumed = await editor.post(`${path}/resume`);
-    expect(resumed.status).toBe(200);
-    expect((await watcher.event('turn.resumed', (e) => e.turnId === turnId)).actor).toMatchObject({ userId: editor.userId });
-    const ended = await watcher.until(() => watcher.events().find((e) => e.turnId === turnId && ['turn.finished', 'turn.failed', 'turn.stopped'].includes(e.type)), 'the resumed turn to end');
-    expect(ended).toMatchObject({ type: 'turn.finished', payload: { summary: "Done on the owner's key." } });
-  });
-});
-
 describe('a viewer joining mid-turn', () => {
   it('replays the turn so far from lastSeq 0, then receives the rest live, in order', async () => {
     const { owner, base, sessionId, path, scripted, member } = await turnSetup([
@@ -591,19 +388,3 @@ describe('history window', () => {
     expect((await owner.get(path)).data.turn.context.history).toEqual({ rawMessages: 6, summarizedMessages: 2 });
   });
 });
-
-// ---------------------------------------------------------------- usage arithmetic
-
-type UsageSum = { promptTokens: number; completionTokens: number; totalTokens: number; calls: number; estimatedCostUsd: number | null };
-const ZERO: UsageSum = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0, estimatedCostUsd: 0 };
-
-function addUsage(a: UsageSum, b: UsageSum): UsageSum {
-  return {
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-    calls: a.calls + b.calls,
-    // A cost is unknown (null) once any call's model has no price (shared/ai/pricing.ts).
-    estimatedCostUsd: a.estimatedCostUsd === null || b.estimatedCostUsd === null ? null : a.estimatedCostUsd + b.estimatedCostUsd,
-  };
-}
