@@ -1,4 +1,3 @@
-// Over 400 lines on purpose: one describe block per read tool, over one shared effective view.
 /** The read-only builder.* tools over an effective view built from a real example package. */
 import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../../../test/fixtures/packages.ts';
@@ -8,7 +7,6 @@ import type { SessionMeta } from '../../../shared/ai/session.ts';
 import type { ToolEnvelope } from '../../../shared/ai/tool-envelope.ts';
 import { contentOf, createEffectiveView } from '../overlay/effective-view.ts';
 import { READ_TOOLS, type ReadToolContext, type ReadToolName } from './read-tools.ts';
-import { windowText } from './window.ts';
 
 const EC = 'ticket-triage';
 const pkg = toMultiWorkflowLayout(packageFromFiles(loadFixture('two-workflows')));
@@ -338,17 +336,6 @@ describe('builder.asset.read', () => {
     expect(third.data.nextOffset).toBeUndefined();
     expect(first.data.content + second.data.content + third.data.content).toBe(long);
     expect(READ_TOOLS['builder.asset.read'].args.safeParse({ path: 'assets/long.md', limit: 40_000 }).success).toBe(false);
-  });
-});
-
-describe('windowText', () => {
-  it('returns short texts whole and never splits a surrogate pair', () => {
-    expect(windowText('short')).toEqual({ content: 'short', totalChars: 5, offset: 0, truncated: false });
-    const text = `${'a'.repeat(9)}😀${'b'.repeat(5)}`;
-    const window = windowText(text, 0, 10);
-    expect(window).toMatchObject({ content: 'a'.repeat(9), nextOffset: 9, truncated: true });
-    expect(windowText(text, window.nextOffset, 10).content).toBe(`😀${'b'.repeat(5)}`);
-    expect(windowText('abc', 10)).toEqual({ content: '', totalChars: 3, offset: 3, truncated: true });
   });
 });
 
