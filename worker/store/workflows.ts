@@ -6,6 +6,7 @@ import { ApiError } from '../../shared/api-error.ts';
 import { nowIso } from '../../shared/ids.ts';
 import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, type Statement } from './commit.ts';
 import { formatObjectKey } from '../../shared/object-keys.ts';
+import { isSafeStepPath } from '../../shared/bmad/graph-edit-rules.ts';
 import { defaultStepPath, newWorkflowSeed, stepsDir } from './templates.ts';
 import { WORKFLOW_ORDER_SQL, nextWorkflowPosition, workflowOrder } from './workflow-order.ts';
 import type { StepView, WorkflowSummaryView, WorkflowView } from '../../shared/api/store.ts';
@@ -315,7 +316,7 @@ export async function commitStep(
   // ASCII after the workflow's own folder, which is named after its id (ids may hold ":"; stored-package.ts).
   const own = `${stepsDir(workflowId)}/`;
   const rest = path.startsWith(own) ? `steps/${path.slice(own.length)}` : path;
-  if (path !== existing?.path && (!/^[A-Za-z0-9._/-]+\.md$/iu.test(rest) || rest.split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))) {
+  if (path !== existing?.path && !isSafeStepPath(rest)) {
     throw new ApiError('VALIDATION_FAILED', {
       message: `The step path "${path}" is not allowed.`,
       hints: ['Use a relative path such as workflows/<workflow>/steps/<node>.md, with letters, digits, . _ - and /.'],
