@@ -7,6 +7,7 @@
 import { parseDocument, stringify } from 'yaml';
 import { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH, MAX_YAML_ALIAS_COUNT, exceedsUtf8Bytes, utf8ByteLength } from './limits.ts';
 import { readSimpleYaml } from './simple-yaml.ts';
+import type { Eol } from './json-text.ts';
 
 export type FrontmatterProblemKind =
   | 'missing'
@@ -36,7 +37,7 @@ export interface ParsedFrontmatter {
   /** 1-based line of the file on which the body starts. */
   bodyStartLine: number;
   bom: boolean;
-  eol: '\n' | '\r\n';
+  eol: Eol;
 }
 
 export type FrontmatterResult = { ok: true; value: ParsedFrontmatter } | { ok: false; problems: FrontmatterProblem[] };
@@ -51,7 +52,7 @@ const BOM = '\uFEFF';
 const FENCE = /^---[ \t]*$/u;
 
 export type Split =
-  | { ok: true; yaml: string; body: string; bom: boolean; eol: '\n' | '\r\n'; bodyStartLine: number }
+  | { ok: true; yaml: string; body: string; bom: boolean; eol: Eol; bodyStartLine: number }
   | { ok: false; problem: FrontmatterProblem };
 
 export function splitFrontmatter(text: string): Split {
@@ -257,7 +258,7 @@ export function parseFrontmatter(text: string, options: FrontmatterOptions = {})
 
 export interface SerializeOptions {
   bom?: boolean;
-  eol?: '\n' | '\r\n';
+  eol?: Eol;
 }
 
 /** `---\n<yaml>---\n<body>`, with strings that YAML would read as numbers or booleans quoted. */
