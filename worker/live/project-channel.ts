@@ -57,6 +57,14 @@ export function tellSessions(env: ChannelEnv, sessions: ReadonlyArray<{ id: stri
   return deliver(env, sessions, message);
 }
 
+/**
+ * Something the sessions may keep about `userId` changed (their AI profile, their language): every
+ * live session of theirs forgets it. Call after the D1 write (`at` is taken here, after it).
+ */
+export function tellCallerChanged(env: ChannelEnv, db: Db, userId: string): Promise<number> {
+  return tellUserProjects(env, db, userId, { type: 'callerChanged', userId, at: Date.now() });
+}
+
 /** Tell every live session of every project `userId` is a member of (a sign-out, a change to the person). */
 export async function tellUserProjects(env: ChannelEnv, db: Db, userId: string, message: ProjectChannelMessage): Promise<number> {
   const sessions = await db

@@ -7,7 +7,7 @@ import { ApiError } from '../../shared/api-error.ts';
 import { LoginInput, RegisterInput, UpdateMeInput } from '../../shared/api/auth.ts';
 import { login, logout, logoutAll, register, setUserLocale } from '../auth/accounts.ts';
 import { loginSessionId } from '../auth/login-session-id.ts';
-import { tellUserProjects } from '../live/project-channel.ts';
+import { tellCallerChanged, tellUserProjects } from '../live/project-channel.ts';
 import { clearSessionCookie, setSessionCookie } from '../auth/cookies.ts';
 import { issueDeviceCookie, trustedDevice } from '../auth/device-cookie.ts';
 import { clientAddress, throttledError } from '../auth/throttle.ts';
@@ -67,6 +67,6 @@ export const authRoutes = new Hono<AppEnv>()
     const { locale } = c.req.valid('json');
     await setUserLocale(c.var.db, c.var.user.id, locale);
     // Their live sessions answer their messages in it from the next one (they forget the language they kept).
-    await tellUserProjects(c.env, c.var.db, c.var.user.id, { type: 'callerChanged', userId: c.var.user.id, at: Date.now() });
+    await tellCallerChanged(c.env, c.var.db, c.var.user.id);
     return ok(c, { user: { ...c.var.user, locale } });
   });
