@@ -249,12 +249,18 @@ describe('what the session keeps of a login', () => {
     const s = await editorSession();
     expect((await sendCounted(s.editor, s.path, s.watcher, 'Before.')).res.status).toBe(202);
     await abortAllDurableObjects();
-    const stored = await runInDurableObject(s.object, (_i: AiSessionDurableObject, state) => ({
-      logins: state.storage.sql.exec('SELECT user_id FROM known_logins').toArray().length,
-      tables: state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((t) => t.name),
-    }));
+    const stored = await runInDurableObject(s.object, (_i: AiSessionDurableObject, state) => {
+      const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'").toArray();
+      return {
+        logins: state.storage.sql.exec('SELECT user_id FROM known_logins').toArray().length,
+        everything: JSON.stringify(tables.map((t) => state.storage.sql.exec(`SELECT * FROM "${t.name}"`).toArray())),
+      };
+    });
     expect(stored.logins).toBeGreaterThan(0);
-    expect(stored.tables).not.toContain('known_profiles');
+    // The profile the object used was kept in memory only: its sealed key is in no table.
+    const sealed = await env.DB.prepare('SELECT api_key_ciphertext AS c FROM user_llm_profiles WHERE user_id = ?').bind(s.editor.userId).first<{ c: string }>();
+    expect(sealed?.c).toBeTruthy();
+    expect(stored.everything).not.toContain(sealed!.c);
     const watcher = await connect(s.editor, s.base, s.sessionId);
     const woken = await sendCounted(s.editor, s.path, watcher, 'After the restart.');
     expect(woken.res.status).toBe(202);
