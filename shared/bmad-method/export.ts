@@ -13,6 +13,8 @@ import { spliceInlineSteps } from './inline-steps.ts';
 
 export interface BmadMethodExport {
   files: Map<string, string>;
+  /** For each file written, the stored file it was written from (a step written inline: its workflow's workflow.md). */
+  sources: Map<string, string>;
   warnings: ValidationIssue[];
 }
 
@@ -50,6 +52,7 @@ function giveAssetNamesBack(files: ReadonlyMap<string, string>, pkg: BmadPackage
 
 export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | null): BmadMethodExport {
   const files = new Map<string, string>();
+  const sources = new Map<string, string>();
   const warnings: ValidationIssue[] = [];
   const known = new Map((origin?.workflows ?? []).map((w) => [w.id, w]));
   const assetNames = origin?.assets ?? {};
@@ -64,6 +67,7 @@ export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | nu
       );
     }
     files.set(target, stripped.text);
+    sources.set(target, storedPath);
   };
   for (const workflow of pkg.workflows) {
     const where: OriginWorkflow = known.get(workflow.id) ?? { id: workflow.id, dir: `${workflow.id}/`, file: 'workflow.md' };
@@ -129,6 +133,7 @@ export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | nu
       continue;
     }
     files.set(target, asset.content);
+    sources.set(target, asset.path);
   }
   warnings.push(
     warningIssue('BMAD_EXPORT_NOT_WRITTEN', 'agents.json', 'agents.json is not part of the BMAD-METHOD layout and was left out; agent files (*.agent.yaml) are exported as they were imported.', {
@@ -142,5 +147,5 @@ export function exportBmadMethod(pkg: BmadPackage, origin: BmadMethodOrigin | nu
     );
   }
   const named = giveAssetNamesBack(files, pkg, assetNames);
-  return { files: new Map([...named].sort(([a], [b]) => a.localeCompare(b))), warnings };
+  return { files: new Map([...named].sort(([a], [b]) => a.localeCompare(b))), sources, warnings };
 }

@@ -21,7 +21,9 @@ export { checkAssetPath, checkAssetQuota, checkAssetSize, checkAssetUpsert, form
 export type { AssetCheck } from './asset-path.ts';
 export { DEFAULT_AGENTS_PATH, MANIFEST_PATH, SINGLE_WORKFLOW_ID, packagePaths } from './package.ts';
 export type { BmadAsset, BmadPackage, BmadStepFile, BmadWorkflow } from './package.ts';
-export { deriveManifest, packageFromFiles, packageToFiles, toMultiWorkflowLayout } from './package-files.ts';
+export { deriveManifest, layoutMoves, manifestText, packageFromFiles, packageToFiles, packageToFilesWithSources, toMultiWorkflowLayout } from './package-files.ts';
+export { PROJECT_FILE_FORMAT, PROJECT_FILE_PATH, projectFileText, takeProjectFile } from './project-file.ts';
+export type { ProjectFileInfo } from './project-file.ts';
 export { newStepFilePath } from './portable-names.ts';
 export { checkShape, parseAgentsFile, parseGraphFile, parseManifestFile, parseStepFile, parseWorkflowMdFile } from './parse-files.ts';
 export type { FileParse, MarkdownFile } from './parse-files.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../../test/fixtures/packages.ts';
-import { deriveManifest, packageFromFiles, packageToFiles } from './package-files.ts';
+import { deriveManifest, layoutMoves, manifestText, packageFromFiles, packageToFiles, packageToFilesWithSources, toMultiWorkflowLayout } from './package-files.ts';
 import type { BmadPackage } from './package.ts';
 import { validatePackage } from './pipeline.ts';
 
@@ -170,5 +170,47 @@ describe('a bmad.json nested deeper than any package needs', () => {
     expect(() => packageToFiles(pkg)).not.toThrow();
     const report = validatePackage(pkg);
     expect(report.errors).toEqual([expect.objectContaining({ code: 'JSON_PARSE_ERROR', filePath: 'bmad.json', message: expect.stringContaining('levels deep') })]);
+  });
+});
+
+describe('where each file goes', () => {
+  it('tells the stored path each written file came from, through a change of layout and a portable rename', () => {
+    const files = loadFixture('branching');
+    // A step file named after an id with ":" is written under a name Windows can create.
+    const graph = files.get('workflow.graph.json')!.split('steps/99-finish.md').join('steps/review:final.md');
+    const single = new Map([...files].filter(([p]) => p !== 'steps/99-finish.md'));
+    single.set('workflow.graph.json', graph).set('steps/review:final.md', files.get('steps/99-finish.md')!);
+    const pkg = packageFromFiles(single);
+    const { files: written, sources } = packageToFilesWithSources(pkg);
+    expect(sources.get('workflows/main/steps/review_final.md')).toBe('steps/review:final.md');
+    expect(sources.get('workflows/main/workflow.md')).toBe('workflow.md');
+    expect(sources.get('workflows/main/steps/01-collect-background.md')).toBe('steps/01-collect-background.md');
+    expect(sources.get('assets/templates/study-plan.md')).toBe('assets/templates/study-plan.md');
+    expect(sources.get('bmad.json')).toBe('bmad.json');
+    expect([...sources.keys()].sort()).toEqual([...written.keys()].sort());
+    expect(written.get('workflows/main/steps/review_final.md')).toBe(files.get('steps/99-finish.md'));
+
+    const moves = layoutMoves(pkg, toMultiWorkflowLayout(pkg));
+    expect(moves.get('steps/review:final.md')).toBe('workflows/main/steps/review:final.md');
+    expect(moves.get('workflow.graph.json')).toBe('workflows/main/workflow.graph.json');
+  });
+});
+
+describe('manifestText', () => {
+  const original = loadFixture('two-workflows').get('bmad.json')!;
+  const manifest = JSON.parse(original) as Record<string, unknown>;
+  /** The same manifest as an author may write it: 4-space indent, keys in another order, CRLF. */
+  const handMade = JSON.stringify(Object.fromEntries(Object.entries(manifest).reverse()), null, 4).replaceAll('\n', '\r\n');
+
+  it("keeps the author's bytes while the manifest says the same", () => {
+    expect(manifestText(deriveManifest(packageFromFiles(new Map([...loadFixture('two-workflows'), ['bmad.json', handMade]]))), handMade)).toBe(handMade);
+  });
+
+  it('rewrites a changed manifest in two spaces, keeping its line ending', () => {
+    const changed = deriveManifest({ ...packageFromFiles(loadFixture('two-workflows')), manifestJson: handMade.replace('"2.4.0"', '"2.5.0"') });
+    const text = manifestText(changed, handMade);
+    expect(JSON.parse(text)).toEqual(changed);
+    expect(text).toBe(`${JSON.stringify(changed, null, 2)}\n`.replaceAll('\n', '\r\n'));
+    expect(manifestText(changed, null)).toBe(`${JSON.stringify(changed, null, 2)}\n`);
   });
 });

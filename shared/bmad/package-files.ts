@@ -12,6 +12,7 @@ import type { BmadPackage, BmadStepFile, BmadWorkflow } from './package.ts';
 import { baseName, dirOf, resolveLink } from './paths.ts';
 import { numberedPath, portablePath, portableSegment } from './portable-names.ts';
 import { jsonNestsDeeper } from '../json-depth.ts';
+import { eolOf, jsonFileText } from './json-text.ts';
 
 type Json = Record<string, unknown>;
 
@@ -293,10 +294,42 @@ export function toMultiWorkflowLayout(pkg: BmadPackage, options: { portableNames
   const workflows = pkg.workflows.map((w, i) => relayoutWorkflow(w, folders[i]!, portable));
   const laidOut: BmadPackage = { ...pkg, workflows, otherFiles: [] };
   delete laidOut.agentsPath;
-  const manifest = deriveManifest(laidOut);
-  const same = canonicalJson(tryJson(pkg.manifestJson)) === canonicalJson(manifest);
-  laidOut.manifestJson = same && pkg.manifestJson !== null ? pkg.manifestJson : `${JSON.stringify(manifest, null, 2)}\n`;
+  laidOut.manifestJson = manifestText(deriveManifest(laidOut), pkg.manifestJson);
   return laidOut;
+}
+
+/**
+ * The bmad.json to write for `manifest`: the author's `text` itself, byte for byte, when it holds the
+ * same value (key order and layout aside); else `manifest` rewritten (jsonFileText) in the line
+ * ending `text` had.
+ */
+export function manifestText(manifest: BmadManifest, text: string | null): string {
+  if (text !== null && canonicalJson(tryJson(text)) === canonicalJson(manifest)) return text;
+  return jsonFileText(manifest, eolOf(text));
+}
+
+/**
+ * Where each file of `from` is in `to`, the same package laid out again (toMultiWorkflowLayout,
+ * which keeps the order of workflows and steps): path in `from` → path in `to`. What a file came
+ * with that is not in its text (a UTF-8 BOM) follows it through a move or a rename.
+ */
+export function layoutMoves(from: BmadPackage, to: BmadPackage): Map<string, string> {
+  const moves = new Map<string, string>([
+    [MANIFEST_PATH, MANIFEST_PATH],
+    [from.agentsPath ?? DEFAULT_AGENTS_PATH, to.agentsPath ?? DEFAULT_AGENTS_PATH],
+  ]);
+  from.workflows.forEach((w, i) => {
+    const moved = to.workflows[i];
+    if (!moved) return;
+    moves.set(w.workflowMdPath, moved.workflowMdPath);
+    moves.set(w.graphPath, moved.graphPath);
+    w.steps.forEach((s, j) => {
+      const step = moved.steps[j];
+      if (step) moves.set(s.path, step.path);
+    });
+  });
+  for (const a of from.assets) moves.set(a.path, a.path);
+  return moves;
 }
 
 /**
@@ -306,7 +339,13 @@ export function toMultiWorkflowLayout(pkg: BmadPackage, options: { portableNames
  * and links to a renamed step file in workflow.md and the steps follow it.
  */
 export function packageToFiles(pkg: BmadPackage): Map<string, string> {
+  return packageToFilesWithSources(pkg).files;
+}
+
+/** packageToFiles, and for each file written the path it has in `pkg` (`sources`: written → source). */
+export function packageToFilesWithSources(pkg: BmadPackage): { files: Map<string, string>; sources: Map<string, string> } {
   const out = toMultiWorkflowLayout(pkg, { portableNames: true });
+  const sources = new Map([...layoutMoves(pkg, out)].map(([from, to]) => [to, from]));
   const files = new Map<string, string>();
   if (out.manifestJson !== null) files.set(MANIFEST_PATH, out.manifestJson);
   if (out.agentsJson !== null) files.set(DEFAULT_AGENTS_PATH, out.agentsJson);
@@ -316,5 +355,5 @@ export function packageToFiles(pkg: BmadPackage): Map<string, string> {
     for (const s of w.steps) files.set(s.path, s.markdown);
   }
   for (const a of out.assets) files.set(a.path, a.content);
-  return files;
+  return { files, sources };
 }
