@@ -18,9 +18,10 @@ function zipOf(files: Files, prefix = ''): Uint8Array {
   return zipSync(entries);
 }
 
-async function send(client: TestClient, path: string, zip: Uint8Array) {
+async function send(client: TestClient, path: string, zip: Uint8Array, name?: string) {
   const form = new FormData();
   form.set('file', new File([new Uint8Array(zip)], 'upload.zip', { type: 'application/zip' }));
+  if (name !== undefined) form.set('name', name);
   const res = await exports.default.fetch(`${ORIGIN}${path}`, { method: 'POST', headers: { origin: ORIGIN, cookie: client.cookie! }, body: form });
   return { status: res.status, ...((await res.json()) as { data: any; error: any }) };
 }
@@ -146,7 +147,7 @@ describe('a package zipped inside several folders', () => {
 /** The export's entries as bytes (a BOM is a byte difference `strFromU8` would hide). */
 async function exportBytes(client: TestClient, projectId: string, layout: 'bmad' | 'bmad-method'): Promise<Record<string, Uint8Array>> {
   const res = await exports.default.fetch(`${ORIGIN}/api/projects/${projectId}/export?layout=${layout}`, { headers: { cookie: client.cookie! } });
-  expect(res.status).toBe(200);
+  expect(res.status, res.status === 200 ? '' : await res.text()).toBe(200);
   const { 'WARNINGS.md': _warnings, ...files } = unzipSync(new Uint8Array(await res.arrayBuffer()));
   return files;
 }
@@ -194,5 +195,120 @@ describe('line endings and BOM', () => {
     const imported = await send(user, '/api/projects/import', zipOf(method));
     expect(imported.status, JSON.stringify(imported.error)).toBe(201);
     expect(await exportBytes(user, imported.data.project.id, 'bmad-method')).toEqual(bytesOf(method));
+  });
+});
+
+const BOM = [0xef, 0xbb, 0xbf];
+const hasBom = (bytes: Uint8Array | undefined) => bytes !== undefined && BOM.every((b, i) => bytes[i] === b);
+const withoutBom = (bytes: Uint8Array) => (hasBom(bytes) ? bytes.slice(3) : bytes);
+
+describe('a BOM follows its file to wherever the export writes it', () => {
+  it('through the change of layout, an ASCII asset name, a portable step name, an asset rename, and a BMAD-METHOD import exported as .bmad', async () => {
+    const user = await signedInClient('BomMoves');
+    const source = env.TEST_PACKAGES.branching;
+    const files: Files = {};
+    for (const [path, text] of Object.entries(crlf(source))) {
+      const renamed = path.replace('steps/99-finish.md', 'steps/review:final.md').replace('assets/templates/study-plan.md', 'assets/templates/学习计划.md');
+      files[renamed] = text.split('steps/99-finish.md').join('steps/review:final.md').split('templates/study-plan.md').join('templates/学习计划.md');
+    }
+    files['assets/notes/会议记录.md'] = '# 会议记录\r\n\r\n- 周一：确定课程分级。\r\n';
+    for (const path of ['workflow.md', 'steps/02-decide-track.md', 'steps/review:final.md', 'assets/templates/学习计划.md', 'assets/notes/会议记录.md']) files[path] = `\uFEFF${files[path]}`;
+    const res = await send(user, '/api/projects/import', zipOf(files));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    const base = `/api/projects/${res.data.project.id}`;
+    const out = await exportBytes(user, res.data.project.id, 'bmad');
+    const asset = (folder: string) => Object.keys(out).find((p) => new RegExp(`^assets/${folder}/asset-[0-9a-f]{8}\\.md$`, 'u').test(p))!;
+    const [template, notes] = [asset('templates'), asset('notes')];
+    const withBom = ['workflows/main/workflow.md', 'workflows/main/steps/02-decide-track.md', 'workflows/main/steps/review_final.md', template, notes];
+    expect(Object.keys(out).filter((p) => hasBom(out[p])).sort()).toEqual(withBom.sort());
+    expect(strFromU8(withoutBom(out['workflows/main/steps/review_final.md']!))).toBe(files['steps/review:final.md']!.slice(1));
+    expect(out['workflows/main/steps/01-collect-background.md']).toEqual(strToU8(files['steps/01-collect-background.md']!));
+
+    // Nothing links the notes, so the Builder may rename them without breaking the package.
+    const renamed = await user.post(`${base}/assets/rename`, { from: notes, to: 'assets/notes/meeting-notes.md' });
+    expect(renamed.status, JSON.stringify(renamed.error)).toBe(200);
+    const after = await exportBytes(user, res.data.project.id, 'bmad');
+    expect(hasBom(after['assets/notes/meeting-notes.md'])).toBe(true);
+    expect(after['assets/notes/meeting-notes.md']).toEqual(strToU8(files['assets/notes/会议记录.md']!));
+
+    const method = { ...env.TEST_BMAD_METHOD.linear };
+    method['create-brief/steps/step-02-vision.md'] = `\uFEFF${method['create-brief/steps/step-02-vision.md']}`;
+    const imported = await send(user, '/api/projects/import', zipOf(method));
+    expect(imported.status, JSON.stringify(imported.error)).toBe(201);
+    const asBmad = await exportBytes(user, imported.data.project.id, 'bmad');
+    expect(Object.keys(asBmad).filter((p) => hasBom(asBmad[p]))).toEqual([expect.stringMatching(/^workflows\/[^/]+\/steps\/step-02-vision\.md$/u)]);
+    // And the .bmad imported again still exports the BMAD-METHOD folders with it.
+    const again = await send(user, '/api/projects/import', zipSync(asBmad), 'Brief, again');
+    expect(again.status, JSON.stringify(again.error)).toBe(201);
+    expect(await exportBytes(user, again.data.project.id, 'bmad-method')).toEqual(bytesOf(method));
+  });
+});
+
+describe("an author's own bmad.json", () => {
+  const reordered = (text: string) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(text) as object).reverse()), null, 4);
+
+  it('is exported byte for byte while it says what the export would write (4-space indent, other key order, CRLF and a BOM), and rebuilt once it does not', async () => {
+    const user = await signedInClient('HandMade');
+    const plain = { ...env.TEST_PACKAGES['two-workflows'], 'bmad.json': reordered(env.TEST_PACKAGES['two-workflows']['bmad.json']!) };
+    const lf = await send(user, '/api/projects/import', zipOf(plain));
+    expect(lf.status, JSON.stringify(lf.error)).toBe(201);
+    expect(await exportBytes(user, lf.data.project.id, 'bmad')).toEqual(bytesOf(plain));
+
+    const files = crlf(plain);
+    files['bmad.json'] = `\uFEFF${files['bmad.json']}`;
+    files['agents.json'] = `\uFEFF${files['agents.json']}`;
+    const res = await send(user, '/api/projects/import', zipOf(files, 'My Package/'), 'Hand-made, CRLF');
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    // Imported under another name, the export also carries the project's (see "the project an export came from").
+    const { 'assets/crewagent-project.json': project, ...out } = await exportBytes(user, res.data.project.id, 'bmad');
+    expect(JSON.parse(strFromU8(project!)).name).toBe('Hand-made, CRLF');
+    expect(out).toEqual(bytesOf(files));
+
+    const bumped = await user.patch(`/api/projects/${res.data.project.id}`, { version: '2.5.0' });
+    expect(bumped.status, JSON.stringify(bumped.error)).toBe(200);
+    const manifest = (await exportBytes(user, res.data.project.id, 'bmad'))['bmad.json']!;
+    expect(hasBom(manifest)).toBe(true);
+    const text = strFromU8(withoutBom(manifest));
+    const expected = { ...(JSON.parse(env.TEST_PACKAGES['two-workflows']['bmad.json']!) as object), version: '2.5.0' };
+    expect(JSON.parse(text)).toEqual(expected);
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`.replaceAll('\n', '\r\n'));
+  });
+});
+
+describe('the project an export came from', () => {
+  it('imports again under its own name (Chinese) with its domain profile; a name the importer already has is a conflict with a suggestion', async () => {
+    const owner = await signedInClient('NameOwner');
+    const files = env.TEST_PACKAGES['two-workflows'];
+    const res = await send(owner, '/api/projects/import', zipOf(files));
+    expect(res.status, JSON.stringify(res.error)).toBe(201);
+    const id = res.data.project.id as string;
+    expect((await owner.patch(`/api/projects/${id}`, { name: '客服工作台' })).status).toBe(200);
+    const profile = { industryDomain: '客户服务', targetUsers: '一线客服主管', painPoints: 'Tickets wait too long.', expectedOutcomes: '', qualityStyle: '简洁' };
+    expect((await owner.put(`/api/projects/${id}/domain-profile`, profile)).status).toBe(200);
+    const exported = await exportBytes(owner, id, 'bmad');
+    // bmad.json keeps the package's own name: the schema allows no other field, so the project travels as an asset.
+    expect(JSON.parse(strFromU8(exported['bmad.json']!)).name).toBe('support-desk');
+    expect(Object.keys(exported).filter((p) => !(p in files))).toEqual(['assets/crewagent-project.json']);
+    const zip = zipSync(exported);
+
+    const colleague = await signedInClient('NameColleague');
+    const copy = await send(colleague, '/api/projects/import', zip);
+    expect(copy.status, JSON.stringify(copy.error)).toBe(201);
+    expect(copy.data.project).toMatchObject({ name: '客服工作台', domainProfile: profile });
+    const assets = (await colleague.get(`/api/projects/${copy.data.project.id}/assets`)).data.assets as Array<{ path: string }>;
+    expect(assets.map((a) => a.path)).not.toContain('assets/crewagent-project.json');
+    expect(await exportBytes(colleague, copy.data.project.id, 'bmad')).toEqual(exported);
+
+    const clash = await send(owner, '/api/projects/import', zip);
+    expect(clash.status).toBe(409);
+    expect(clash.error).toMatchObject({ code: 'PKG_NAME_CONFLICT', suggestedName: '客服工作台 (2)' });
+  });
+
+  it('adds nothing to an export that bmad.json already says: an unchanged import exports back byte for byte', async () => {
+    const user = await signedInClient('NameSame');
+    const res = await send(user, '/api/projects/import', zipOf(env.TEST_PACKAGES['two-workflows']));
+    expect(res.status).toBe(201);
+    expect(res.data.project.name).toBe('support-desk');
+    expect(await exportBytes(user, res.data.project.id, 'bmad')).toEqual(bytesOf(env.TEST_PACKAGES['two-workflows']));
   });
 });

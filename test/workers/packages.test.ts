@@ -2,6 +2,7 @@ import { env, exports } from 'cloudflare:workers';
 import { strToU8, unzipSync, zipSync, strFromU8, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ORIGIN, signedInClient, type TestClient } from './client.ts';
+import { PROJECT_FILE_PATH } from '../../shared/bmad/project-file.ts';
 
 type Files = Record<string, string>;
 
@@ -225,6 +226,9 @@ describe('names Windows cannot unpack', () => {
     const report = (await user.get(`${base}/validation`)).data.report;
     expect(report.warnings.map((w: { code: string }) => w.code)).toEqual(['WORKFLOW_FOLDER_NOT_PORTABLE']);
     const twice = await unzipped(second.data.project.id);
+    // Saved under another name, the export also says the project's name (shared/bmad/project-file.ts).
+    expect(JSON.parse(twice.files.get(PROJECT_FILE_PATH)!)).toMatchObject({ name: 'desk again' });
+    twice.files.delete(PROJECT_FILE_PATH);
     expect(twice.files).toEqual(once.files);
   });
 
@@ -300,6 +304,8 @@ describe('workflow order', () => {
     await sameCreatedAt(second.data.project.id);
     const twice = await exported(user, second.data.project.id);
     expect(manifestOrder(twice)).toEqual(['ticket-triage', 'report']);
+    expect(JSON.parse(twice.get(PROJECT_FILE_PATH)!)).toMatchObject({ name: 'desk twice' });
+    twice.delete(PROJECT_FILE_PATH);
     expect(twice).toEqual(once);
 
     const base = `/api/projects/${second.data.project.id}`;

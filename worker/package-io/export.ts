@@ -2,13 +2,25 @@
  * Export a project as a zip, all or nothing: any validation error means no zip (422 with every
  * problem). Two layouts: `.bmad` (the multi-workflow layout) and `bmad-method` (the folders the
  * project was imported from, generated fields stripped: shared/bmad-method/export.ts). Warnings
- * travel beside the file and inside it, as WARNINGS.md.
+ * travel beside the file and inside it, as WARNINGS.md. A `.bmad` also carries the project's own
+ * name and domain profile when bmad.json cannot say them (shared/bmad/project-file.ts), and every
+ * file uploaded with a UTF-8 BOM gets it back under whatever name it is written.
  */
 import type { Db } from '../db/client.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { loadStoredPackage, packageNameFrom } from './stored-package.ts';
 import { zipEntries } from './zip-write.ts';
-import { packageToFiles, toErrorDetail, validatePackage, type ValidationIssue } from '../../shared/bmad/index.ts';
+import {
+  MANIFEST_PATH,
+  PROJECT_FILE_PATH,
+  deriveManifest,
+  eolOf,
+  packageToFilesWithSources,
+  projectFileText,
+  toErrorDetail,
+  validatePackage,
+  type ValidationIssue,
+} from '../../shared/bmad/index.ts';
 import { exportBmadMethod } from '../../shared/bmad-method/export.ts';
 import { WARNINGS_FILE, isExportWarnings, warningsMarkdown, type ExportLayout } from './warnings-file.ts';
 
@@ -17,7 +29,7 @@ export async function exportPackage(
   projectId: string,
   layout: ExportLayout = 'bmad',
 ): Promise<{ zip: Uint8Array; fileName: string; warnings: ValidationIssue[] }> {
-  const { pkg, projectName, origin, boms } = await loadStoredPackage(db, projectId);
+  const { pkg, projectName, domainProfile, origin, boms } = await loadStoredPackage(db, projectId);
   const report = validatePackage(pkg);
   if (!report.valid) {
     throw new ApiError('PKG_VALIDATION_FAILED', {
@@ -27,20 +39,27 @@ export async function exportPackage(
     });
   }
   let files: Map<string, string>;
+  /** Written path → the stored file it was written from. */
+  let sources: Map<string, string>;
   let warnings: ValidationIssue[];
   if (layout === 'bmad-method') {
     const out = exportBmadMethod(pkg, origin);
-    files = out.files;
+    ({ files, sources } = out);
     warnings = [...report.warnings, ...out.warnings];
   } else {
-    files = packageToFiles(pkg);
+    ({ files, sources } = packageToFilesWithSources(pkg));
     warnings = report.warnings;
+    // The project's own name and domain profile, which bmad.json has no field for (an author's asset at that path wins).
+    const project = projectFileText({ name: projectName, domainProfile }, deriveManifest(pkg).name, eolOf(files.get(MANIFEST_PATH)));
+    if (project !== null && !files.has(PROJECT_FILE_PATH)) files.set(PROJECT_FILE_PATH, project);
   }
   const utf8 = new TextEncoder();
   const entries = new Map<string, Uint8Array>();
-  // A file that came with a UTF-8 BOM gets it back where it is written under the path it came with.
+  // A file that came with a UTF-8 BOM gets it back under whatever path it is written (older
+  // projects list the path it was uploaded at: there too).
   const withBom = new Set(boms);
-  for (const [path, text] of files) entries.set(path, utf8.encode(withBom.has(path) ? `\uFEFF${text}` : text));
+  const bom = (path: string) => withBom.has(sources.get(path) ?? path) || withBom.has(path);
+  for (const [path, text] of files) entries.set(path, utf8.encode(bom(path) ? `\uFEFF${text}` : text));
   // The report is of this export: one an earlier export left among the files (a project imported
   // before imports dropped it) is replaced; only an author's own WARNINGS.md is kept.
   const stale = files.has(WARNINGS_FILE) && isExportWarnings(files.get(WARNINGS_FILE)!);

@@ -16,8 +16,8 @@ import { runBatch, type Statement } from '../store/commit.ts';
 import { assetRow, upsertAssetStatement } from '../store/assets.ts';
 import { getProject } from '../store/projects.ts';
 import { prepareImport, type ImportLayout } from './prepare-import.ts';
-import { eolOf, jsonFileText, parseFrontmatter, toErrorDetail, type BmadStepFile, type ValidationIssue } from '../../shared/bmad/index.ts';
-import { BOM_FILES_KEY } from './stored-package.ts';
+import { parseFrontmatter, toErrorDetail, type BmadStepFile, type ValidationIssue } from '../../shared/bmad/index.ts';
+import { BOM_FILES_KEY, storedManifestText } from './stored-package.ts';
 import type { ProjectView } from '../../shared/api/projects.ts';
 
 function stepNodeId(step: BmadStepFile): string {
@@ -60,8 +60,9 @@ export async function importPackage(
   // A BMAD-METHOD import keeps where each workflow came from beside the manifest, for the export
   // back, and any import the files that came with a UTF-8 BOM (the export puts it back).
   const kept = { ...(origin ? { bmadMethod: origin } : {}), ...(prepared.boms.length > 0 ? { [BOM_FILES_KEY]: prepared.boms } : {}) };
-  const manifestJson = Object.keys(kept).length > 0 ? jsonFileText({ ...manifest, ...kept }, eolOf(original.manifestJson)) : original.manifestJson;
-  const name = (requestedName?.trim() || manifest.name).slice(0, 100);
+  const manifestJson = storedManifestText(original.manifestJson!, kept);
+  // A .bmad this product exported names its project (any script) beside the package's own name.
+  const name = (requestedName?.trim() || prepared.project?.name || manifest.name).slice(0, 100);
   const suggestedName = await suggestName(db, userId, name);
   if (suggestedName) {
     throw new ApiError('PKG_NAME_CONFLICT', {
@@ -80,6 +81,7 @@ export async function importPackage(
       version: manifest.version,
       manifestJson,
       agentsJson: pkg.agentsJson!,
+      ...(prepared.project?.domainProfile ? { domainProfileJson: JSON.stringify(prepared.project.domainProfile) } : {}),
       contentLanguage: preview.contentLanguage,
       createdBy: userId,
     }),

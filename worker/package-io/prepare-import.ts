@@ -6,7 +6,18 @@
  */
 import { ApiError } from '../../shared/api-error.ts';
 import { packageFilesOf, unpackFiles, wrapperFolder } from './unpack.ts';
-import { packageFromFiles, toMultiWorkflowLayout, validatePackage, type BmadPackage, type ValidationIssue, type ValidationReport } from '../../shared/bmad/index.ts';
+import {
+  layoutMoves,
+  packageFromFiles,
+  takeProjectFile,
+  toMultiWorkflowLayout,
+  validatePackage,
+  type BmadPackage,
+  type ProjectFileInfo,
+  type ValidationIssue,
+  type ValidationReport,
+} from '../../shared/bmad/index.ts';
+import { exportBmadMethod } from '../../shared/bmad-method/export.ts';
 import { deriveBmadMethod, isBmadMethodLayout, originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
 import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
@@ -25,9 +36,23 @@ export interface PreparedImport {
   /** The raw issues behind the preview's notes, for the import answer and its refusal. */
   warnings: ValidationIssue[];
   errors: ValidationIssue[];
-  /** Files uploaded with a UTF-8 BOM (paths as the upload lays them out), for the export to put it back. */
+  /** Files uploaded with a UTF-8 BOM, by the path each is stored at, for the export to put it back. */
   boms: string[];
+  /** What a .bmad this product exported says of its project (shared/bmad/project-file.ts), when it has that file. */
+  project: ProjectFileInfo | null;
 }
+
+/**
+ * The stored path of each file uploaded with a BOM (`uploaded`: paths in the upload), through the
+ * moves the import made (`moves`: upload path → stored path); a path it cannot follow stays.
+ */
+const storedBoms = (uploaded: readonly string[], moves: ReadonlyMap<string, string>) => uploaded.map((path) => moves.get(path) ?? path);
+
+/**
+ * A BMAD-METHOD upload's paths → stored paths: the export back writes each stored file where it
+ * came from, so its written → stored paths are just that.
+ */
+const bmadMethodMoves = (pkg: BmadPackage, origin: BmadMethodOrigin | null) => exportBmadMethod(pkg, origin).sources;
 
 const note = (issue: ValidationIssue): ImportNote => ({
   code: issue.code,
@@ -133,17 +158,22 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
       if (strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked)) throw nothingAtTop(unpacked.files);
       throw new ApiError(strict.code, { message: strict.message, ...(strict.details ? { details: strict.details } : {}) });
     }
+    // A .bmad this product exported says what its project was called and its domain profile; not an asset.
+    const project = takeProjectFile(strict.files);
     const ascii = asciiAssetPaths(packageFromFiles(strict.files));
     const original = ascii.pkg;
     const renamedFrom = new Map(ascii.renames.map((r) => [r.to, r.from]));
     const report = namedAsUploaded(validatePackage(original), renamedFrom);
     const pkg = toMultiWorkflowLayout(original);
+    const moved = layoutMoves(original, pkg);
+    for (const r of ascii.renames) moved.set(r.from, moved.get(r.to) ?? r.to);
     return {
       original,
       pkg,
       // A .bmad exported from a BMAD-METHOD import carries where its files came from (validated with bmad.json above).
       origin: report.valid ? originFromManifest(original.manifestJson) : null,
-      boms: strict.boms,
+      boms: storedBoms(strict.boms, moved),
+      project,
       warnings: [...ascii.issues, ...report.warnings],
       errors: report.errors,
       preview: {
@@ -169,15 +199,18 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
   // Export back gives each renamed asset its own name again (shared/bmad-method/export.ts).
   const origin = withAssetNames(derived.origin, ascii.renames);
   const report = validatePackage(ascii.pkg);
+  const stored = toMultiWorkflowLayout(ascii.pkg);
   const deriveErrors = derived.issues.filter((i) => i.severity === 'error');
   const deriveWarnings = [...derived.issues.filter((i) => i.severity === 'warning'), ...ascii.issues];
   const errors = [...deriveErrors, ...(derived.workflows.length > 0 ? report.errors : [])];
   const warnings = [...deriveWarnings, ...report.warnings];
   return {
     original: ascii.pkg,
-    pkg: toMultiWorkflowLayout(ascii.pkg),
+    pkg: stored,
     origin,
-    boms: unpacked.boms,
+    // (Followed only for a package that will be stored: a refused one is never exported.)
+    boms: unpacked.boms.length === 0 || errors.length > 0 ? unpacked.boms : storedBoms(unpacked.boms, bmadMethodMoves(stored, origin)),
+    project: null,
     warnings,
     errors,
     preview: {

@@ -7,15 +7,53 @@ import type { Db } from '../db/client.ts';
 import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
 import { workflowOrder } from '../store/workflow-order.ts';
 import { ApiError } from '../../shared/api-error.ts';
-import { deriveManifest, eolOf, jsonFileText, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
+import { deriveManifest, eolOf, jsonFileText, manifestText, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
+import type { DomainProfile } from '../../shared/api/projects.ts';
+import { parseDomainProfile } from '../store/projects.ts';
 import { originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 
 /**
  * The stored manifest's list of the files that were uploaded with a UTF-8 BOM, by their path in the
- * upload's layout. Not part of the format: the derived bmad.json leaves it out, and an export puts
- * the BOM back on each file it writes at one of these paths.
+ * store (a project imported before the list followed renames lists paths as the upload laid them
+ * out). Not part of the format: the derived bmad.json leaves it out, and an export puts the BOM back
+ * on each file it writes from one of these paths, under whatever name it writes it (or at one of them).
  */
 export const BOM_FILES_KEY = 'crewagentUtf8Bom';
+
+/**
+ * The author's bmad.json, byte for byte, when the import had to add BOM_FILES_KEY to the stored
+ * manifest and the author's layout (indent, key order) differs from the one the product writes:
+ * an export whose manifest says the same as the author's writes the author's text.
+ */
+export const MANIFEST_TEXT_KEY = 'crewagentManifestText';
+
+/** The stored manifest text for an import: the author's text, or with the product's keys added and the author's text kept. */
+export function storedManifestText(authored: string, kept: Record<string, unknown>): string {
+  if (Object.keys(kept).length === 0) return authored;
+  const manifest = JSON.parse(authored) as Record<string, unknown>;
+  const eol = eolOf(authored);
+  const rewritten = jsonFileText(manifest, eol) === authored;
+  return jsonFileText({ ...manifest, ...kept, ...(rewritten ? {} : { [MANIFEST_TEXT_KEY]: authored }) }, eol);
+}
+
+/** The author's bmad.json text of a stored manifest (storedManifestText read back). */
+function authoredManifestText(text: string | null, stored: StoredManifest): string | null {
+  if (typeof stored[MANIFEST_TEXT_KEY] === 'string') return stored[MANIFEST_TEXT_KEY];
+  if (text === null || !(BOM_FILES_KEY in stored)) return text;
+  const { [BOM_FILES_KEY]: _boms, ...manifest } = stored;
+  return jsonFileText(manifest, eolOf(text));
+}
+
+/**
+ * The stored manifest after an asset moved from `from` to `to`: its BOM follows it. Null when
+ * nothing changes (the file had no BOM).
+ */
+export function manifestAfterAssetRename(text: string | null, from: string, to: string): string | null {
+  const stored = parseManifest(text);
+  const list = stored[BOM_FILES_KEY];
+  if (!Array.isArray(list) || !list.includes(from)) return null;
+  return jsonFileText({ ...stored, [BOM_FILES_KEY]: list.map((p: unknown) => (p === from ? to : p)) }, eolOf(text));
+}
 
 interface StoredManifest {
   name?: unknown;
@@ -71,10 +109,19 @@ export type StoredPackageRows = readonly [
   Array<{ path: string; content: string }>,
 ];
 
+export interface StoredPackage {
+  pkg: BmadPackage;
+  projectName: string;
+  domainProfile: DomainProfile;
+  origin: BmadMethodOrigin | null;
+  /** Paths of the files uploaded with a UTF-8 BOM (BOM_FILES_KEY). */
+  boms: string[];
+}
+
 export async function loadStoredPackage(
   db: Db,
   projectId: string,
-): Promise<{ pkg: BmadPackage; projectName: string; origin: BmadMethodOrigin | null; boms: string[] }> {
+): Promise<StoredPackage> {
   // One batch, one round trip: the four reads do not depend on each other.
   return storedPackageFrom(await db.batch(storedPackageQueries(db, projectId)));
 }
@@ -95,13 +142,7 @@ export async function loadStoredPackage(
  * have this problem: each step's path is stored, so the store keeps whatever name the package
  * gave, and a new step gets a portable one (shared/bmad/portable-names.ts `newStepFilePath`).
  */
-export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRows]: StoredPackageRows): {
-  pkg: BmadPackage;
-  projectName: string;
-  origin: BmadMethodOrigin | null;
-  /** Paths of the files uploaded with a UTF-8 BOM (BOM_FILES_KEY). */
-  boms: string[];
-} {
+export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRows]: StoredPackageRows): StoredPackage {
   const project = projectRows[0];
   if (!project) throw new ApiError('PROJECT_NOT_FOUND');
   const stored = parseManifest(project.manifestJson);
@@ -137,8 +178,9 @@ export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRow
     ...(main ? { defaultWorkflowId: main.id } : {}),
     assets: assetRows,
   };
-  // entry and workflows[] always describe what is stored now, in the line ending the package came with.
-  pkg.manifestJson = jsonFileText(deriveManifest(pkg), eolOf(project.manifestJson));
+  // entry and workflows[] always describe what is stored now, in the line ending the package came
+  // with; a manifest that says just what the author's did is the author's text, byte for byte.
+  pkg.manifestJson = manifestText(deriveManifest(pkg), authoredManifestText(project.manifestJson, stored));
   const boms = Array.isArray(stored[BOM_FILES_KEY]) ? stored[BOM_FILES_KEY].filter((p): p is string => typeof p === 'string') : [];
-  return { projectName: project.name, pkg, origin: originOf(stored), boms };
+  return { projectName: project.name, domainProfile: parseDomainProfile(project.domainProfileJson), pkg, origin: originOf(stored), boms };
 }

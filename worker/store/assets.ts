@@ -9,6 +9,7 @@ import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, ty
 import { formatObjectKey } from '../../shared/object-keys.ts';
 import { assetPathClash, checkAssetPath, checkAssetQuota, checkAssetSize, type AssetCheck } from '../../shared/bmad/asset-path.ts';
 import type { AssetSummaryView, AssetView, AssetsView } from '../../shared/api/store.ts';
+import { manifestAfterAssetRename } from '../package-io/stored-package.ts';
 
 export function validAssetPath(path: string): string {
   const result = checkAssetPath(path);
@@ -154,7 +155,13 @@ export async function renameAsset(
 ): Promise<number> {
   const from = validAssetPath(input.from);
   const to = validAssetPath(input.to);
-  const expected = expectRevision(await assetsRevision(db, ctx.projectId), input.baseRevision);
+  const project = await db
+    .select({ revision: projects.assetsRevision, manifestJson: projects.manifestJson })
+    .from(projects)
+    .where(eq(projects.id, ctx.projectId))
+    .get();
+  if (!project) throw new ApiError('PROJECT_NOT_FOUND');
+  const expected = expectRevision(project.revision, input.baseRevision);
   const existing = await findAsset(db, ctx.projectId, from);
   if (!existing) throw new ApiError('ASSET_NOT_FOUND', { message: `There is no asset at ${from}.` });
   if (from === to) return expected;
@@ -164,6 +171,9 @@ export async function renameAsset(
   const others = (await otherAssets(db, ctx.projectId, from)).map((a) => a.path);
   refuse(assetPathClash(to, others) ?? { ok: true });
   const row = await assetRow(ctx.projectId, to, existing.content);
+  // A BOM the asset was uploaded with follows it to its new name (only import writes the manifest).
+  const manifestJson = manifestAfterAssetRename(project.manifestJson, from, to);
+  const manifest = manifestJson === null ? [] : [db.update(projects).set({ manifestJson }).where(eq(projects.id, ctx.projectId))];
   return commitAssets(
     db,
     ctx,
@@ -172,6 +182,6 @@ export async function renameAsset(
       { objectKey: formatObjectKey({ kind: 'asset', path: from }), action: 'rename', contentBefore: existing.content, contentAfter: null, meta: { to } },
       { objectKey: formatObjectKey({ kind: 'asset', path: to }), action: 'rename', contentBefore: null, contentAfter: existing.content, meta: { from } },
     ],
-    [deleteAssetStatement(db, ctx.projectId, from), upsertAssetStatement(db, row)],
+    [deleteAssetStatement(db, ctx.projectId, from), upsertAssetStatement(db, row), ...manifest],
   );
 }
