@@ -1,7 +1,7 @@
 /**
  * Where edge labels go on the canvas so that none overlaps another: each label starts at its
  * edge's midpoint and, when its box would cover a label already placed, slides along y (down,
- * then up, alternating) until it is clear. Pure; the graph component measures nothing.
+ * then up, alternating) until it is clear of them and of the node cards. Pure; the graph component measures nothing.
  */
 
 export interface LabelBox {
@@ -28,9 +28,12 @@ function overlaps(a: LabelBox, b: LabelBox): boolean {
   return Math.abs(a.x - b.x) * 2 < a.width + b.width + GAP && Math.abs(a.y - b.y) * 2 < a.height + b.height + GAP;
 }
 
-/** Label centres (x, y are centres) moved apart; order of `labels` decides who keeps its place. */
-export function spreadLabels(labels: readonly LabelBox[]): Map<string, { x: number; y: number }> {
-  const placed: LabelBox[] = [];
+/**
+ * Label centres (x, y are centres) moved apart; order of `labels` decides who keeps its place.
+ * `obstacles` (boxes the labels must also clear, such as the node cards) never move.
+ */
+export function spreadLabels(labels: readonly LabelBox[], obstacles: readonly LabelBox[] = []): Map<string, { x: number; y: number }> {
+  const placed: LabelBox[] = [...obstacles];
   const result = new Map<string, { x: number; y: number }>();
   for (const label of labels) {
     let candidate = label;

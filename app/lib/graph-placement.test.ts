@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layeredPositions } from '../../shared/bmad-method/positions.ts';
+import { legacyImportPositions } from '../../shared/bmad-method/positions.ts';
 import { placementOf, placementOfText } from './graph-placement.ts';
 
 const nodes = [
@@ -13,15 +13,15 @@ function imported(positions: Record<string, { x: number; y: number }>) {
 }
 
 describe('placementOf', () => {
-  it('sets aside the positions the BMAD-METHOD import derived (side by side), so the canvas lays the graph out', () => {
-    const derived = layeredPositions('step-02', ['step-02', 'step-03'], edges);
+  it('sets aside the positions an earlier BMAD-METHOD import derived (side by side), so the canvas lays the graph out', () => {
+    const derived = legacyImportPositions('step-02', ['step-02', 'step-03'], edges);
     // The import puts the second step beside the first, on the same row.
     expect(derived['step-03']!.y).toBe(derived['step-02']!.y);
     expect(placementOf(imported(derived))).toEqual({ positions: new Map(), importDerived: true });
   });
 
   it('keeps an imported graph’s positions once a person moved a node', () => {
-    const derived = layeredPositions('step-02', ['step-02', 'step-03'], edges);
+    const derived = legacyImportPositions('step-02', ['step-02', 'step-03'], edges);
     const moved = { ...derived, 'step-03': { x: 0, y: 200 } };
     const placement = placementOf(imported(moved));
     expect(placement.importDerived).toBe(false);

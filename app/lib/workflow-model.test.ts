@@ -4,8 +4,6 @@ import type { ValidationIssue } from '../../shared/bmad/index.ts';
 import {
   agentsOf,
   issuesByNode,
-  LAYOUT,
-  layoutGraph,
   nodesUsingAgent,
   readGraphLoosely,
   stepForNode,
@@ -57,36 +55,6 @@ describe('readGraphLoosely', () => {
 
   it('reads a JSON object without nodes or edges as an empty graph', () => {
     expect(readGraphLoosely('{}')).toEqual({ entryNodeId: '', nodes: [], edges: [] });
-  });
-});
-
-describe('layoutGraph', () => {
-  it('puts each node on the row of its distance from the entry, rows centred on x = 0', () => {
-    const g = graph([node('a'), node('b'), node('c'), node('d')], [edge('a', 'b'), edge('a', 'c'), edge('b', 'd'), edge('c', 'd')]);
-    const at = layoutGraph(g);
-    const { columnWidth: w, rowHeight: h } = LAYOUT;
-    expect(Object.fromEntries(at)).toEqual({
-      a: { x: 0, y: 0 },
-      b: { x: -w / 2, y: h },
-      c: { x: w / 2, y: h },
-      d: { x: 0, y: 2 * h },
-    });
-  });
-
-  it('places nodes the entry cannot reach below the rest, one row each, and survives loops', () => {
-    const g = graph([node('a'), node('b'), node('lonely'), node('other')], [edge('a', 'b'), edge('b', 'a')]);
-    const at = layoutGraph(g);
-    expect([at.get('a')?.y, at.get('b')?.y, at.get('lonely')?.y, at.get('other')?.y]).toEqual([0, 1, 2, 3].map((r) => r * LAYOUT.rowHeight));
-  });
-
-  it('starts from the first node when the entry is missing, and ignores edges to unknown nodes', () => {
-    const g = graph([node('x'), node('y')], [edge('x', 'ghost'), edge('x', 'y')], 'missing');
-    const at = layoutGraph(g);
-    expect([at.get('x')?.y, at.get('y')?.y, at.has('ghost')]).toEqual([0, LAYOUT.rowHeight, false]);
-  });
-
-  it('lays out an empty graph as nothing', () => {
-    expect(layoutGraph({ entryNodeId: '', nodes: [], edges: [] }).size).toBe(0);
   });
 });
 

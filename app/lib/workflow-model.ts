@@ -1,6 +1,6 @@
 /**
  * Pure helpers the workflow page and the agent editor read a stored workflow with: a lenient
- * view of the graph (so a schema-invalid graph still draws), the layered layout, which step file
+ * view of the graph (so a schema-invalid graph still draws), which step file
  * belongs to which node, and the per-node validation counts. No Svelte, no I/O.
  */
 import type { StepView } from '../../shared/api/index.ts';
@@ -79,53 +79,6 @@ export function readGraphLoosely(jsonText: string): LooseGraph | null {
 export interface Point {
   x: number;
   y: number;
-}
-
-export const LAYOUT = { columnWidth: 220, rowHeight: 120 } as const;
-
-/**
- * Layered layout: a node's row is its BFS depth from the entry (nodes the entry cannot reach go
- * below, in document order); each row is centred on x = 0. Good enough for the small graphs of
- * a .bmad package; back edges of loops simply point upwards.
- */
-export function layoutGraph(graph: LooseGraph): Map<string, Point> {
-  const ids = new Set(graph.nodes.map((n) => n.id));
-  const next = new Map<string, string[]>();
-  for (const edge of graph.edges) {
-    if (!ids.has(edge.from) || !ids.has(edge.to)) continue;
-    next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
-  }
-  const depth = new Map<string, number>();
-  const start = ids.has(graph.entryNodeId) ? graph.entryNodeId : graph.nodes[0]?.id;
-  if (start !== undefined) {
-    depth.set(start, 0);
-    const queue = [start];
-    while (queue.length > 0) {
-      const id = queue.shift()!;
-      for (const to of next.get(id) ?? []) {
-        if (depth.has(to)) continue;
-        depth.set(to, depth.get(id)! + 1);
-        queue.push(to);
-      }
-    }
-  }
-  let lowest = Math.max(-1, ...depth.values());
-  for (const node of graph.nodes) {
-    if (!depth.has(node.id)) depth.set(node.id, ++lowest);
-  }
-  const rows = new Map<number, string[]>();
-  // Document order within a row keeps the picture stable between saves.
-  for (const node of graph.nodes) {
-    const row = depth.get(node.id)!;
-    rows.set(row, [...(rows.get(row) ?? []), node.id]);
-  }
-  const positions = new Map<string, Point>();
-  for (const [row, members] of rows) {
-    members.forEach((id, i) => {
-      positions.set(id, { x: (i - (members.length - 1) / 2) * LAYOUT.columnWidth, y: row * LAYOUT.rowHeight });
-    });
-  }
-  return positions;
 }
 
 /** The stored step file of a node: the one at `node.file`, else the one recorded for its id. */

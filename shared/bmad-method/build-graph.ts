@@ -10,7 +10,6 @@ import type { GraphEdge, GraphNode, WorkflowGraph } from '../bmad/models.ts';
 import type { BmadPackage } from '../bmad/package.ts';
 import { addGeneratedFields, type GeneratedFields } from './generated.ts';
 import { exitOption, type StepText } from './links.ts';
-import { layeredPositions } from './positions.ts';
 import type { Candidate } from './workflow-files.ts';
 
 export interface SourceEdge {
@@ -143,7 +142,8 @@ export function buildWorkflow(input: BuildInput, pkg: BmadPackage, issues: Valid
     entryNodeId: entryId,
     nodes,
     edges,
-    metadata: { source: 'bmad-method', layout: { positions: layeredPositions(entryId, nodes.map((n) => n.id), edges) } },
+    // No positions: the canvas lays an unplaced graph out itself, top to bottom (positions.ts).
+    metadata: { source: 'bmad-method' },
   };
   const typeOf = (nodeId: string) => nodes.find((n) => n.id === nodeId)!.type;
   const stepFiles = [...sources].sort((a, b) => a.key.localeCompare(b.key)).map((s) => ({

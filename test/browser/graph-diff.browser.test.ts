@@ -1,13 +1,14 @@
 /**
  * The semantic graph diff in a real browser (issue 16): a change staged on a workflow session that
- * adds a node (with its edge and step file) and removes an edge shows the added node green with a
- * "+ added" marker and the removed edge ghosted red and dashed with a "−" marker; clicking the
- * added node opens its step's diff; undoing the removed edge, then the added node, from the graph
+ * adds a node (with its edge and step file) and removes an edge draws the union top to bottom as
+ * the editor lays it out, the added node green with a "+ added" marker and the removed edge
+ * ghosted red and dashed with a "−" marker; clicking the added node opens its step's diff; undoing the removed edge, then the added node, from the graph
  * makes a new version each time and says what was undone and that version, in English and Chinese;
  * and a graph that does not parse shows its text diff with the parse error, not a blank canvas.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { drawnGraph, expectDrawnTopToBottom } from './graph-geometry.ts';
 import { describeBrowser, newUser, startSuite, type Suite } from './harness.ts';
 
 const WF = 'w';
@@ -81,6 +82,15 @@ describeBrowser('graph diff (browser)', () => {
     await graphFile.locator('summary').click();
     const added = graphFile.locator('[data-testid="diff-node"][data-node-id="check"]');
     await added.waitFor();
+
+    // Laid out as the editor lays a graph out (dagre, top to bottom), the removed edge too: check
+    // under start, end under check, every edge from a card's bottom into the next one's top through
+    // no card, no label on a card or another label.
+    const picture = await drawnGraph(graphFile.locator('.svelte-flow'), '[data-testid="diff-node"]', '[data-testid="diff-edge"]', 3);
+    expectDrawnTopToBottom(picture);
+    const cards = new Map(picture.nodes.map((n) => [n.id, n.box]));
+    expect(cards.get('check')!.top).toBeGreaterThan(cards.get('start')!.bottom);
+    expect(cards.get('end')!.top).toBeGreaterThan(cards.get('check')!.bottom);
 
     // The added node: green, with the words "+ added" on it (colour is not the only cue).
     expect(await added.getAttribute('data-status')).toBe('added');

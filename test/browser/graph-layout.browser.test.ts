@@ -1,9 +1,11 @@
 /**
  * Chromium against the real product: imported graphs are drawn the way their edges run. A
- * BMAD-METHOD import (whose derived positions put the steps side by side) and a hand-made package
- * with no positions whose decision has a way straight to the step after a farewell step: every
- * edge leaves its source's bottom, enters its target's top below it, passes through no other
- * card, and no label covers a card or another label. Geometry read from the drawn page.
+ * BMAD-METHOD import (which stores no positions), a package an earlier import left its
+ * left-to-right positions in, and a hand-made package with no positions whose decision has a way
+ * straight to the step after a farewell step: every edge leaves its source's bottom, enters its
+ * target's top below it, passes through no other card, and no label covers a card or another
+ * label, also after a step is dragged (its edges step down to it; the others keep their routes).
+ * Geometry read from the drawn page (graph-geometry.ts).
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,21 +13,10 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { legacyImportPositions } from '../../shared/bmad-method/positions.ts';
 import { loadFixture, loadPackageDir } from '../fixtures/packages.ts';
+import { drawnGraph, expectDrawnTopToBottom, type Drawn } from './graph-geometry.ts';
 import { describeBrowser, newUser, startSuite, type Suite } from './harness.ts';
-
-interface Box {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-interface Drawn {
-  nodes: Array<{ id: string; box: Box }>;
-  edges: Array<{ from: string; to: string; points: Array<{ x: number; y: number }> }>;
-  labels: Array<{ text: string; box: Box }>;
-}
 
 /** The branching package with a second way out of its decision, straight to the step the two plans join at. */
 function partyShapedPackage(): Map<string, string> {
@@ -58,55 +49,27 @@ async function importAndOpen(page: Page, file: string, nodeCount: number): Promi
   await expect.poll(() => page.getByTestId('graph-node').count()).toBe(nodeCount);
 }
 
-/** Cards, edge paths (sampled every few pixels, in page coordinates) and label boxes as drawn. */
-async function drawn(page: Page, edgeCount: number): Promise<Drawn> {
-  await expect.poll(() => page.locator('[data-testid="graph-edge"] path.svelte-flow__edge-path[d]').count()).toBe(edgeCount);
-  await expect.poll(() => page.locator('.svelte-flow__edge-label').count()).toBe(edgeCount);
-  return page.evaluate(() => {
-    const boxOf = (el: Element) => {
-      const r = el.getBoundingClientRect();
-      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
-    };
-    const nodes = [...document.querySelectorAll<HTMLElement>('[data-testid="graph-node"]')].map((el) => ({ id: el.dataset.nodeId ?? '', box: boxOf(el) }));
-    const edges = [...document.querySelectorAll<SVGElement>('[data-testid="graph-edge"]')].map((el) => {
-      const line = el.querySelector<SVGPathElement>('path.svelte-flow__edge-path')!;
-      const matrix = line.getScreenCTM()!;
-      const length = line.getTotalLength();
-      const points: Array<{ x: number; y: number }> = [];
-      for (let at = 0; at <= length; at += Math.max(1, length / 200)) points.push(line.getPointAtLength(at).matrixTransform(matrix));
-      points.push(line.getPointAtLength(length).matrixTransform(matrix));
-      return { from: el.getAttribute('data-from') ?? '', to: el.getAttribute('data-to') ?? '', points: points.map((p) => ({ x: p.x, y: p.y })) };
-    });
-    const labels = [...document.querySelectorAll('.svelte-flow__edge-label')].map((el) => ({ text: el.textContent ?? '', box: boxOf(el) }));
-    return { nodes, edges, labels };
-  });
+/** The canvas's cards, edge paths and labels as drawn. */
+const drawn = (page: Page, edgeCount: number): Promise<Drawn> =>
+  drawnGraph(page.getByTestId('workflow-graph'), '[data-testid="graph-node"]', '[data-testid="graph-edge"]', edgeCount);
+
+type StoredGraph = { metadata?: { layout?: { positions?: Record<string, { x: number; y: number }> } } };
+
+/** The workflow the page shows, as stored. */
+async function storedWorkflow(context: BrowserContext, base: string, page: Page): Promise<{ revision: number; graph: StoredGraph }> {
+  const projectId = /\/projects\/([^/]+)\//u.exec(page.url())![1]!;
+  const workflowId = /\/workflows\/([^/?#]+)/u.exec(page.url())![1]!;
+  const response = await context.request.get(`${base}/api/projects/${projectId}/workflows/${workflowId}`);
+  const body = (await response.json()) as { data: { workflow: { revision: number; graphJson: string } } };
+  return { revision: body.data.workflow.revision, graph: JSON.parse(body.data.workflow.graphJson) as StoredGraph };
 }
 
-const inside = (p: { x: number; y: number }, b: Box) => p.x > b.left + 1 && p.x < b.right - 1 && p.y > b.top + 1 && p.y < b.bottom - 1;
-const intersects = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-
-/** Every edge from its source's bottom middle down into its target's top middle, through no card; labels clear of cards and of each other. */
-function expectDrawnTopToBottom(graph: Drawn): void {
-  const boxes = new Map(graph.nodes.map((n) => [n.id, n.box]));
-  for (const edge of graph.edges) {
-    const name = `${edge.from} → ${edge.to}`;
-    const from = boxes.get(edge.from)!;
-    const to = boxes.get(edge.to)!;
-    expect(to.top, `${name}: the target is below the source`).toBeGreaterThan(from.bottom);
-    const start = edge.points[0]!;
-    const end = edge.points.at(-1)!;
-    expect(Math.abs(start.x - (from.left + from.right) / 2), `${name} leaves the middle of the source`).toBeLessThan(4);
-    expect(Math.abs(start.y - from.bottom), `${name} leaves the bottom of the source`).toBeLessThan(8);
-    expect(Math.abs(end.x - (to.left + to.right) / 2), `${name} enters the middle of the target`).toBeLessThan(4);
-    expect(Math.abs(end.y - to.top), `${name} enters the top of the target`).toBeLessThan(8);
-    for (const point of edge.points) {
-      for (const node of graph.nodes) expect(inside(point, node.box), `${name} passes through ${node.id}`).toBe(false);
-    }
-  }
-  graph.labels.forEach((label, i) => {
-    for (const node of graph.nodes) expect(intersects(label.box, node.box), `label "${label.text}" covers ${node.id}`).toBe(false);
-    for (const other of graph.labels.slice(i + 1)) expect(intersects(label.box, other.box), `labels "${label.text}" and "${other.text}" overlap`).toBe(false);
-  });
+/** Drags a card by (dx, dy) screen pixels. */
+async function drag(page: Page, box: Drawn['nodes'][number]['box'], dx: number, dy: number): Promise<void> {
+  await page.mouse.move((box.left + box.right) / 2, box.top + 10);
+  await page.mouse.down();
+  await page.mouse.move((box.left + box.right) / 2 + dx, box.top + 10 + dy, { steps: 8 });
+  await page.mouse.up();
 }
 
 describeBrowser('imported graphs drawn top to bottom', () => {
@@ -126,47 +89,64 @@ describeBrowser('imported graphs drawn top to bottom', () => {
     await suite?.close();
   });
 
-  it('draws a BMAD-METHOD import step under step, and its first move saves the drawn places of every step', async () => {
+  it('draws a BMAD-METHOD import step under step without storing positions, and a move saves the moved step where it was dropped', async () => {
     const page = await context.newPage();
     await page.setViewportSize({ width: 1280, height: 1400 });
     const folder = loadPackageDir(new URL('../fixtures/bmad-method/linear/', import.meta.url));
     await importAndOpen(page, await zipFile(folder, 'create-brief.zip'), 3);
     const graph = await drawn(page, 2);
     expectDrawnTopToBottom(graph);
-    const boxes = new Map(graph.nodes.map((n) => [n.id, n.box]));
+    const base = suite.product.url;
+    // The canvas lays the graph out itself: the import stores no positions for it.
+    expect((await storedWorkflow(context, base, page)).graph.metadata?.layout?.positions).toBeUndefined();
 
-    // Moving the last step saves it where it was dropped and the others where they are drawn.
-    const projectId = /\/projects\/([^/]+)\//u.exec(page.url())![1]!;
-    const workflowId = /\/workflows\/([^/?#]+)/u.exec(page.url())![1]!;
-    const last = graph.edges[1]!.to;
-    const card = boxes.get(last)!;
-    await page.mouse.move((card.left + card.right) / 2, card.top + 10);
-    await page.mouse.down();
-    await page.mouse.move((card.left + card.right) / 2 + 60, card.top + 40, { steps: 8 });
-    await page.mouse.up();
-    const stored = async () => {
-      const response = await context.request.get(`${suite.product.url}/api/projects/${projectId}/workflows/${workflowId}`);
-      const body = (await response.json()) as { data: { workflow: { revision: number; graphJson: string } } };
-      return body.data.workflow;
-    };
-    // The drags settle for a moment before one save.
-    await page.locator('[data-testid="workflow-revision"][data-revision="2"]').waitFor();
-    expect((await stored()).revision).toBe(2);
-    const positions = (JSON.parse((await stored()).graphJson) as { metadata: { layout: { positions: Record<string, { x: number; y: number }> } } }).metadata.layout.positions;
-    expect(Object.keys(positions).sort()).toEqual(graph.nodes.map((n) => n.id).sort());
+    // Moving the last step saves it where it was dropped; the others stay laid out where they are drawn.
+    const boxes = new Map(graph.nodes.map((n) => [n.id, n.box]));
     const [first, second] = graph.edges.map((e) => e.from);
-    expect(positions[second!]!.y).toBeGreaterThan(positions[first!]!.y);
-    // The steps not moved stay where they were drawn.
+    const last = graph.edges[1]!.to;
+    await drag(page, boxes.get(last)!, 60, 30);
+    await page.locator('[data-testid="workflow-revision"][data-revision="2"]').waitFor();
+    const positions = (await storedWorkflow(context, base, page)).graph.metadata?.layout?.positions ?? {};
+    expect(Object.keys(positions)).toEqual([last]);
     await page.reload();
     await page.getByTestId('graph-keys').waitFor();
     const again = await drawn(page, 2);
+    // The edge into the moved step still runs from the bottom of one card into the top of the other.
+    expectDrawnTopToBottom(again);
     const moved = new Map(again.nodes.map((n) => [n.id, n.box]));
     const offset = (id: string) => moved.get(id)!.top - moved.get(first!)!.top - (boxes.get(id)!.top - boxes.get(first!)!.top);
     expect(Math.abs(offset(second!))).toBeLessThan(2);
     await page.close();
   });
 
-  it('draws a hand-made package without positions layer under layer, its labels clear of the cards and of each other', async () => {
+  it('draws a package an earlier import left its left-to-right positions in step under step, and its first move saves the drawn places of every step', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    const files = loadFixture('branching');
+    const graphJson = JSON.parse(files.get('workflow.graph.json')!) as { entryNodeId: string; nodes: Array<{ id: string }>; edges: Array<{ from: string; to: string }> };
+    const old = legacyImportPositions(graphJson.entryNodeId, graphJson.nodes.map((n) => n.id), graphJson.edges);
+    // What an earlier import stored: every step of a layer side by side, left to right.
+    expect(old['beginner-plan']!.y).not.toBe(old['advanced-plan']!.y);
+    expect(old['choose-track']!.x).toBeGreaterThan(old['collect-background']!.x);
+    files.set('workflow.graph.json', `${JSON.stringify({ ...graphJson, metadata: { source: 'bmad-method', layout: { positions: old } } }, null, 2)}\n`);
+    // Its own name: the party-shaped package below is the same course.
+    files.set('bmad.json', files.get('bmad.json')!.replace('"course-placement"', '"course-placement-imported-before"'));
+    await importAndOpen(page, await zipFile(files, 'imported-before.bmad'), 6);
+    const graph = await drawn(page, 6);
+    expectDrawnTopToBottom(graph);
+
+    const boxes = new Map(graph.nodes.map((n) => [n.id, n.box]));
+    await drag(page, boxes.get('finish')!, 60, 30);
+    await page.locator('[data-testid="workflow-revision"][data-revision="2"]').waitFor();
+    const positions = (await storedWorkflow(context, suite.product.url, page)).graph.metadata!.layout!.positions!;
+    expect(Object.keys(positions).sort()).toEqual(graph.nodes.map((n) => n.id).sort());
+    // Saved as drawn, top to bottom: the left-to-right places are gone.
+    expect(positions['choose-track']!.y).toBeGreaterThan(positions['collect-background']!.y);
+    expect(positions['beginner-plan']!.y).toBe(positions['advanced-plan']!.y);
+    await page.close();
+  });
+
+  it('draws a hand-made package without positions layer under layer, its labels clear of the cards and of each other, also after a step is dragged', async () => {
     const page = await context.newPage();
     await page.setViewportSize({ width: 1280, height: 1400 });
     await importAndOpen(page, await zipFile(partyShapedPackage(), 'party-shaped.bmad'), 6);
@@ -176,6 +156,21 @@ describeBrowser('imported graphs drawn top to bottom', () => {
     // The step both plans lead to is under both, not on their row.
     expect(boxes.get('join-plans')!.top).toBeGreaterThan(boxes.get('beginner-plan')!.bottom);
     expect(boxes.get('join-plans')!.top).toBeGreaterThan(boxes.get('advanced-plan')!.bottom);
+
+    // Dragged right and down: the edges into and out of it step down to it and on, clear of the
+    // cards, while every other edge keeps the route it had, both as dropped and once saved.
+    await drag(page, boxes.get('join-plans')!, 320, 40);
+    const untouched = graph.edges.filter((e) => e.from !== 'join-plans' && e.to !== 'join-plans');
+    const routeOf = (g: Drawn, e: { from: string; to: string }) => g.edges.find((x) => x.from === e.from && x.to === e.to)!.d;
+    const expectFollowed = (g: Drawn) => {
+      const at = new Map(g.nodes.map((n) => [n.id, n.box]));
+      expect(at.get('join-plans')!.left - boxes.get('join-plans')!.left).toBeGreaterThan(200);
+      expectDrawnTopToBottom(g);
+      for (const e of untouched) expect(routeOf(g, e), `${e.from} → ${e.to} keeps its route`).toBe(routeOf(graph, e));
+    };
+    expectFollowed(await drawn(page, 7));
+    await page.locator('[data-testid="workflow-revision"][data-revision="2"]').waitFor();
+    expectFollowed(await drawn(page, 7));
     await page.close();
   });
 });

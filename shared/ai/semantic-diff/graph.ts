@@ -1,10 +1,12 @@
 /**
  * The semantic diff of a workflow.graph.json: nodes and edges added, removed or changed (field by
- * field), and graph-level fields. Node positions (`metadata.layout`) are layout, never a change.
+ * field), and graph-level fields. Node positions (`metadata.layout`) are layout, never a change
+ * (an earlier BMAD-METHOD import's own are left out of the picture: bmad-method/positions.ts).
  * Nodes match by id; edges by id, else by `from->to` (a repeated pair by its occurrence), so a
  * relabelled edge reads as changed rather than removed and added. Linear in the graph's size.
  */
 import { readNodePositions } from '../../bmad/graph-positions.ts';
+import { hasLegacyImportLayout } from '../../bmad-method/positions.ts';
 import { parseJsonSide } from './parse.ts';
 import type { FieldChange, GraphDiffResult, GraphEdgeDiff, GraphNodeDiff, Unparsable } from './types.ts';
 import { diffValues } from './values.ts';
@@ -101,8 +103,10 @@ export function diffGraphShapes(before: GraphShape, after: GraphShape): GraphDif
   }));
   const fields = graphFields(before.graph, after.graph);
   const positions: GraphDiffResult['positions'] = {};
-  for (const [id, p] of readNodePositions(before.graph)) positions[id] = p;
-  for (const [id, p] of readNodePositions(after.graph)) positions[id] = p;
+  // An earlier BMAD-METHOD import's own positions (left to right) are not drawn: the picture lays those nodes out.
+  const drawn = (graph: Obj) => (hasLegacyImportLayout(graph) ? [] : readNodePositions(graph));
+  for (const [id, p] of drawn(before.graph)) positions[id] = p;
+  for (const [id, p] of drawn(after.graph)) positions[id] = p;
   const changed = fields.length > 0 || nodes.some((n) => n.status !== 'unchanged') || edges.some((e) => e.status !== 'unchanged');
   return { kind: 'graph', nodes, edges, fields, positions, changed };
 }

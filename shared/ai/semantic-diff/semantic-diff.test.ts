@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../../../test/fixtures/packages.ts';
 import { withNodePositions } from '../../bmad/graph-positions.ts';
+import { legacyImportPositions } from '../../bmad-method/positions.ts';
 import { diffAgents, diffFrontmatter, diffGraph, diffMarkdown, semanticDiff } from './index.ts';
 
 const branching = loadFixture('branching');
@@ -80,6 +81,20 @@ describe('graph diff on the branching package', () => {
     expect(diff.positions.finish).toEqual({ x: 1, y: 2 });
     // From the stored graph (no layout at all) to one with positions: still no change.
     expect(diffGraph(GRAPH, json(moved))).toMatchObject({ kind: 'graph', changed: false });
+  });
+
+  it('leaves an earlier BMAD-METHOD import’s own left-to-right positions out of the picture, but keeps a person’s', () => {
+    const g = graphOf(GRAPH);
+    const derived = legacyImportPositions(String(g.entryNodeId), g.nodes.map((n: { id: string }) => n.id), g.edges);
+    const imported = withNodePositions({ ...g, metadata: { source: 'bmad-method' } }, new Map(Object.entries(derived)));
+    const diff = diffGraph(json(imported), json(imported));
+    if (diff.kind !== 'graph') throw new Error(diff.error);
+    expect(diff.positions).toEqual({});
+    const placed = withNodePositions(imported, new Map([...Object.entries(derived), ['finish', { x: 5, y: 600 }]]));
+    const again = diffGraph(json(imported), json(placed));
+    if (again.kind !== 'graph') throw new Error(again.error);
+    expect(again.positions.finish).toEqual({ x: 5, y: 600 });
+    expect(Object.keys(again.positions).sort()).toEqual(Object.keys(derived).sort());
   });
 
   it('reports other metadata and the entry node as graph fields', () => {

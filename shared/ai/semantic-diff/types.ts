@@ -42,7 +42,7 @@ export interface GraphDiffResult {
   edges: GraphEdgeDiff[];
   /** Graph-level fields (entry node, schema version, metadata other than its layout). */
   fields: FieldChange[];
-  /** Stored canvas positions by node id, the new side first: layout only, never a change. */
+  /** Stored canvas positions by node id, the new side first (an earlier BMAD-METHOD import's own left out): layout only, never a change. */
   positions: Record<string, { x: number; y: number }>;
   changed: boolean;
 }
