@@ -23,8 +23,8 @@ export type { DerivedWorkflowSummary } from './build-graph.ts';
 export const MAX_BMAD_STEPS_PER_FOLDER = 500;
 
 /**
- * Stored with the project (bmad.json as imported, key `bmadMethod`; a `.bmad` export keeps it and
- * its import reads it back): how to export back. Its model, with the path rules that keep an export
+ * Stored with the project (beside its stored manifest, key `bmadMethod`; a `.bmad` export carries it
+ * in its project file, shared/bmad/project-file.ts, and its import reads it back): how to export back. Its model, with the path rules that keep an export
  * inside its zip, is `BmadMethodOriginRecord` in shared/bmad/models.ts. Per workflow: its folder in
  * the BMAD layout (`dir`, '' = the zip root), its main file (`workflow.md`, `workflow-create-prd.md`,
  * or `instructions.md` of a legacy workflow.yaml), and the step files stored under an ASCII name
@@ -34,7 +34,7 @@ export const MAX_BMAD_STEPS_PER_FOLDER = 500;
 export type BmadMethodOrigin = BmadMethodOriginRecord;
 export type OriginWorkflow = BmadMethodOrigin['workflows'][number];
 
-/** The origin record of a bmad.json (`bmadMethod`), when it has a valid one. */
+/** The origin record of a stored manifest (`bmadMethod`), when it has a valid one. */
 export function originFromManifest(manifestJson: string | null): BmadMethodOrigin | null {
   try {
     const manifest = JSON.parse(manifestJson ?? '') as { bmadMethod?: unknown } | null;

@@ -56,8 +56,9 @@ const OriginFile = z.string().max(MAX_ORIGIN_PATH).regex(new RegExp(`^${ORIGIN_S
 export const OriginPath = z.string().max(MAX_ORIGIN_PATH).regex(new RegExp(`^(?:${ORIGIN_SEGMENT}/)*${ORIGIN_SEGMENT}$`, 'u'));
 
 /**
- * `bmadMethod` in bmad.json: where a package imported from the BMAD-METHOD layout came from, so
- * its export back writes every file to its own folder and name (shared/bmad-method/derive.ts).
+ * Where a package imported from the BMAD-METHOD layout came from, so its export back writes every
+ * file to its own folder and name (shared/bmad-method/derive.ts). Not part of bmad.json, whose top
+ * level v1.1 closes: a `.bmad` carries it as `bmadMethod` in its project file (project-file.ts).
  */
 export const BmadMethodOriginRecord = z.strictObject({
   layout: z.literal('bmad-method'),
@@ -92,7 +93,6 @@ export const BmadManifest = z.strictObject({
     .strictObject({ minRuntimeVersion: z.string().optional(), requiresNetwork: z.boolean().optional() })
     .optional(),
   integrity: z.strictObject({ sha256: z.string().regex(SHA256_PATTERN).optional() }).optional(),
-  bmadMethod: BmadMethodOriginRecord.optional(),
 });
 export type BmadManifest = z.infer<typeof BmadManifest>;
 

@@ -252,7 +252,6 @@ export function deriveManifest(pkg: BmadPackage): BmadManifest {
   const author = valid('author');
   const createdAt = valid('createdAt');
   const runtime = valid('runtime');
-  const bmadMethod = valid('bmadMethod');
   return {
     schemaVersion: valid('schemaVersion') ?? '1.1',
     name: valid('name') ?? 'package',
@@ -277,8 +276,6 @@ export function deriveManifest(pkg: BmadPackage): BmadManifest {
       }),
     ),
     ...(runtime === undefined ? {} : { runtime }),
-    // Where a BMAD-METHOD import came from travels with the package, so its export back still finds every file's name.
-    ...(bmadMethod === undefined ? {} : { bmadMethod }),
   };
 }
 

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../../test/fixtures/packages.ts';
-import { PROJECT_FILE_PATH, projectFileText, takeProjectFile } from './project-file.ts';
+import { PROJECT_FILE_PATH, projectFileText, takeManifestOrigin, takeProjectFile } from './project-file.ts';
 import { packageFromFiles } from './package-files.ts';
 import { validatePackage } from './pipeline.ts';
+import { validateManifest } from './validate-file.ts';
 
 const EMPTY = { industryDomain: '', targetUsers: '', painPoints: '', expectedOutcomes: '', qualityStyle: '' };
 const PROFILE = { ...EMPTY, industryDomain: '客户服务', targetUsers: 'Support leads' };
+const ORIGIN = {
+  layout: 'bmad-method' as const,
+  workflows: [{ id: 'review', dir: '', file: 'workflow.md', renamed: { 'steps/step-1a2b3c4d.md': 'steps/步骤-01.md' } }],
+  assets: { 'assets/data/asset-0f0f0f0f.csv': 'data/清单.csv' },
+};
 
 describe('the project file', () => {
   it('is written only when it says something bmad.json does not', () => {
@@ -47,5 +53,49 @@ describe('the project file', () => {
     expect(files.size).toBe(0);
     const long = new Map([[PROJECT_FILE_PATH, JSON.stringify({ format: 'crewagent-project', name: 'x'.repeat(101), domainProfile: { unknown: 'field' } })]]);
     expect(takeProjectFile(long)).toEqual({});
+  });
+
+  it('carries the origin record of a BMAD-METHOD import and reads it back; one the model refuses is not written', () => {
+    const text = projectFileText({ name: 'support-desk', domainProfile: EMPTY, bmadMethod: ORIGIN }, 'support-desk')!;
+    expect(text).not.toBeNull();
+    expect(takeProjectFile(new Map([[PROJECT_FILE_PATH, text]]))).toEqual({ name: 'support-desk', bmadMethod: { ok: true, record: ORIGIN } });
+    // A record stored before its path rules (a folder with a colon) guides the BMAD-METHOD export only.
+    const older = { layout: 'bmad-method', workflows: [{ id: 'a', dir: 'c:/', file: 'workflow.md' }] };
+    expect(projectFileText({ name: 'support-desk', domainProfile: EMPTY, bmadMethod: older }, 'support-desk')).toBeNull();
+    expect(projectFileText({ name: 'support-desk', domainProfile: EMPTY, bmadMethod: null }, 'support-desk')).toBeNull();
+  });
+
+  it('reads an origin record that would write outside the zip as issues pointing into the file, never as a record', () => {
+    const forged = { ...ORIGIN, workflows: [{ id: 'review', dir: '../../', file: 'workflow.md' }] };
+    const files = new Map([[PROJECT_FILE_PATH, JSON.stringify({ format: 'crewagent-project', name: 'x', bmadMethod: forged })]]);
+    const read = takeProjectFile(files)!.bmadMethod!;
+    expect(read.ok).toBe(false);
+    expect(read.ok ? [] : read.issues).toContainEqual(expect.objectContaining({ severity: 'error', filePath: PROJECT_FILE_PATH, pointer: '/bmadMethod/workflows/0/dir' }));
+  });
+});
+
+describe('the origin record in bmad.json (.bmad packages exported before it moved to the project file)', () => {
+  it('is taken out of bmad.json, in its own line ending, leaving a manifest the closed v1.1 top level accepts', () => {
+    for (const eol of ['\n', '\r\n'] as const) {
+      const files = loadFixture('two-workflows');
+      const manifest = JSON.parse(files.get('bmad.json')!);
+      const before = `${JSON.stringify({ ...manifest, bmadMethod: ORIGIN }, null, 2)}\n`.replaceAll('\n', eol);
+      expect(validateManifest(before).valid).toBe(false);
+      files.set('bmad.json', before);
+      expect(takeManifestOrigin(files)).toEqual({ ok: true, record: ORIGIN });
+      const after = files.get('bmad.json')!;
+      expect(validateManifest(after).valid).toBe(true);
+      expect(JSON.parse(after)).toEqual(manifest);
+      expect(after.includes('\r\n')).toBe(eol === '\r\n');
+    }
+  });
+
+  it('leaves a bmad.json without one as it is, byte for byte', () => {
+    for (const text of ['{ "name": "x",\n"version": "1.0.0" }', 'not json', '[1]', 'null']) {
+      const files = new Map([['bmad.json', text]]);
+      expect(takeManifestOrigin(files)).toBeNull();
+      expect(files.get('bmad.json')).toBe(text);
+    }
+    expect(takeManifestOrigin(new Map())).toBeNull();
   });
 });

@@ -1,13 +1,18 @@
 /**
  * A BMAD-METHOD import travels through a `.bmad` export and back: the `.bmad` keeps where every
- * file came from (`bmadMethod` in bmad.json), its import reads that back, and the export to
- * BMAD-METHOD gives the original files byte for byte, names outside ASCII (steps and assets) and
- * the folder they sat in included.
+ * file came from (`bmadMethod` in its project file, assets/crewagent-project.json, so its bmad.json
+ * stays within the published v1.1 schema, which closes its top level), its import reads that back
+ * (and from bmad.json, where `.bmad`s exported before carry it), and the export to BMAD-METHOD
+ * gives the original files byte for byte, names outside ASCII (steps and assets) and the folder
+ * they sat in included.
  */
 import { exports } from 'cloudflare:workers';
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { ORIGIN, signedInClient, type TestClient } from './client.ts';
+import publishedManifestSchema from '../../schemas/bmad-v1.1/bmad.schema.json';
 
 type Files = Record<string, string>;
 
@@ -47,6 +52,28 @@ async function exportZip(client: TestClient, projectId: string, layout: 'bmad' |
 
 const withoutWarnings = ({ 'WARNINGS.md': _w, ...files }: Files) => files;
 
+const PROJECT_FILE = 'assets/crewagent-project.json';
+
+/** The repository's published bmad.json schema (schemas/bmad-v1.1/), checked with ajv as other tools check it. */
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats(ajv);
+const validManifest = ajv.compile(publishedManifestSchema);
+const schemaErrors = (text: string) => (validManifest(JSON.parse(text)) ? [] : (validManifest.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`));
+
+/** A .bmad as this product exported it before the origin record moved out of bmad.json: `bmadMethod` in bmad.json. */
+function exportedBefore(files: Files): Files {
+  const { bmadMethod, ...project } = JSON.parse(files[PROJECT_FILE]!);
+  const manifest = JSON.parse(files['bmad.json']!);
+  return { ...files, 'bmad.json': JSON.stringify({ ...manifest, bmadMethod }, null, 2) + '\n', [PROJECT_FILE]: JSON.stringify(project, null, 2) + '\n' };
+}
+
+async function previewOf(client: TestClient, zip: Uint8Array) {
+  const form = new FormData();
+  form.set('file', new File([new Uint8Array(zip)], 'upload.bmad'));
+  const res = await exports.default.fetch(`${ORIGIN}/api/projects/import/preview`, { method: 'POST', headers: { origin: ORIGIN, cookie: client.cookie! }, body: form });
+  return ((await res.json()) as { data: any }).data.preview as { valid: boolean; errors: Array<{ path: string; message: string }> };
+}
+
 describe('BMAD-METHOD → .bmad → BMAD-METHOD', () => {
   it('an asset named outside ASCII is stored under an ASCII name and exported under its own again, links too', async () => {
     const user = await signedInClient('Assetnamer');
@@ -62,27 +89,59 @@ describe('BMAD-METHOD → .bmad → BMAD-METHOD', () => {
     const first = await importZip(user, zipOf(ZH), 'zh first');
 
     const bmad = await exportZip(user, first, 'bmad');
-    expect(JSON.parse(bmad.files['bmad.json']!).bmadMethod).toMatchObject({ layout: 'bmad-method', workflows: [{ dir: '', file: 'workflow.md' }] });
+    expect(JSON.parse(bmad.files[PROJECT_FILE]!).bmadMethod).toMatchObject({ layout: 'bmad-method', workflows: [{ dir: '', file: 'workflow.md' }] });
     const second = await importZip(user, bmad.zip, 'zh second');
     const back = await exportZip(user, second, 'bmad-method');
     expect(withoutWarnings(back.files)).toEqual(ZH);
     expect(back.warnings.map((w) => w.code)).not.toContain('BMAD_EXPORT_REWRITTEN');
   });
 
-  it('a .bmad whose origin record would write outside the zip is refused, naming the field', async () => {
+  it("a .bmad export's bmad.json is valid against the published schema, and its import is the same project", async () => {
+    const user = await signedInClient('Schemachecker');
+    const first = await importZip(user, zipOf(ZH), 'zh schema');
+    const bmad = await exportZip(user, first, 'bmad');
+    expect(schemaErrors(bmad.files['bmad.json']!)).toEqual([]);
+    // The schema closes bmad.json's top level, as v1.1 does: the origin record has no place there.
+    const withOrigin = { ...JSON.parse(bmad.files['bmad.json']!), bmadMethod: JSON.parse(bmad.files[PROJECT_FILE]!).bmadMethod };
+    expect(schemaErrors(JSON.stringify(withOrigin))).toContainEqual(expect.stringContaining('must NOT have additional properties'));
+
+    const second = await importZip(user, bmad.zip, 'zh schema again');
+    const again = await exportZip(user, second, 'bmad');
+    expect(schemaErrors(again.files['bmad.json']!)).toEqual([]);
+    // The same project: every file of the .bmad export again, the project file naming the new project.
+    const named = (files: Files) => ({ ...files, [PROJECT_FILE]: { ...JSON.parse(files[PROJECT_FILE]!), name: '' } });
+    expect(named(again.files)).toEqual(named(bmad.files));
+    expect(JSON.parse(again.files[PROJECT_FILE]!).name).toBe('zh schema again');
+    expect(withoutWarnings((await exportZip(user, second, 'bmad-method')).files)).toEqual(ZH);
+  });
+
+  it('a .bmad exported before, with the origin record in bmad.json, imports as before and exports within the schema', async () => {
+    const user = await signedInClient('Oldexporter');
+    const first = await importZip(user, zipOf(ZH), 'zh old');
+    const old = exportedBefore((await exportZip(user, first, 'bmad')).files);
+    expect(schemaErrors(old['bmad.json']!)).not.toEqual([]);
+
+    const second = await importZip(user, zipOf(old), 'zh old again');
+    expect(withoutWarnings((await exportZip(user, second, 'bmad-method')).files)).toEqual(ZH);
+    const bmad = await exportZip(user, second, 'bmad');
+    expect(schemaErrors(bmad.files['bmad.json']!)).toEqual([]);
+    expect(JSON.parse(bmad.files[PROJECT_FILE]!).bmadMethod).toEqual(JSON.parse(old['bmad.json']!).bmadMethod);
+  });
+
+  it('a .bmad whose origin record would write outside the zip is refused, naming the file that holds it', async () => {
     const user = await signedInClient('Forger');
     const first = await importZip(user, zipOf(ZH), 'zh forged');
     const bmad = await exportZip(user, first, 'bmad');
     for (const forged of [{ dir: '../../', file: 'workflow.md' }, { dir: '', file: '../x.md' }, { dir: '/etc/', file: 'workflow.md' }]) {
-      const manifest = JSON.parse(bmad.files['bmad.json']!);
-      Object.assign(manifest.bmadMethod.workflows[0], forged);
-      const zip = zipOf({ ...bmad.files, 'bmad.json': JSON.stringify(manifest) });
-      const form = new FormData();
-      form.set('file', new File([zip], 'forged.bmad'));
-      const res = await exports.default.fetch(`${ORIGIN}/api/projects/import/preview`, { method: 'POST', headers: { origin: ORIGIN, cookie: user.cookie! }, body: form });
-      const preview = ((await res.json()) as { data: any }).data.preview;
-      expect(preview.valid).toBe(false);
-      expect(preview.errors.map((e: { path: string }) => e.path).join(' ')).toContain('bmad.json');
+      // In the project file, and in bmad.json as a .bmad exported before held it.
+      const project = JSON.parse(bmad.files[PROJECT_FILE]!);
+      Object.assign(project.bmadMethod.workflows[0], forged);
+      const now = { ...bmad.files, [PROJECT_FILE]: JSON.stringify(project) };
+      for (const [files, path] of [[now, PROJECT_FILE], [exportedBefore(now), 'bmad.json']] as const) {
+        const preview = await previewOf(user, zipOf(files));
+        expect(preview.valid).toBe(false);
+        expect(preview.errors).toContainEqual(expect.objectContaining({ path, message: expect.stringContaining('bmadMethod') }));
+      }
     }
   });
 });

@@ -3,7 +3,8 @@
  * problem). Two layouts: `.bmad` (the multi-workflow layout) and `bmad-method` (the folders the
  * project was imported from, generated fields stripped: shared/bmad-method/export.ts). Warnings
  * travel beside the file and inside it, as WARNINGS.md. A `.bmad` also carries the project's own
- * name and domain profile when bmad.json cannot say them (shared/bmad/project-file.ts), and every
+ * name and domain profile when bmad.json cannot say them, and a BMAD-METHOD import's origin record
+ * (shared/bmad/project-file.ts), so its bmad.json stays within the closed v1.1 schema; and every
  * file uploaded with a UTF-8 BOM gets it back under whatever name it is written.
  */
 import type { Db } from '../db/client.ts';
@@ -49,8 +50,9 @@ export async function exportPackage(
   } else {
     ({ files, sources } = packageToFilesWithSources(pkg));
     warnings = report.warnings;
-    // The project's own name and domain profile, which bmad.json has no field for (an author's asset at that path wins).
-    const project = projectFileText({ name: projectName, domainProfile }, deriveManifest(pkg).name, eolOf(files.get(MANIFEST_PATH)));
+    // The project's own name and domain profile, and where a BMAD-METHOD import's files came from:
+    // bmad.json has no field for them (an author's asset at that path wins).
+    const project = projectFileText({ name: projectName, domainProfile, bmadMethod: origin }, deriveManifest(pkg).name, eolOf(files.get(MANIFEST_PATH)));
     if (project !== null && !files.has(PROJECT_FILE_PATH)) files.set(PROJECT_FILE_PATH, project);
   }
   const utf8 = new TextEncoder();

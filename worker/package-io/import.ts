@@ -17,7 +17,7 @@ import { assetRow, upsertAssetStatement } from '../store/assets.ts';
 import { getProject } from '../store/projects.ts';
 import { prepareImport, type ImportLayout } from './prepare-import.ts';
 import { parseFrontmatter, toErrorDetail, type BmadStepFile, type ValidationIssue } from '../../shared/bmad/index.ts';
-import { BOM_FILES_KEY, storedManifestText } from './stored-package.ts';
+import { BOM_FILES_KEY, ORIGIN_KEY, storedManifestText } from './stored-package.ts';
 import type { ProjectView } from '../../shared/api/projects.ts';
 
 function stepNodeId(step: BmadStepFile): string {
@@ -59,7 +59,7 @@ export async function importPackage(
   const manifest = JSON.parse(original.manifestJson!) as { name: string; version: string; description?: string };
   // A BMAD-METHOD import keeps where each workflow came from beside the manifest, for the export
   // back, and any import the files that came with a UTF-8 BOM (the export puts it back).
-  const kept = { ...(origin ? { bmadMethod: origin } : {}), ...(prepared.boms.length > 0 ? { [BOM_FILES_KEY]: prepared.boms } : {}) };
+  const kept = { ...(origin ? { [ORIGIN_KEY]: origin } : {}), ...(prepared.boms.length > 0 ? { [BOM_FILES_KEY]: prepared.boms } : {}) };
   const manifestJson = storedManifestText(original.manifestJson!, kept);
   // A .bmad this product exported names its project (any script) beside the package's own name.
   const name = (requestedName?.trim() || prepared.project?.name || manifest.name).slice(0, 100);

@@ -9,6 +9,7 @@ import { packageFilesOf, unpackFiles, wrapperFolder } from './unpack.ts';
 import {
   layoutMoves,
   packageFromFiles,
+  takeManifestOrigin,
   takeProjectFile,
   toMultiWorkflowLayout,
   validatePackage,
@@ -18,7 +19,7 @@ import {
   type ValidationReport,
 } from '../../shared/bmad/index.ts';
 import { exportBmadMethod } from '../../shared/bmad-method/export.ts';
-import { deriveBmadMethod, isBmadMethodLayout, originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
+import { deriveBmadMethod, isBmadMethodLayout, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 import type { ImportLayout, ImportNote, ImportPreview } from '../../shared/bmad-method/preview.ts';
 import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
 import { isExportWarnings, WARNINGS_FILE } from './warnings-file.ts';
@@ -158,20 +159,32 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
       if (strict.code === 'PKG_INVALID_FORMAT' && !hasManifest(unpacked)) throw nothingAtTop(unpacked.files);
       throw new ApiError(strict.code, { message: strict.message, ...(strict.details ? { details: strict.details } : {}) });
     }
-    // A .bmad this product exported says what its project was called and its domain profile; not an asset.
+    // A .bmad this product exported says what its project was called, its domain profile and, for a
+    // BMAD-METHOD import, where its files came from; not an asset. One exported before that record
+    // moved to the project file has it in bmad.json: taken out there, so bmad.json meets v1.1.
     const project = takeProjectFile(strict.files);
+    const manifestOrigin = takeManifestOrigin(strict.files);
+    const originRead = project?.bmadMethod ?? manifestOrigin;
     const ascii = asciiAssetPaths(packageFromFiles(strict.files));
     const original = ascii.pkg;
     const renamedFrom = new Map(ascii.renames.map((r) => [r.to, r.from]));
-    const report = namedAsUploaded(validatePackage(original), renamedFrom);
+    const validated = namedAsUploaded(validatePackage(original), renamedFrom);
+    // An origin record that breaks its rules (a folder outside the zip) refuses the import, as a schema error would.
+    const originErrors = originRead?.ok === false ? originRead.issues : [];
+    const report = {
+      ...validated,
+      valid: validated.valid && originErrors.length === 0,
+      issues: [...originErrors, ...validated.issues],
+      errors: [...originErrors, ...validated.errors],
+    };
     const pkg = toMultiWorkflowLayout(original);
     const moved = layoutMoves(original, pkg);
     for (const r of ascii.renames) moved.set(r.from, moved.get(r.to) ?? r.to);
     return {
       original,
       pkg,
-      // A .bmad exported from a BMAD-METHOD import carries where its files came from (validated with bmad.json above).
-      origin: report.valid ? originFromManifest(original.manifestJson) : null,
+      // A .bmad exported from a BMAD-METHOD import carries where its files came from (validated above).
+      origin: report.valid && originRead?.ok ? originRead.record : null,
       boms: storedBoms(strict.boms, moved),
       project,
       warnings: [...ascii.issues, ...report.warnings],

@@ -27,6 +27,17 @@ export const BOM_FILES_KEY = 'crewagentUtf8Bom';
  */
 export const MANIFEST_TEXT_KEY = 'crewagentManifestText';
 
+/**
+ * The stored manifest's origin record of a BMAD-METHOD import (shared/bmad-method/derive.ts): how
+ * to export back. Kept beside the manifest, not in it: the derived bmad.json leaves it out (v1.1
+ * closes its top level), and a `.bmad` export carries it in the project file
+ * (shared/bmad/project-file.ts).
+ */
+export const ORIGIN_KEY = 'bmadMethod';
+
+/** The keys the product adds to a stored manifest, none of them the author's. */
+const PRODUCT_KEYS = [BOM_FILES_KEY, ORIGIN_KEY];
+
 /** The stored manifest text for an import: the author's text, or with the product's keys added and the author's text kept. */
 export function storedManifestText(authored: string, kept: Record<string, unknown>): string {
   if (Object.keys(kept).length === 0) return authored;
@@ -36,11 +47,14 @@ export function storedManifestText(authored: string, kept: Record<string, unknow
   return jsonFileText({ ...manifest, ...kept, ...(rewritten ? {} : { [MANIFEST_TEXT_KEY]: authored }) }, eol);
 }
 
-/** The author's bmad.json text of a stored manifest (storedManifestText read back). */
+/**
+ * The author's bmad.json text of a stored manifest (storedManifestText read back: with the product's
+ * keys added and no MANIFEST_TEXT_KEY, the author's text was the manifest as the product writes it).
+ */
 function authoredManifestText(text: string | null, stored: StoredManifest): string | null {
   if (typeof stored[MANIFEST_TEXT_KEY] === 'string') return stored[MANIFEST_TEXT_KEY];
-  if (text === null || !(BOM_FILES_KEY in stored)) return text;
-  const { [BOM_FILES_KEY]: _boms, ...manifest } = stored;
+  if (text === null || !PRODUCT_KEYS.some((key) => key in stored)) return text;
+  const manifest = Object.fromEntries(Object.entries(stored).filter(([key]) => !PRODUCT_KEYS.includes(key)));
   return jsonFileText(manifest, eolOf(text));
 }
 
@@ -57,7 +71,7 @@ export function manifestAfterAssetRename(text: string | null, from: string, to: 
 
 interface StoredManifest {
   name?: unknown;
-  /** Where each workflow came from, when the project was imported from the BMAD-METHOD layout. */
+  /** Where each workflow came from, when the project was imported from the BMAD-METHOD layout (ORIGIN_KEY). */
   bmadMethod?: unknown;
   workflows?: Array<{ id?: unknown; description?: unknown; tags?: unknown }>;
   [key: string]: unknown;
@@ -81,7 +95,7 @@ function originOf(stored: StoredManifest): BmadMethodOrigin | null {
   const valid = originFromManifest(JSON.stringify(stored));
   if (valid) return valid;
   // An older record the model refuses (e.g. a folder name with a colon) still guides the BMAD-METHOD export.
-  const origin = stored.bmadMethod as Partial<BmadMethodOrigin> | undefined;
+  const origin = stored[ORIGIN_KEY] as Partial<BmadMethodOrigin> | undefined;
   if (!origin || origin.layout !== 'bmad-method' || !Array.isArray(origin.workflows)) return null;
   const workflows = origin.workflows.filter(
     (w): w is BmadMethodOrigin['workflows'][number] => typeof w?.id === 'string' && typeof w.dir === 'string' && typeof w.file === 'string',
@@ -162,7 +176,7 @@ export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRow
     };
   });
   // The project's own fields win over the imported manifest: they are what people edit here. The
-  // origin record (`bmadMethod`) stays, so a .bmad export can be exported back to BMAD-METHOD later.
+  // origin record (ORIGIN_KEY) is not a manifest field: `origin` below, for both exports.
   const fields = {
     ...stored,
     schemaVersion: '1.1',
