@@ -125,6 +125,11 @@ export class SocketHub {
     this.#presence.changed();
   }
 
+  /** The object released its storage: a presence list still due is not sent. */
+  stop(): void {
+    this.#presence.stop();
+  }
+
   /** A socket is gone (or going): its cursor disappears for the others, and the presence list updates. */
   farewell(connection: SessionConnection): void {
     const state = connection.state;
