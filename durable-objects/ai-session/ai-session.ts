@@ -160,6 +160,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       subscribersChanged: () => this.#roster.changed(),
       replayPageSize: () => this.replayPageSize,
       socketsPerPerson: socketsPerPerson(this.env.AI_SOCKETS_PER_PERSON),
+      pingedAt: (connection) => this.ctx.getWebSocketAutoResponseTimestamp(connection)?.getTime() ?? null,
     });
     this.#core.overlay.onUpdate((update, origin) => {
       // Encoded once for every socket.
