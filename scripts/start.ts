@@ -12,6 +12,7 @@ import { offlineEnv } from './lib/offline-env.ts';
 import { applyLocalMigrations } from './lib/migrations.ts';
 import { assertPortsFree } from './lib/ports.ts';
 import { ProcessGroups } from './lib/process-group.ts';
+import { watchLauncher } from './lib/launcher-watch.ts';
 import { DEMO_USER, DEMO_VIEWER, seedDemo } from './seed-demo.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -63,6 +64,11 @@ async function stop(code = 0): Promise<void> {
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 process.on('SIGHUP', () => void stop(0));
+// A SIGTERM to npm alone ends npm and its `sh -c` but never reaches this script: noticed here instead.
+watchLauncher(() => {
+  console.error('The process that started npm start is gone; shutting down.');
+  void stop(0);
+});
 
 async function main(): Promise<void> {
   const t0 = Date.now();

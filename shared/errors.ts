@@ -178,6 +178,7 @@ export const ERROR_CODES = {
   SIGNED_OUT: { status: 401, message: 'You signed out, so this live connection was closed.' },
   TOO_MANY_SOCKETS: { status: 429, message: 'You have this session open in too many tabs or windows, so this one was not connected.' },
   SESSION_FULL: { status: 429, message: 'Too many connections are open on this session right now, so this one was not connected.' },
+  SOCKET_REPLACED: { status: 409, message: 'You opened this session in another tab or window while all your connections to it were in use, so this one was closed.' },
   // Checkpoints of the draft (compare and restore)
   AI_CHECKPOINT_NOT_FOUND: { status: 404, message: 'This version has no checkpoint to compare or restore.' },
   AI_RESTORE_TURN_RUNNING: {

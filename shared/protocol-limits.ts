@@ -16,7 +16,8 @@ export const PONG_FRAME = '{"type":"pong"}';
 
 /**
  * Open sockets one person may hold on one session (SECURITY.md "Live channel"): a few tabs and
- * devices. One more is closed at connect with 4432 TOO_MANY_SOCKETS (reason `TOO_MANY_SOCKETS`).
+ * devices. One more replaces the person's socket heard from longest ago, which is closed with 4432
+ * (reason `SOCKET_REPLACED`; durable-objects/ai-session/sockets/admission.ts says why).
  */
 export const MAX_SOCKETS_PER_PERSON = 8;
 /** Open sockets on one session, everyone together; one more is closed with 4432 (reason `SESSION_FULL`). */

@@ -29,8 +29,9 @@ export const CLOSE_CODES = {
   /** The login that opened the socket signed out (or signed out everywhere). */
   SIGNED_OUT: 4431,
   /**
-   * Refused at connect: the person already has MAX_SOCKETS_PER_PERSON sockets open on the session
-   * (reason `TOO_MANY_SOCKETS`), or the session has MAX_SOCKETS_PER_SESSION (reason `SESSION_FULL`).
+   * A newer socket of the same person replaced this one, the person having MAX_SOCKETS_PER_PERSON
+   * open (reason `SOCKET_REPLACED`; `TOO_MANY_SOCKETS` from servers before it), or refused at connect:
+   * the session has MAX_SOCKETS_PER_SESSION (reason `SESSION_FULL`). Final in the app either way.
    */
   TOO_MANY_SOCKETS: 4432,
 } as const;

@@ -29,6 +29,7 @@ import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { fail, ok, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
+import { notFoundAnswer } from './released.ts';
 import { AlarmTasks } from './alarm-tasks.ts';
 import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions, MessagePreload } from '../../shared/ai/session-rpc.ts';
 import { forgetKv, migrate, readKv, writeKv } from './storage.ts';
@@ -159,6 +160,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       subscribersChanged: () => this.#roster.changed(),
       replayPageSize: () => this.replayPageSize,
       socketsPerPerson: socketsPerPerson(this.env.AI_SOCKETS_PER_PERSON),
+      pingedAt: (connection) => this.ctx.getWebSocketAutoResponseTimestamp(connection)?.getTime() ?? null,
     });
     this.#core.overlay.onUpdate((update, origin) => {
       // Encoded once for every socket.
@@ -190,6 +192,11 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   }
 
   // ---------------------------------------------------------------- alarm (deferred tasks: alarm-tasks.ts)
+
+  /** Released (retention, a deleted project): an alarm already on its way does nothing, not even partyserver's set-up (released.ts). */
+  override async alarm(): Promise<void> {
+    if (!this.#released()) await super.alarm();
+  }
 
   override async onAlarm(): Promise<void> {
     // The alarm that fired is spent; the last step below sets the next one.
@@ -231,17 +238,27 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       this.#tasks.schedule('release', this.now() + RELEASE_RETRY_MS);
       return false;
     }
+    await this.#dropStorage(CLOSE_CODES.SESSION_CLOSED, 'AI_SESSION_CLOSED');
+    return true;
+  }
+
+  /**
+   * Close every socket, then delete the alarm and every row. From here on this instance touches no
+   * table (#releasedNow: onStart makes none again, a late write of the turn finds none and fails) and
+   * a later one finds no `kv` table (#released()): every entry point answers as if the session never existed.
+   */
+  async #dropStorage(closeCode: number, closeReason: string): Promise<void> {
     this.#releasedNow = true;
-    for (const connection of this.getConnections<SocketState>()) connection.close(CLOSE_CODES.SESSION_CLOSED, 'AI_SESSION_CLOSED');
+    this.#hub?.stop();
+    for (const connection of this.getConnections<SocketState>()) connection.close(closeCode, closeReason);
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     forgetKv(this.ctx.storage.sql);
     this.#core = this.#turns = this.#hub = this.#audit = this.#people = undefined;
     this.#tasks.cleared();
-    return true;
   }
 
-  /** True when the object has no storage: never created, or released after its retention period. */
+  /** True when the object has no storage: never created, released after its retention period, or its project deleted. */
   #released(): boolean {
     if (this.#releasedNow) return true;
     if (this.#core) return false;
@@ -256,6 +273,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
    * reuse its own, so it is dropped here, whatever the Worker forwarded.
    */
   override fetch(request: Request): Promise<Response> {
+    if (this.#released()) return Promise.resolve(notFoundAnswer(request));
     const url = new URL(request.url);
     if (!url.searchParams.has('_pk')) return super.fetch(request);
     url.searchParams.delete('_pk');
@@ -355,10 +373,12 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
 
   /**
    * The project was deleted (D1 dropped this session's row with it): from now on the object answers
-   * as if it never existed, its running turn stops (it would spend the sender's tokens for no one)
-   * and every socket closes. Returns how many sockets were open.
+   * as if it never existed, its running turn stops (it would spend the sender's tokens for no one),
+   * every socket closes and the storage is released: nothing of the session is kept, and no
+   * retention clock would ever release it (the session never ends). Returns how many sockets were open.
    */
   async #projectDeleted(): Promise<number> {
+    // Written first: a request that comes in while the turn stops is already answered "not found".
     writeKv(this.ctx.storage.sql, PROJECT_DELETED_KEY, true);
     const open = this.core.turns.open();
     if (open) {
@@ -367,10 +387,19 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       } catch (error) {
         logError('ai session: the turn of a deleted project could not be stopped', error, { sessionId: this.name });
       }
+      // Stop answers after a few seconds at most; the run's last writes (its ending, its audit rows)
+      // must land before the storage goes, not after it, so its whole end is awaited here.
+      await this.turns.runOf(open.id)?.catch(() => undefined);
     }
-    const sockets = [...this.getConnections<SocketState>()];
-    for (const connection of sockets) connection.close(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
-    return sockets.length;
+    // One try to hand the audit rows still waiting to D1 (the audit trail outlives the project); what
+    // a failing D1 still refuses is dropped with the storage: it was about a project that is gone,
+    // and keeping the storage for it would keep every message and file of that project.
+    await this.audit.flush();
+    const dropped = this.audit.pending();
+    if (dropped > 0) logError('ai session: audit rows of a deleted project were dropped', new Error('D1 refused the flush'), { sessionId: this.name, rows: dropped });
+    const sockets = [...this.getConnections<SocketState>()].length;
+    await this.#dropStorage(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
+    return sockets;
   }
 
   async getState(projectId: string, options: { messagesBefore?: number; messagesLimit?: number } = {}) {

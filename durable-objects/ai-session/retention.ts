@@ -8,7 +8,8 @@
  */
 import { nowIso } from '../../shared/ids.ts';
 import type { Db } from '../../worker/db/client.ts';
-import { aiSessionArchives } from '../../worker/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { aiSessionArchives, aiSessions } from '../../worker/db/schema.ts';
 import { appliedFiles } from '../../worker/store/ai-session-list.ts';
 import type { SessionCore } from './session.ts';
 
@@ -45,9 +46,15 @@ export interface SessionArchive {
   conversation: Array<{ turnId: string | null; role: string; summary: string; at: string }>;
 }
 
-/** Archive the session to D1 (idempotent: a retried release writes the same row again). */
+/**
+ * Archive the session to D1 (idempotent: a retried release writes the same row again). A session
+ * whose D1 row is gone (its project was deleted: an ended session is not told, see PROTOCOL.md) has
+ * no list to appear in and nobody to show it to: nothing is archived, and its storage may go.
+ */
 export async function archiveSession(core: SessionCore, db: Db, sql: SqlStorage): Promise<void> {
   const meta = core.meta!;
+  const [listed] = await db.select({ id: aiSessions.id }).from(aiSessions).where(eq(aiSessions.id, meta.sessionId)).limit(1);
+  if (!listed) return;
   const view = await core.state({ messagesLimit: 200 });
   const types = sql
     .exec<{ type: string; n: number; first: string; last: string }>('SELECT type, COUNT(*) AS n, MIN(at) AS first, MAX(at) AS last FROM events GROUP BY type')

@@ -123,6 +123,7 @@ export const ERROR_HINTS_EN: Record<ErrorCode, string> = {
   SIGNED_OUT: 'Sign in again to continue.',
   TOO_MANY_SOCKETS: 'Close a tab or window that shows this session, then reload this page.',
   SESSION_FULL: 'Wait until some people leave this session, then reload this page.',
+  SOCKET_REPLACED: 'Reload this page to follow the session here again; your least active other tab of it then stops instead.',
   AI_CHECKPOINT_NOT_FOUND: 'Pick another version from the timeline.',
   AI_RESTORE_TURN_RUNNING: 'Wait for the AI to finish, or stop it, then restore.',
   AI_REBASE_NOT_NEEDED: 'Nothing to do: the draft is already on the current baseline.',

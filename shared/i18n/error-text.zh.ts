@@ -151,6 +151,7 @@ export const ERROR_TEXT_ZH: Record<ErrorCode, { message: string; hint: string }>
   SIGNED_OUT: { message: '你已退出登录，因此此实时连接已关闭。', hint: '请重新登录以继续。' },
   TOO_MANY_SOCKETS: { message: '你在太多标签页或窗口中打开了此会话，因此这一个没有连接。', hint: '请关闭一个显示此会话的标签页或窗口，然后重新加载此页面。' },
   SESSION_FULL: { message: '此会话当前打开的连接过多，因此这一个没有连接。', hint: '请等一些人离开此会话后，再重新加载此页面。' },
+  SOCKET_REPLACED: { message: '你在另一个标签页或窗口中打开了此会话，而你到此会话的连接已全部占用，因此关闭了这一个。', hint: '重新加载此页面即可在这里继续跟进此会话；届时你最不活跃的另一个标签页会停止跟进。' },
   AI_CHECKPOINT_NOT_FOUND: { message: '此版本没有可比较或恢复的检查点。', hint: '请从时间线中另选一个版本。' },
   AI_RESTORE_TURN_RUNNING: { message: 'AI 正在修改此草稿；需等这一轮结束（或被停止）后才能恢复检查点。', hint: '请等待 AI 完成或停止它，然后再恢复。' },
   AI_REBASE_NOT_NEEDED: { message: '这些暂存文件下的项目没有变化，无需移动。', hint: '无需操作：草稿已基于当前基线。' },

@@ -1,8 +1,9 @@
 /**
  * One signed-in member cannot stall a shared session by opening sockets (SECURITY.md "Live
  * channel"), through the real upgrade and the real object: a person's socket past
- * MAX_SOCKETS_PER_PERSON, and anyone's past the session's cap, is closed at connect with 4432
- * TOO_MANY_SOCKETS and never shows in presence; and presence costs one send per socket per
+ * MAX_SOCKETS_PER_PERSON replaces the one of theirs last heard from longest ago (a dead socket of
+ * theirs must not lock them out), anyone's past the session's cap is closed at connect with 4432
+ * SESSION_FULL and never shows in presence; and presence costs one send per socket per
  * interval however many people connect or move at once (it was the whole list to every socket on
  * every connect and every file change: quadratic), with the last state always going out.
  */
@@ -11,6 +12,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { CLOSE_CODES, MAX_SOCKETS_PER_PERSON, PRESENCE_INTERVAL_MS } from '../../shared/protocol.ts';
+import { PING_FRAME } from '../../shared/protocol-limits.ts';
 import { ORIGIN, type TestClient } from './client.ts';
 import { Watcher, connect, stepSession, supportDeskProject } from './sessions.ts';
 import { sessionObject } from './turns.ts';
@@ -41,30 +43,44 @@ function presenceFrames(watcher: Watcher): number {
 }
 
 describe('open sockets per person and per session', () => {
-  it(`closes a person's socket past ${MAX_SOCKETS_PER_PERSON} at connect (4432 TOO_MANY_SOCKETS), keeps it out of presence, and admits one again once a socket closes`, async () => {
+  it(`at ${MAX_SOCKETS_PER_PERSON} sockets of a person, their next one replaces the one they were last heard on (4432 SOCKET_REPLACED), never another person's`, async () => {
     const { owner, base, sessionId, member } = await session();
     const viewer = await member('viewer');
     const owners = await connect(owner, base, sessionId);
     const mine = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_PERSON }, () => connect(viewer, base, sessionId)));
-    const viewerSockets = () => present(owners).filter((p) => p.userId === viewer.userId).length;
-    await owners.until(() => viewerSockets() === MAX_SOCKETS_PER_PERSON, 'every viewer socket in presence');
+    const viewerSockets = () => present(owners).filter((p) => p.userId === viewer.userId);
+    await owners.until(() => viewerSockets().length === MAX_SOCKETS_PER_PERSON, 'every viewer socket in presence');
 
-    const extra = await open(viewer, base, sessionId);
-    await extra.until(() => extra.closed, 'the extra socket to close');
-    expect(extra.closed).toEqual({ code: CLOSE_CODES.TOO_MANY_SOCKETS, reason: 'TOO_MANY_SOCKETS' });
-    expect(extra.texts()).toEqual([expect.objectContaining({ type: 'error', code: 'TOO_MANY_SOCKETS' })]);
-    // Another person is not held to the viewer's cap.
+    // Signs of life after every hello was answered (and a few ms later, so none shares a hello's
+    // millisecond): the oldest socket sends only the keep-alive (the platform answers it, the object
+    // does not wake), the others open a file; the second stays silent, as a dead one would.
+    for (const w of mine) await w.until(() => w.texts().find((m) => m.type === 'events' && m.done), 'the replay');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const silent = mine[1]!;
+    mine[0]!.socket.send(PING_FRAME);
+    await mine[0]!.until(() => mine[0]!.texts().some((m) => m.type === 'pong'), 'the pong');
+    mine.forEach((w, i) => i > 1 && w.send({ type: 'presence', file: `asset:tab-${i}.md` }));
+    await owners.until(() => viewerSockets().filter((p) => p.file !== null).length === MAX_SOCKETS_PER_PERSON - 2, 'the files in presence');
+
+    const newest = await open(viewer, base, sessionId);
+    await silent.until(() => silent.closed, 'the silent socket to be replaced');
+    expect(silent.closed).toEqual({ code: CLOSE_CODES.TOO_MANY_SOCKETS, reason: 'SOCKET_REPLACED' });
+    expect(silent.texts().at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'SOCKET_REPLACED' }));
+    await newest.until(() => newest.texts().find((m) => m.type === 'hello'), 'the new socket\'s hello');
+    newest.send({ type: 'hello', lastSeq: 0 });
+    newest.send({ type: 'presence', file: 'asset:newest.md' });
+    // In presence: the newest socket on its file, the six on theirs, the pinging one on none; the silent one gone.
+    const files = () => viewerSockets().map((p) => p.file ?? 'none').sort();
+    const expected = ['asset:newest.md', ...mine.slice(2).map((_, i) => `asset:tab-${i + 2}.md`), 'none'].sort();
+    await owners.until(() => JSON.stringify(files()) === JSON.stringify(expected) && files(), 'the replaced socket gone from presence');
+    expect(newest.closed).toBeNull();
+    expect(mine.filter((w) => w !== silent).every((w) => w.closed === null)).toBe(true);
+
+    // Another person is not held to the viewer's cap, and their sockets are never the ones replaced.
     const second = await connect(owner, base, sessionId);
-    await owners.until(() => present(owners).length === MAX_SOCKETS_PER_PERSON + 2 && present(owners), 'the owner\'s second socket in presence');
-    expect(viewerSockets()).toBe(MAX_SOCKETS_PER_PERSON);
-
-    // A tab closed frees its place.
-    mine[0]!.close();
-    await owners.until(() => viewerSockets() === MAX_SOCKETS_PER_PERSON - 1, 'the closed socket gone from presence');
-    const again = await connect(viewer, base, sessionId);
-    await again.until(() => again.texts().find((m) => m.type === 'events' && m.done), 'the replay on the new socket');
-    expect(again.closed).toBeNull();
-    for (const w of [owners, second, again, ...mine.slice(1)]) w.close();
+    await owners.until(() => present(owners).length === MAX_SOCKETS_PER_PERSON + 2, 'the owner\'s second socket in presence');
+    expect([owners.closed, second.closed]).toEqual([null, null]);
+    for (const w of [owners, second, newest, ...mine]) w.close();
   });
 
   it('closes any socket past the session\'s cap at connect (4432 SESSION_FULL), whoever opens it', async () => {

@@ -44,16 +44,37 @@ function make(ctx: FailureContext, init: ProviderErrorInit): ProviderError {
   });
 }
 
-/** The provider's own words, shortened, without markup; redacted later with the whole message. */
+/** A JSON media type (`application/json`, `…+json`), as a Content-Type header names it. */
+function isJsonType(contentType: string | null | undefined): boolean {
+  const media = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return media === 'application/json' || media.endsWith('+json');
+}
+
+/**
+ * The provider's own words, shortened, without markup; redacted later with the whole message.
+ * Quoted only from an OpenAI-style error object: `{"error": {"message": "…"}}`, or a top-level
+ * `{"message": "…"}` (chat-client.ts reads that as the error itself), in an answer labelled JSON;
+ * or an error object a 2xx answer carried (a stream's error event, parsed as data). Anything else
+ * (an HTML page, plain text, other JSON) is never quoted, only our own words for its status: a
+ * base URL whose name resolves to a private address (a Worker cannot check that) would otherwise
+ * make the connection test read out an internal service's answer.
+ */
 function providerText(error: APIError): string | undefined {
+  if (error.status !== undefined && !isJsonType(error.headers?.get('content-type'))) return undefined;
   const body = error.error as { message?: unknown } | undefined;
-  const raw = typeof body?.message === 'string' ? body.message : error.message.replace(/^\d{3}\s+/, '');
-  const text = raw
+  if (typeof body !== 'object' || body === null || typeof body.message !== 'string') return undefined;
+  const text = body.message
     .replace(/<[^>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   if (!text || /status code \(no body\)/.test(text)) return undefined;
   return text.length > PROVIDER_TEXT_LIMIT ? `${text.slice(0, PROVIDER_TEXT_LIMIT)}…` : text;
+}
+
+/** Whatever the provider said, to tell failures apart (tools refused, a context too long): never quoted (providerText is). */
+function anyText(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' ? body.message : error.message.replace(/^\d{3}\s+/, '');
 }
 
 function said(error: APIError): string {
@@ -185,7 +206,7 @@ function fromStatus(error: APIError, status: number, ctx: FailureContext): Provi
     });
   }
   // Before 404: OpenRouter answers 404 when no endpoint of the model supports tool use.
-  const noTools = status >= 400 && status < 500 ? noToolsFlavour(providerText(error) ?? '') : null;
+  const noTools = status >= 400 && status < 500 ? noToolsFlavour(anyText(error)) : null;
   if (noTools !== null) {
     return make(ctx, {
       ...base,
@@ -217,7 +238,7 @@ function fromStatus(error: APIError, status: number, ctx: FailureContext): Provi
       retryable: false,
     });
   }
-  const tooLong = providerCode === 'context_length_exceeded' || /context length|maximum context|too many tokens/i.test(providerText(error) ?? '');
+  const tooLong = providerCode === 'context_length_exceeded' || /context length|maximum context|too many tokens/i.test(anyText(error));
   return make(ctx, {
     ...base,
     kind: 'bad_request',

@@ -103,4 +103,15 @@ describe('connectLive keep-alive', () => {
     expect(FakeSocket.all).toHaveLength(1);
     connection.close();
   });
+
+  it('stays closed when a newer tab of the same person replaced it (4432 SOCKET_REPLACED), even when the network comes back', async () => {
+    const { statuses, socket, connection, network } = await start();
+    socket.closedBy(CLOSE_CODES.TOO_MANY_SOCKETS, 'SOCKET_REPLACED');
+    expect(statuses.at(-1)).toEqual({ status: 'closed', code: CLOSE_CODES.TOO_MANY_SOCKETS });
+    network.dispatchEvent(new Event('online'));
+    await vi.advanceTimersByTimeAsync(30_000);
+    // Reconnecting would replace the newer tab's socket in turn: two tabs would take turns for ever.
+    expect(FakeSocket.all).toHaveLength(1);
+    connection.close();
+  });
 });

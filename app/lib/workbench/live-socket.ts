@@ -67,17 +67,21 @@ const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   CLOSE_CODES.RATE_LIMITED,
   CLOSE_CODES.MEMBERSHIP_REVOKED,
   CLOSE_CODES.SIGNED_OUT,
-  // Refused at connect for too many open sockets: reconnecting would be refused the same way.
+  // Refused at connect for too many open sockets (reconnecting would be refused the same way), or
+  // replaced by a newer socket of the same person (SOCKET_REPLACED): reconnecting would replace
+  // that one in turn, and two tabs would take the place from each other for ever.
   CLOSE_CODES.TOO_MANY_SOCKETS,
 ]);
 
 /**
  * Why the server closed the socket for good, in plain words in the interface language (null for a
- * code without one). `reason` tells the two caps of 4432 apart (the person's tabs, the session's total).
+ * code without one). `reason` tells the three cases of 4432 apart (the person's tabs, the session's
+ * total, this tab replaced by a newer one of the same person).
  */
 export function closeExplanation(code: number, reason = ''): string | null {
   switch (code) {
     case CLOSE_CODES.TOO_MANY_SOCKETS:
+      if (reason === 'SOCKET_REPLACED') return t('workbench.closeReasons.socketReplaced', { max: MAX_SOCKETS_PER_PERSON });
       return reason === 'SESSION_FULL' ? t('workbench.closeReasons.sessionFull', { max: MAX_SOCKETS_PER_SESSION }) : t('workbench.closeReasons.tooManySockets', { max: MAX_SOCKETS_PER_PERSON });
     case CLOSE_CODES.MEMBERSHIP_REVOKED:
       return t('workbench.closeReasons.membershipRevoked');

@@ -68,6 +68,9 @@ describe('the workbench in Chinese', () => {
       `你在过多的标签页或窗口中打开了这个会话（最多 ${MAX_SOCKETS_PER_PERSON} 个）。请关闭一个，然后重新加载此页面。`,
     );
     expect(closeExplanation(CLOSE_CODES.TOO_MANY_SOCKETS, 'SESSION_FULL')).toBe(`这个会话当前打开的连接过多（最多 ${MAX_SOCKETS_PER_SESSION} 个）。请稍后重新加载此页面再试。`);
+    expect(closeExplanation(CLOSE_CODES.TOO_MANY_SOCKETS, 'SOCKET_REPLACED')).toBe(
+      `你在另一个标签页或窗口中打开了这个会话，而你到它的 ${MAX_SOCKETS_PER_PERSON} 个连接已全部占用，因此这个标签页已停止跟进。重新加载此页面即可在这里继续跟进。`,
+    );
   });
 
   it('follows a switch back to English at once: labels are read when shown', async () => {
@@ -84,5 +87,6 @@ describe('the workbench in Chinese', () => {
       `This session is open in too many of your tabs or windows (at most ${MAX_SOCKETS_PER_PERSON}). Close one, then reload this page.`,
     );
     expect(closeExplanation(CLOSE_CODES.TOO_MANY_SOCKETS, 'SESSION_FULL')).toContain(`(at most ${MAX_SOCKETS_PER_SESSION})`);
+    expect(closeExplanation(CLOSE_CODES.TOO_MANY_SOCKETS, 'SOCKET_REPLACED')).toContain('Reload this page to follow it here again.');
   });
 });

@@ -4,6 +4,18 @@
  * upgrade reached the object, the role in force, and the caps on open sockets (SECURITY.md "Live
  * channel"): MAX_SOCKETS_PER_PERSON per person, MAX_SOCKETS_PER_SESSION for everyone. A refused
  * socket is closed at once with its code; it never joins presence nor costs anyone a broadcast.
+ *
+ * A person at their own cap is not refused: their socket that gave the oldest sign of life (its
+ * last frame, its last keep-alive ping, else its connect) is closed instead, with 4432 and the
+ * reason SOCKET_REPLACED. A socket whose client died without a close (a laptop slept, the network
+ * changed) keeps its place until the platform notices, so a person reconnecting after a few network
+ * flaps would otherwise be locked out by their own dead sockets. Evicting only sockets silent past
+ * a threshold was weighed and not chosen: a live tab that only watches sends nothing (it pings only
+ * when it hears nothing, and a busy session talks to it all the time), so silence cannot tell it
+ * from a dead one, and a flap's dead socket is younger than any useful threshold. No reconnect war:
+ * 4432 is final in the app (and in every client that knew 4432 before this reason existed), so
+ * the replaced tab says why and waits for its person instead of reconnecting and replacing the next.
+ * The session's cap stays a refusal: the sockets there are other people's.
  */
 import { ERROR_CODES } from '../../../shared/errors.ts';
 import { CLOSE_CODES, IDENTITY_HEADERS, MAX_SOCKETS_PER_PERSON, MAX_SOCKETS_PER_SESSION, PRESENCE_INTERVAL_MS, SocketIdentity } from '../../../shared/protocol.ts';
@@ -36,6 +48,10 @@ export interface AdmissionDeps {
   /** The open sockets (roster.ts), this one included. */
   connections(): Iterable<SessionConnection>;
   limits: SocketLimits;
+  /** The socket's latest sign of life besides its connect (ms: its last frame or keep-alive ping), null when none is known. */
+  heardAt(connection: SessionConnection): number | null;
+  /** Close `connection` for the newer socket of its person (SOCKET_REPLACED), telling it why. */
+  replace(connection: SessionConnection): void;
 }
 
 export interface Admitted {
@@ -73,27 +89,33 @@ export function admit(connection: SessionConnection, headers: Headers, deps: Adm
     connection.close(CLOSE_CODES.MEMBERSHIP_REVOKED, 'MEMBERSHIP_REVOKED');
     return null;
   }
-  const over = overCap(connection, identity.data.userId, deps);
-  if (over) {
-    send(connection, { type: 'error', code: over, message: ERROR_CODES[over].message });
-    connection.close(CLOSE_CODES.TOO_MANY_SOCKETS, over);
+  const { mine, all } = openSockets(connection, identity.data.userId, deps);
+  // The person's own cap first: one of their sockets makes room (a place in the session's cap too).
+  if (mine.length >= deps.limits.perPerson) deps.replace(quietest(mine, deps));
+  else if (all >= deps.limits.perSession) {
+    send(connection, { type: 'error', code: 'SESSION_FULL', message: ERROR_CODES.SESSION_FULL.message });
+    connection.close(CLOSE_CODES.TOO_MANY_SOCKETS, 'SESSION_FULL');
     return null;
   }
   return { you: { ...identity.data, role }, loginSession, readAt };
 }
 
-/** Which cap one more socket of `userId` would pass, if any: the person's own first (they can act on it). */
-function overCap(connection: SessionConnection, userId: string, deps: AdmissionDeps): 'TOO_MANY_SOCKETS' | 'SESSION_FULL' | null {
-  let mine = 0;
+/** The open sockets of `userId` and how many are open in all, `connection` aside. */
+function openSockets(connection: SessionConnection, userId: string, deps: AdmissionDeps): { mine: SessionConnection[]; all: number } {
+  const mine: SessionConnection[] = [];
   let all = 0;
   for (const other of deps.connections()) {
     const state = other === connection ? null : other.state;
     // A socket being closed (revoked) no longer counts; one without a state was refused at its connect.
     if (!state || state.revoked) continue;
     all++;
-    if (state.userId === userId) mine++;
+    if (state.userId === userId) mine.push(other);
   }
-  if (mine >= deps.limits.perPerson) return 'TOO_MANY_SOCKETS';
-  if (all >= deps.limits.perSession) return 'SESSION_FULL';
-  return null;
+  return { mine, all };
+}
+
+/** The socket whose latest sign of life is the oldest (the first such, the oldest, on a tie). */
+function quietest(sockets: SessionConnection[], deps: AdmissionDeps): SessionConnection {
+  const lastSign = (c: SessionConnection) => Math.max(Date.parse(c.state!.since), deps.heardAt(c) ?? 0);
+  return sockets.reduce((quiet, c) => (lastSign(c) < lastSign(quiet) ? c : quiet));
 }

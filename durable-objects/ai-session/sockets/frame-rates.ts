@@ -71,6 +71,12 @@ export class FrameRates {
     return true;
   }
 
+  /** When the socket's last frame was counted (ms), or null when none was since this instance woke. */
+  heardAt(socketId: string): number | null {
+    const buckets = this.#buckets.get(`s:${socketId}`);
+    return buckets ? Math.max(...[...buckets.values()].map((b) => b.at)) : null;
+  }
+
   /** A socket closed: its own buckets go; its person's stay until they have refilled (a full bucket is the same as none). */
   forget(socketId: string, userId: string | null, now = Date.now()): void {
     this.#buckets.delete(`s:${socketId}`);

@@ -46,6 +46,12 @@ export class Presence {
     }, wait);
   }
 
+  /** The object released its storage: no broadcast is left due (it would read the session that is gone). */
+  stop(): void {
+    if (this.#due !== null) clearTimeout(this.#due);
+    this.#due = null;
+  }
+
   /** A socket that just subscribed: the list now, to it alone. */
   welcome(connection: SessionConnection): void {
     if (!this.#deps.live()) return;

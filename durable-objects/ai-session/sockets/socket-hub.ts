@@ -14,18 +14,7 @@ import * as syncProtocol from 'y-protocols/sync';
 import { atLeast, type Role } from '../../../shared/api/common.ts';
 import type { MembershipChanged, SignedOut, SocketChannelMessage } from '../../../shared/ai/project-channel.ts';
 import { ERROR_CODES } from '../../../shared/errors.ts';
-import {
-  CLOSE_CODES,
-  ClientMessage,
-  MAX_CLIENT_BINARY_FRAME_BYTES,
-  MAX_SOCKETS_PER_PERSON,
-  MAX_CLIENT_TEXT_FRAME_BYTES,
-  PROTOCOL_VERSION,
-  YJS_MESSAGE,
-  utf8Bytes,
-  type CloseCode,
-  type FrameKind,
-} from '../../../shared/protocol.ts';
+import { CLOSE_CODES, ClientMessage, MAX_CLIENT_BINARY_FRAME_BYTES, MAX_SOCKETS_PER_PERSON, MAX_CLIENT_TEXT_FRAME_BYTES, PROTOCOL_VERSION, YJS_MESSAGE, utf8Bytes, type CloseCode, type FrameKind } from '../../../shared/protocol.ts';
 import { ApiError } from '../../../shared/api-error.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import { Presence } from './presence.ts';
@@ -53,6 +42,8 @@ export interface SocketHubDeps {
   replayPageSize(): number;
   /** Sockets one person may open (`AI_SOCKETS_PER_PERSON`; default MAX_SOCKETS_PER_PERSON). */
   socketsPerPerson?: number;
+  /** When the platform last answered the socket's keep-alive ping (ms), null if never. */
+  pingedAt?(connection: SessionConnection): number | null;
 }
 
 export class SocketHub {
@@ -73,7 +64,9 @@ export class SocketHub {
     if (deps.socketsPerPerson) this.limits.perPerson = deps.socketsPerPerson;
     this.#rates = new FrameRates(this.limits.perPerson / MAX_SOCKETS_PER_PERSON);
     const { members, signOuts } = deps;
-    this.#admission = { projectId: () => deps.core.meta?.projectId ?? null, members, signOuts, connections: () => deps.connections(), limits: this.limits };
+    const heardAt = (c: SessionConnection) => Math.max(this.#rates.heardAt(c.id) ?? 0, deps.pingedAt?.(c) ?? 0) || null;
+    const replace = (c: SessionConnection) => this.#revoke(c, 'SOCKET_REPLACED');
+    this.#admission = { projectId: () => deps.core.meta?.projectId ?? null, members, signOuts, connections: () => deps.connections(), limits: this.limits, heardAt, replace };
     this.#presence = new Presence({
       connections: () => deps.connections(),
       live: () => this.#live,
@@ -125,6 +118,11 @@ export class SocketHub {
     this.#presence.changed();
   }
 
+  /** The object released its storage: a presence list still due is not sent. */
+  stop(): void {
+    this.#presence.stop();
+  }
+
   /** A socket is gone (or going): its cursor disappears for the others, and the presence list updates. */
   farewell(connection: SessionConnection): void {
     const state = connection.state;
@@ -162,14 +160,14 @@ export class SocketHub {
     return known === undefined ? state.role : known;
   }
 
-  /** Close a socket whose person lost access, telling them why first. */
-  #revoke(connection: SessionConnection, code: 'MEMBERSHIP_REVOKED' | 'SIGNED_OUT'): void {
+  /** Close a socket whose person lost access, or one a newer socket of theirs replaced (admission.ts), telling them why first. */
+  #revoke(connection: SessionConnection, code: 'MEMBERSHIP_REVOKED' | 'SIGNED_OUT' | 'SOCKET_REPLACED'): void {
     const state = connection.state;
     if (!state || state.revoked) return;
     connection.setState({ ...state, revoked: true });
     this.#deps.subscribersChanged();
     send(connection, { type: 'error', code, message: ERROR_CODES[code].message });
-    connection.close(CLOSE_CODES[code], code);
+    connection.close(code === 'SOCKET_REPLACED' ? CLOSE_CODES.TOO_MANY_SOCKETS : CLOSE_CODES[code], code);
     this.farewell(connection);
   }
 

@@ -212,6 +212,7 @@ export const workbenchEn = {
     rateLimited: 'This page sent too many updates or reconnected too often. Wait a minute, then reload to reconnect.',
     tooManySockets: 'This session is open in too many of your tabs or windows (at most {{max}}). Close one, then reload this page.',
     sessionFull: 'Too many connections are open on this session right now (at most {{max}}). Try again later by reloading this page.',
+    socketReplaced: 'You opened this session in another tab or window while all your {{max}} connections to it were in use, so this tab stopped following it. Reload this page to follow it here again.',
     frameTooLarge: 'This page sent a message that was too large. Reload to reconnect.',
     sessionClosed: 'This AI session has ended.',
     notFound: 'This AI session does not exist any more.',

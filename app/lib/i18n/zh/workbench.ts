@@ -210,6 +210,7 @@ export const workbenchZh: Messages['workbench'] = {
     rateLimited: '这个页面发送了过多的更新或重新连接过于频繁。请等一分钟后重新加载以重新连接。',
     tooManySockets: '你在过多的标签页或窗口中打开了这个会话（最多 {{max}} 个）。请关闭一个，然后重新加载此页面。',
     sessionFull: '这个会话当前打开的连接过多（最多 {{max}} 个）。请稍后重新加载此页面再试。',
+    socketReplaced: '你在另一个标签页或窗口中打开了这个会话，而你到它的 {{max}} 个连接已全部占用，因此这个标签页已停止跟进。重新加载此页面即可在这里继续跟进。',
     frameTooLarge: '这个页面发送了过大的消息。请重新加载以重新连接。',
     sessionClosed: '这个 AI 会话已结束。',
     notFound: '这个 AI 会话已不存在。',
