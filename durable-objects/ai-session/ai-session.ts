@@ -57,6 +57,8 @@ export const TURN_WATCHDOG_MS = 15_000;
 
 /** Set in `kv` once the Worker told this session its project was deleted. */
 const PROJECT_DELETED_KEY = 'projectDeleted';
+/** How long a deleted project's session waits for its stopped turn's last writes before it releases its storage anyway. */
+const RUN_END_WAIT_MS = 10_000;
 
 export class AiSessionDurableObject extends Server<Cloudflare.Env> implements AiSessionRpc {
   static override options = { hibernate: true };
@@ -388,8 +390,11 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
         logError('ai session: the turn of a deleted project could not be stopped', error, { sessionId: this.name });
       }
       // Stop answers after a few seconds at most; the run's last writes (its ending, its audit rows)
-      // must land before the storage goes, not after it, so its whole end is awaited here.
-      await this.turns.runOf(open.id)?.catch(() => undefined);
+      // should land before the storage goes, so its end is awaited, but never for longer than
+      // RUN_END_WAIT_MS: a run stuck on a hung call must not hold the project's DELETE. A write the
+      // run makes after the release finds no table and fails; it re-creates nothing (#releasedNow).
+      const run = this.turns.runOf(open.id)?.catch(() => undefined);
+      if (run) await Promise.race([run, new Promise((resolve) => setTimeout(resolve, RUN_END_WAIT_MS))]);
     }
     // One try to hand the audit rows still waiting to D1 (the audit trail outlives the project); what
     // a failing D1 still refuses is dropped with the storage: it was about a project that is gone,
