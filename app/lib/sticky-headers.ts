@@ -67,7 +67,8 @@ export const TOP_BAR_HEIGHT = '--top-bar-height';
  */
 export function trackTopBar(bar: HTMLElement): () => void {
   const root = document.documentElement;
-  const update = () => root.style.setProperty(TOP_BAR_HEIGHT, `${bar.getBoundingClientRect().height}px`);
+  // Whole pixels, rounded up, so a bar pinned there never overlaps the top bar by a fraction of one.
+  const update = () => root.style.setProperty(TOP_BAR_HEIGHT, `${Math.ceil(bar.getBoundingClientRect().height)}px`);
   const observer = new ResizeObserver(update);
   observer.observe(bar);
   update();
@@ -85,7 +86,8 @@ export function trackTopBar(bar: HTMLElement): () => void {
  * the function that stops it.
  */
 export function trackPinnedBars(host: HTMLElement): () => void {
-  const update = () => host.style.setProperty(PINNED_BARS, `${pinnedBottom(PAGE_BARS)}px`);
+  // Whole pixels, rounded up: a fractional offset may be laid out a fraction above the bars' bottom.
+  const update = () => host.style.setProperty(PINNED_BARS, `${Math.ceil(pinnedBottom(PAGE_BARS))}px`);
   const observer = new ResizeObserver(update);
   for (const bar of document.querySelectorAll<HTMLElement>(PAGE_BARS)) observer.observe(bar);
   // Crossing a breakpoint pins or unpins a bar without always changing its size.
