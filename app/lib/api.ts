@@ -8,12 +8,15 @@
  * `INTERNAL_ERROR` value with status 0 (or the HTTP status), so pages can always show a message.
  * A 401 that means "no valid sign-in" also sends the user to /login?next=… (see `onUnauthorized`).
  */
-import { unreachableError } from './local-error.ts';
-import { t } from './i18n/i18n.svelte.ts';
+import { localError, unreachableError } from './local-error.ts';
+import { locale } from './i18n/i18n.svelte.ts';
+import type { MessageKey } from './i18n/catalogue.ts';
+import type { Locale } from '../../shared/i18n/locales.ts';
+import { serverError } from './api-errors.ts';
 import { goto } from '$app/navigation';
 import { navigating } from '$app/state';
 import { D1_BOOKMARK_HEADER, parseBookmark } from '../../shared/d1-bookmark.ts';
-import { isErrorCode, type ErrorBody, type ErrorCode, type ErrorDetail } from '../../shared/errors.ts';
+import type { ErrorBody, ErrorCode, ErrorDetail } from '../../shared/errors.ts';
 import { safeNextPath } from './safe-next-path.ts';
 import type { GraphEditInput } from '../../shared/api/graph-edit.ts';
 import type {
@@ -138,8 +141,9 @@ function handleUnauthorized(error: ErrorBody): void {
 // ---------------------------------------------------------------------------------------------
 // Transport
 
-function failure(status: number, code: ErrorCode, message: string, hints?: string[]): ApiResult<never> {
-  return { ok: false, status, error: { code, message, ...(hints ? { hints } : {}) } };
+/** A failure the client words itself, read in the language shown when it is shown. */
+function failure(status: number, key: MessageKey, hintKeys?: MessageKey[]): ApiResult<never> {
+  return { ok: false, status, error: localError('INTERNAL_ERROR', key, { status }, hintKeys) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -147,12 +151,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Reads the envelope's error half; anything unexpected still yields a readable message. */
-function readError(status: number, value: unknown): ErrorBody {
+function readError(status: number, value: unknown, sentIn: Locale): ErrorBody {
   if (isRecord(value) && typeof value.code === 'string' && typeof value.message === 'string') {
-    const code: ErrorCode = isErrorCode(value.code) ? value.code : 'INTERNAL_ERROR';
-    return { ...value, code, message: value.message };
+    return serverError({ ...value, code: value.code, message: value.message }, sentIn);
   }
-  return { code: 'INTERNAL_ERROR', message: t('network.noUsableError', { status }) };
+  return localError('INTERNAL_ERROR', 'network.noUsableError', { status });
 }
 
 function buildUrl(path: string, query: Query | undefined): string {
@@ -197,29 +200,31 @@ async function send(fetchFn: FetchLike, method: Method, path: string, options: R
  * page. The typed clients (this file, llm-profile-api.ts, workbench/sessions-api.ts) all use it.
  */
 export async function request<T>(fetchFn: FetchLike, method: Method, path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+  // The Worker answers errors in the language of the cookie sent, the one shown when sending.
+  const sentIn = locale();
   const response = await send(fetchFn, method, path, options, 'application/json');
   if (!response) return UNREACHABLE();
-  return readEnvelope<T>(response, options);
+  return readEnvelope<T>(response, options, sentIn);
 }
 
-async function readEnvelope<T>(response: Response, options: RequestOptions): Promise<ApiResult<T>> {
+async function readEnvelope<T>(response: Response, options: RequestOptions, sentIn: Locale): Promise<ApiResult<T>> {
   let payload: unknown;
   try {
     payload = await response.json();
   } catch {
-    return failure(response.status, 'INTERNAL_ERROR', t('network.noReadableBody', { status: response.status }), [t('network.tryAgain')]);
+    return failure(response.status, 'network.noReadableBody', ['network.tryAgain']);
   }
 
   // The data half is typed by the shared contracts the Worker itself is written against; the
   // client checks the envelope's shape and trusts its own server for the rest.
   if (!isRecord(payload) || !('data' in payload) || !('error' in payload)) {
-    return failure(response.status, 'INTERNAL_ERROR', t('network.unexpectedForm', { status: response.status }));
+    return failure(response.status, 'network.unexpectedForm');
   }
   if (response.ok && payload.error === null) {
     return { ok: true, data: payload.data as T };
   }
 
-  const error = readError(response.status, payload.error);
+  const error = readError(response.status, payload.error, sentIn);
   if (response.status === 401 && SESSION_CODES.has(error.code) && !options.anonymous) handleUnauthorized(error);
   return { ok: false, error, status: response.status };
 }
@@ -241,10 +246,11 @@ export function attachmentFileName(header: string | null, fallback: string): str
 
 /** A file download: the body as a Blob on success, the usual error value otherwise. */
 async function download(fetchFn: FetchLike, path: string, fallbackName: string): Promise<ApiResult<ExportedPackage>> {
+  const sentIn = locale();
   const response = await send(fetchFn, 'GET', path, {}, 'application/zip, application/json');
   if (!response) return UNREACHABLE();
   const type = response.headers.get('content-type') ?? '';
-  if (!response.ok || type.includes('application/json')) return readEnvelope<never>(response, {});
+  if (!response.ok || type.includes('application/json')) return readEnvelope<never>(response, {}, sentIn);
   const warnings = Number(response.headers.get('x-bmad-warnings') ?? '0');
   let warningList: ExportedPackage['warningList'] = [];
   try {

@@ -21,7 +21,7 @@ export function revertQuestion(objectKey: string, laterRevisions: readonly numbe
     : t('history.revertQuestionKeeps', { key: objectKey, span: revisionSpan(laterRevisions) });
 }
 
-/** The explicit restore's button, offered when the revert was refused. */
+/** The explicit restore's button, offered on a change later revisions edited (and after a refused revert). */
 export function restoreLabel(laterRevisions: readonly number[]): string {
   return t('history.restoreLabel', { span: revisionSpan(laterRevisions) });
 }

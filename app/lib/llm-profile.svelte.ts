@@ -44,7 +44,11 @@ function originOf(url: string | null): string | null {
 }
 
 function toOutcome(result: ApiResult<LlmProfileTestResult>): LlmTestOutcome {
-  if (!result.ok) return { type: 'failed', code: result.error.code, message: result.error.message, hints: result.error.hints ?? [] };
+  if (!result.ok) {
+    // Read when shown: a language switch re-words the error (api-errors.ts `serverError`).
+    const error = result.error;
+    return { type: 'failed', code: error.code, get message() { return error.message; }, get hints() { return error.hints ?? []; } };
+  }
   const data = result.data;
   return data.ok
     ? { type: 'ok', latencyMs: data.latencyMs, model: data.model }

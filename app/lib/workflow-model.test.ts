@@ -6,6 +6,7 @@ import {
   issuesByNode,
   nodesUsingAgent,
   readGraphLoosely,
+  stepFilePath,
   stepForNode,
   workflowFilePaths,
   type LooseGraph,
@@ -68,6 +69,12 @@ describe('stepForNode', () => {
     expect(stepForNode(steps, { id: 'a', file: 'steps/a.md' })?.markdown).toBe('# A (by file)');
     expect(stepForNode(steps, { id: 'a', file: 'steps/renamed.md' })?.markdown).toBe('# A (recorded)');
     expect(stepForNode(steps, { id: 'b', file: 'steps/b.md' })).toBeUndefined();
+  });
+
+  it('gives a node’s step file path: the stored one, the one the graph names, and none made up for a node naming none', () => {
+    expect(stepFilePath(steps, { id: 'a', file: '' })).toBe('steps/old-a.md');
+    expect(stepFilePath(steps, { id: 'b', file: 'steps/b.md' })).toBe('steps/b.md');
+    expect(stepFilePath(steps, { id: 'b', file: '' })).toBeUndefined();
   });
 });
 

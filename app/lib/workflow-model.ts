@@ -86,6 +86,15 @@ export function stepForNode(steps: readonly StepView[], node: Pick<LooseNode, 'i
   return steps.find((s) => s.path === node.file) ?? steps.find((s) => s.nodeId === node.id);
 }
 
+/**
+ * The path of a node's step file: the stored file's, else the one the graph names (not stored
+ * yet: saving creates it there). Undefined for a node that names none and has none stored: no
+ * path is made up for it.
+ */
+export function stepFilePath(steps: readonly StepView[], node: Pick<LooseNode, 'id' | 'file'>): string | undefined {
+  return stepForNode(steps, node)?.path ?? (node.file || undefined);
+}
+
 export interface IssueCounts {
   errors: number;
   warnings: number;

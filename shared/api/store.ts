@@ -141,4 +141,9 @@ export interface HistoryEntryDetailView extends HistoryEntryView {
   contentAfter: string | null;
   /** The revisions (oldest first) of later writes to the same object: what a revert keeps or a restore discards. */
   laterRevisions: number[];
+  /**
+   * The revision of the object's scope (its workflow, the agents, the assets) when this was read:
+   * the revision an explicit restore names as the one its person saw. Null when the scope is gone.
+   */
+  scopeRevision: number | null;
 }

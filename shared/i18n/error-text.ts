@@ -8,8 +8,9 @@ import { ERROR_TEXT_ZH } from './error-text.zh.ts';
 import type { Locale } from './locales.ts';
 import { waitText } from './wait-text.ts';
 
-/** RATE_LIMITED with its Retry-After, in the languages other than English (which keeps the server's words). */
-const RETRY_IN: Record<Exclude<Locale, 'en'>, (wait: string) => string> = {
+/** RATE_LIMITED with its Retry-After, in each language (English from the Worker names what was tried). */
+const RETRY_IN: Record<Locale, (wait: string) => string> = {
+  en: (wait) => `Too many attempts. Try again in ${wait}.`,
   zh: (wait) => `尝试次数过多，请在 ${wait}后再试。`,
 };
 
@@ -30,11 +31,20 @@ export function errorText(code: ErrorCode, locale: Locale): ErrorText {
  */
 export function localiseErrorBody<T extends { code: ErrorCode; message: string }>(body: T, locale: Locale): T & { hints?: string[] } {
   if (locale === 'en') return body;
+  return { ...body, ...errorBodyWords(body, locale) };
+}
+
+/**
+ * The words of an error body in a language, from its code and the fields it carries: the table's
+ * message and hint, except that a RATE_LIMITED body with `retryAfterSeconds` says how long to wait.
+ * What the app shows when the body arrived in another language than the one now shown.
+ */
+export function errorBodyWords(body: { code: ErrorCode }, locale: Locale): { message: string; hints: string[] } {
   const text = errorText(body.code, locale);
   const wait = (body as { retryAfterSeconds?: unknown }).retryAfterSeconds;
   // A 429 that says how long to wait keeps saying it in the reader's language.
   if (body.code === 'RATE_LIMITED' && typeof wait === 'number' && wait > 0) {
-    return { ...body, message: RETRY_IN[locale](waitText(wait, locale)), hints: [text.hint] };
+    return { message: RETRY_IN[locale](waitText(wait, locale)), hints: [text.hint] };
   }
-  return { ...body, message: text.message, hints: [text.hint] };
+  return { message: text.message, hints: [text.hint] };
 }

@@ -1,8 +1,9 @@
 /**
  * The Builder's editors in a real browser: import the branching test package through the projects
  * page, draw its graph, edit a step in CodeMirror with live validation, save, read the change in
- * history and revert it, create assets with the path checked as you type, and follow an AI
- * workbench entry point to its parsed target.
+ * history and revert it (and find the whole-file restore offered once a later revision edited it),
+ * create assets with the path checked as you type, and follow an AI workbench entry point to its
+ * parsed target.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -164,10 +165,18 @@ describeBrowser('editors (browser)', () => {
     expect(await page.getByTestId('diff-added').textContent()).toBe('+2');
     expect(await page.getByTestId('diff-removed').textContent()).toBe('−1');
     expect(await page.locator('[data-testid="diff-line"][data-kind="add"]', { hasText: 'Confirm the goal' }).count()).toBe(1);
+    // Nothing edited the step since: a revert puts it back as it was, and no whole-file restore is offered.
+    expect(await page.getByTestId('history-restore-before').count()).toBe(0);
     await page.getByTestId('history-revert').click();
     await page.getByTestId('history-revert-confirm').click();
     await page.getByTestId('history-reverted').waitFor();
     await page.locator(`[data-testid="history-entry"][data-action="revert"][data-object-key="step:main/${STEP_ID}"]`).waitFor();
+
+    // The update again: the revert is a later revision of the step, so restoring the whole file from
+    // before the update is an explicit action there, naming what it would discard (no refused revert needed).
+    await page.locator(`[data-testid="history-entry"][data-action="update"][data-object-key="step:main/${STEP_ID}"]`).first().getByTestId('history-open').click();
+    await page.getByTestId('history-restore-before').waitFor();
+    expect(await page.getByTestId('history-restore-before').textContent()).toContain(`discarding revision ${revisionBefore + 2}'s edits`);
 
     // The reverted step is back to the imported text, and so is the inspector.
     expect(await storedStep(context, product.url, projectId, STEP_ID)).toBe(original);

@@ -2,11 +2,14 @@
  * The language switch in the top bar is remembered: a switch to 简体中文 shows at once, survives a
  * reload, and is saved on the account, so signing in on another browser (whose language is English
  * and which has never seen the choice) opens in Chinese too; switching back there sticks as well.
+ * An error the server answered, on screen at the switch, is re-worded in the new language.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { en } from '../../app/lib/i18n/en.ts';
 import { zh } from '../../app/lib/i18n/zh.ts';
+import { ERROR_CODES } from '../../shared/errors.ts';
+import { errorText } from '../../shared/i18n/error-text.ts';
 import { describeBrowser, newUser, registerViaApi, startSuite, type Suite } from './harness.ts';
 
 /** The projects page's heading and the document's language. */
@@ -77,5 +80,45 @@ describeBrowser('the language switch (browser)', () => {
 
     await first.close();
     await second.close();
+  });
+
+  it('re-words a server error already on screen when the language is switched, and back', { timeout: 120_000 }, async () => {
+    const base = suite.product.url;
+    const user = newUser('Reworder');
+    await registerViaApi(suite.product, user);
+    const context = await suite.browser.newContext({ baseURL: base, locale: 'en-US' });
+    const login = await context.request.post(`${base}/api/auth/login`, { data: { email: user.email, password: user.password }, headers: { origin: base } });
+    expect(login.status()).toBe(200);
+    const created = await context.request.post(`${base}/api/projects`, { data: { name: `Reword ${user.name}` }, headers: { origin: base } });
+    expect(created.status()).toBe(201);
+    const projectId = ((await created.json()) as { data: { project: { id: string } } }).data.project.id;
+
+    // ---- In English: adding an email no account uses is refused with the server's own words.
+    const page = await context.newPage();
+    await page.goto(`/projects/${projectId}/members`);
+    await page.locator('#member-email').fill('nobody-here@example.test');
+    await page.getByTestId('add-member-submit').click();
+    const error = page.getByTestId('add-member-error');
+    await error.waitFor();
+    expect(await error.getAttribute('data-code')).toBe('USER_NOT_FOUND');
+    const english = (await error.textContent()) ?? '';
+    expect(english).toContain(ERROR_CODES.USER_NOT_FOUND.message);
+    expect(english).toContain('Ask them to register, then add them again.');
+
+    // ---- Switched to Chinese with the error on screen: it reads in Chinese, from its code.
+    await page.getByTestId('language-switch').selectOption('zh');
+    await page.locator('html[lang^="zh"]').waitFor({ state: 'attached' });
+    await expect.poll(async () => (await error.textContent()) ?? '').toContain(errorText('USER_NOT_FOUND', 'zh').message);
+    const chinese = (await error.textContent()) ?? '';
+    expect(chinese).toContain(errorText('USER_NOT_FOUND', 'zh').hint);
+    expect(chinese).not.toContain(ERROR_CODES.USER_NOT_FOUND.message);
+
+    // ---- And back: the server's English words again.
+    await page.getByTestId('language-switch').selectOption('en');
+    await page.locator('html[lang="en"]').waitFor({ state: 'attached' });
+    await expect.poll(async () => (await error.textContent()) ?? '').toContain('Ask them to register, then add them again.');
+    expect((await error.textContent()) ?? '').not.toContain(errorText('USER_NOT_FOUND', 'zh').message);
+
+    await context.close();
   });
 });

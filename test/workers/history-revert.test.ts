@@ -59,6 +59,8 @@ describe('revert of an older change', () => {
     const change = (await entries()).find((e) => e.newRevision === 3)!;
     const detail = await owner.get(`${base}/history/${change.id}`);
     expect(detail.data.entry.laterRevisions).toEqual([4]);
+    // The workflow's revision now: what an explicit restore of this change names as seen.
+    expect(detail.data.entry.scopeRevision).toBe(4);
 
     const reverted = await owner.post(`${base}/history/${change.id}/revert`);
     expect(reverted.status).toBe(200);

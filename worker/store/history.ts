@@ -6,7 +6,7 @@ import { and, desc, eq, gt, inArray, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { aiAuditEvents, revisionHistory, users, workflowSteps, workflows } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
-import { commitChanges, readRevision, type CommitContext, type ObjectWrite } from './commit.ts';
+import { commitChanges, readRevision, type CommitContext, type ObjectWrite, type RevisionScope } from './commit.ts';
 import { parseObjectKey } from '../../shared/object-keys.ts';
 import { nextWorkflowPosition } from './workflow-order.ts';
 import type { HistoryAction, HistoryEntryDetailView, HistoryEntryView } from '../../shared/api/store.ts';
@@ -143,8 +143,22 @@ export async function laterRevisions(db: Db, projectId: string, entry: Pick<Entr
 
 export async function getHistoryEntry(db: Db, projectId: string, historyId: string): Promise<HistoryEntryDetailView> {
   const row = await loadEntry(db, projectId, historyId);
-  const [[view], later] = await Promise.all([withOverrides(db, projectId, [toView(row)]), laterRevisions(db, projectId, row)]);
-  return { ...view!, contentBefore: row.contentBefore, contentAfter: row.contentAfter, laterRevisions: later };
+  const scope = scopeOfKey(row.objectKey);
+  const [[view], later, scopeRevision] = await Promise.all([
+    withOverrides(db, projectId, [toView(row)]),
+    laterRevisions(db, projectId, row),
+    scope ? readRevision(db, projectId, scope) : Promise.resolve(undefined),
+  ]);
+  return { ...view!, contentBefore: row.contentBefore, contentAfter: row.contentAfter, laterRevisions: later, scopeRevision: scopeRevision ?? null };
+}
+
+/** The revision scope an object's writes move: its workflow's, the agents' or the assets'. */
+function scopeOfKey(objectKey: string): RevisionScope | undefined {
+  const key = parseObjectKey(objectKey);
+  if (!key) return undefined;
+  if (key.kind === 'agent') return { kind: 'agents' };
+  if (key.kind === 'asset') return { kind: 'assets' };
+  return 'workflowId' in key ? { kind: 'workflow', workflowId: key.workflowId } : undefined;
 }
 
 export function meta(row: { metaJson: string | null }): Record<string, unknown> {

@@ -49,4 +49,10 @@ describe('the message catalogues', () => {
     const allowed = new Set(['common.product', 'common.pageTitle']);
     expect(untranslated.map(([key]) => key).filter((key) => !allowed.has(key))).toEqual([]);
   });
+
+  it('describe the model timeout as the longest silence allowed, not a whole turn’s time (worker/llm/idle-watch.ts)', () => {
+    expect(en.llm.timeoutHint).toMatch(/longest the model may stay silent/);
+    expect(en.llm.timeoutHint).toMatch(/between its pieces/);
+    expect(zh.llm.timeoutHint).toMatch(/沉默的最长时间/);
+  });
 });

@@ -217,7 +217,7 @@ export async function mountMergeDiff(host: HTMLElement, options: MergeDiffOption
   let moves = 0;
   const move = (go: typeof goToNextChunk): boolean => {
     const token = ++moves;
-    pinnedBars = stickyHeaderBottom();
+    pinnedBars = stickyHeaderBottom(staging.dom);
     const moved = go({ state: staging.state, dispatch: (tr) => staging.dispatch(tr) });
     // CodeMirror scrolls on its next frame: the room is for that scroll only.
     requestAnimationFrame(() =>

@@ -45,7 +45,7 @@ export const llm = {
   emptyKeeps: 'Empty keeps the saved key.',
   keysEncrypted: 'Keys are stored encrypted and never shown again.',
   timeout: 'Timeout (seconds)',
-  timeoutHint: '{{min}}–{{max}}; empty means {{default}}.',
+  timeoutHint: 'The longest the model may stay silent: before its answer starts and between its pieces. A slow but steady answer may take longer in all. {{min}}–{{max}}; empty means {{default}}.',
   contextWindow: 'Context window (tokens, optional)',
   contextWindowPlaceholder: 'e.g. 128000',
   contextWindowHint: "Helps keep prompts within the model's limit.",

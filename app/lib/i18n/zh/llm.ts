@@ -47,7 +47,7 @@ export const llm: Messages['llm'] = {
   emptyKeeps: '留空则保留已保存的密钥。',
   keysEncrypted: '密钥加密存储，之后不会再显示。',
   timeout: '超时（秒）',
-  timeoutHint: '{{min}}–{{max}}；留空表示 {{default}}。',
+  timeoutHint: '模型可保持沉默的最长时间：回答开始之前，以及回答的各段之间。缓慢但持续的回答总用时可以更长。{{min}}–{{max}}；留空表示 {{default}}。',
   contextWindow: '上下文窗口（token，可选）',
   contextWindowPlaceholder: '例如 128000',
   contextWindowHint: '有助于让提示词不超出模型的限制。',
