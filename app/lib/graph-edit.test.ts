@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { useLocale } from './i18n/i18n.svelte.ts';
+import { zh } from './i18n/zh.ts';
 import type { StepView } from '../../shared/api/index.ts';
 import { readNodePositions } from '../../shared/bmad/graph-positions.ts';
 import { addEdge, addStep, deleteEdge, deleteStep, invertChange, moveNodes, placeAfter, updateEdge, type EditResult } from './graph-edit.ts';
@@ -133,6 +135,19 @@ describe('graph edits', () => {
   it('refuses deleting the start step, saying why', () => {
     const result = deleteStep(GRAPH, STEPS, 'start');
     expect(result).toEqual({ ok: false, message: expect.stringContaining('“start” is the start step and cannot be deleted') });
+  });
+
+  it("words a refusal by the shared rules in the reader's language", async () => {
+    await useLocale('zh');
+    try {
+      const start = deleteStep(GRAPH, STEPS, 'start');
+      expect(start).toEqual({ ok: false, message: zh.graph.problem.startDeleted.replace('{{id}}', 'start') });
+      const nowhere = addEdge(GRAPH, STEPS, 'start', 'ghost');
+      expect(nowhere.ok).toBe(false);
+      expect(nowhere.ok ? '' : nowhere.message).toContain('“ghost”不是图中的步骤');
+    } finally {
+      await useLocale('en');
+    }
   });
 
   it('refuses an edge to nowhere and a duplicate edge', () => {

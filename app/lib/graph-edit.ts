@@ -7,7 +7,7 @@
  */
 import { t } from './i18n/i18n.svelte.ts';
 import type { StepView } from '../../shared/api/index.ts';
-import { graphEditProblems } from '../../shared/bmad/graph-edit-rules.ts';
+import { graphEditProblems, type GraphEditProblem } from '../../shared/bmad/graph-edit-rules.ts';
 import { stepWithGraphTransitions, transitionUpdates } from '../../shared/bmad/graph-edit-steps.ts';
 import { readNodePositions, withNodePositions, type NodePosition } from '../../shared/bmad/graph-positions.ts';
 import type { EditResult, GraphChange, StepUpdate } from './graph-change.ts';
@@ -61,6 +61,11 @@ function withDefaults(edges: Json[], sources: ReadonlyArray<unknown>): Json[] {
   });
 }
 
+/** Problems of a canvas edit in the reader's language, one sentence after another. */
+export function graphProblemWords(problems: readonly GraphEditProblem[]): string {
+  return problems.map((p) => t(`graph.problem.${p.code}`, p.params)).join(' ');
+}
+
 function finish(label: string, before: string, graph: Json, steps: readonly StepView[], create: StepView[] = [], remove: StepView[] = []): EditResult {
   const after = serializeGraph(graph);
   const problems = graphEditProblems({
@@ -70,7 +75,7 @@ function finish(label: string, before: string, graph: Json, steps: readonly Step
     createSteps: create.map((s) => s.nodeId),
     deleteSteps: remove.map((s) => s.nodeId),
   });
-  if (problems.length > 0) return { ok: false, message: problems.map((p) => p.message).join(' ') };
+  if (problems.length > 0) return { ok: false, message: graphProblemWords(problems) };
   // Step files list their node's edges as transitions: the same derivation the Worker repeats.
   const gone = new Set(remove.map((s) => s.nodeId));
   const kept = steps.filter((s) => !gone.has(s.nodeId));

@@ -8,6 +8,7 @@ import type { StepView } from '../../shared/api/index.ts';
 import { graphEditProblems } from '../../shared/bmad/graph-edit-rules.ts';
 import { stepWithGraphTransitions } from '../../shared/bmad/graph-edit-steps.ts';
 import type { EditResult } from './graph-change.ts';
+import { graphProblemWords } from './graph-edit.ts';
 import { t } from './i18n/i18n.svelte.ts';
 
 type Json = Record<string, unknown>;
@@ -45,7 +46,7 @@ export function stepFileChange(graphText: string, steps: readonly StepView[], no
   const path = newStepFilePath(nodes, steps, nodeId);
   const after = `${JSON.stringify({ ...graph, nodes: (graph.nodes as unknown[]).map((n) => (n === node ? { ...node, file: path } : n)) }, null, 2)}\n`;
   const problems = graphEditProblems({ before: graphText, after, storedSteps: steps, createSteps: [nodeId], deleteSteps: [] });
-  if (problems.length > 0) return { ok: false, message: problems.map((p) => p.message).join(' ') };
+  if (problems.length > 0) return { ok: false, message: graphProblemWords(problems) };
   const created = { nodeId, path, markdown: stepWithGraphTransitions(after, nodeId, markdown) };
   return { ok: true, change: { label, before: graphText, after, createSteps: [created], deleteSteps: [], updateSteps: [] } };
 }

@@ -178,6 +178,11 @@ describeBrowser('graph canvas (browser)', () => {
     await page.getByTestId('graph-edit-message').waitFor();
     expect(await page.getByTestId('graph-edit-message').textContent()).toContain('“start” is the start step and cannot be deleted');
     expect((await stored()).revision).toBe(5);
+    // The refusal follows a language switch, and back.
+    await page.getByTestId('language-switch').selectOption('zh');
+    await expect.poll(async () => (await page.getByTestId('graph-edit-message').textContent()) ?? '').toContain('“start”是起始步骤，不能删除');
+    await page.getByTestId('language-switch').selectOption('en');
+    await expect.poll(async () => (await page.getByTestId('graph-edit-message').textContent()) ?? '').toContain('“start” is the start step and cannot be deleted');
 
     // Keys: A adds a step after the selected one (step-3 → step-4 → end); C, arrows and Enter
     // connect start to it (the choices before it, "end" and "step-3", start already leads to).

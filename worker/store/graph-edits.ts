@@ -79,7 +79,7 @@ export async function applyGraphEdit(
     storedSteps: workflow.steps,
     createSteps: input.createSteps.map((s) => s.nodeId),
     deleteSteps: input.deleteSteps,
-  });
+  }).map(({ message, pointer }) => (pointer === undefined ? { message } : { message, pointer }));
   // Paths are unique per project, so a new step may not take a file of another workflow either.
   const nodes = problems.length === 0 ? (JSON.parse(input.graph) as { nodes: Array<{ id: string; file: string }> }).nodes : [];
   const fileOf = new Map(nodes.map((n) => [n.id, n.file]));
