@@ -8,6 +8,7 @@ import { ERROR_CODES } from '../../shared/errors.ts';
 import { errorText } from '../../shared/i18n/error-text.ts';
 import { createApi, type FetchLike } from './api.ts';
 import { apiErrorMessage } from './api-errors.ts';
+import { loadErrorWords } from './error-words.svelte.ts';
 import { useLocale } from './i18n/i18n.svelte.ts';
 
 afterEach(() => useLocale('en'));
@@ -27,6 +28,9 @@ describe('an API error after a language switch', () => {
     expect(result.error.message).toBe(precise);
 
     await useLocale('zh');
+    // The words of every code load the first time an error is read in another language than it came in.
+    void result.error.message;
+    await loadErrorWords();
     expect(result.error.message).toBe(errorText('REVISION_CONFLICT', 'zh').message);
     expect(result.error.hints).toEqual([errorText('REVISION_CONFLICT', 'zh').hint]);
     expect(apiErrorMessage(result.error)).toContain(errorText('REVISION_CONFLICT', 'zh').message);
@@ -45,6 +49,7 @@ describe('an API error after a language switch', () => {
     expect(result.error.message).toMatch(/\p{Script=Han}/u);
 
     await useLocale('en');
+    await loadErrorWords();
     expect(result.error.message).toBe('Too many attempts. Try again in 30 seconds.');
     expect(result.error.hints).toEqual([errorText('RATE_LIMITED', 'en').hint]);
 

@@ -1,31 +1,10 @@
 /** Reading the API's error bodies: one line of text, errors per form field, and the extra fields some codes carry. */
 import { isErrorCode, type ErrorBody, type ErrorCode, type ErrorDetail } from '../../shared/errors.ts';
-import { errorBodyWords } from '../../shared/i18n/error-text.ts';
-import type { Locale } from '../../shared/i18n/locales.ts';
 import { issueWords } from './forms.ts';
 import { locale, t } from './i18n/i18n.svelte.ts';
 
 /** zod's issue codes: a VALIDATION_FAILED detail carrying one is put in words by `issueWords`. */
 const ZOD_CODES = new Set(['too_small', 'too_big', 'invalid_format', 'invalid_type', 'invalid_value', 'unrecognized_keys', 'custom']);
-
-/**
- * An error body the API answered, as the app keeps it. The Worker words it in the language the
- * request was sent in (`arrivedIn`); its `message` and `hints` are read each time they are shown:
- * in that language they are the server's own words (the most precise), in another they are the
- * code's words in the language now shown (with the fields it carries, e.g. a 429's wait). A code
- * the app does not know keeps the server's words in every language. So a language switch re-words
- * an error already on the page instead of leaving it in the language it came in.
- */
-export function serverError(raw: Record<string, unknown> & { code: string; message: string }, arrivedIn: Locale): ErrorBody {
-  const known = isErrorCode(raw.code);
-  const code: ErrorCode = known ? (raw.code as ErrorCode) : 'INTERNAL_ERROR';
-  const sent = { message: raw.message, hints: Array.isArray(raw.hints) ? raw.hints.filter((h): h is string => typeof h === 'string') : undefined };
-  const body = { ...raw, code } as ErrorBody;
-  const words = () => (!known || locale() === arrivedIn ? sent : errorBodyWords(body, locale()));
-  Object.defineProperty(body, 'message', { enumerable: true, configurable: true, get: () => words().message });
-  Object.defineProperty(body, 'hints', { enumerable: true, configurable: true, get: () => words().hints });
-  return body;
-}
 
 /** The one-line text of an error: its message, then its hints. */
 export function apiErrorMessage(error: ErrorBody): string {

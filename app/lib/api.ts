@@ -12,7 +12,7 @@ import { localError, unreachableError } from './local-error.ts';
 import { locale } from './i18n/i18n.svelte.ts';
 import type { MessageKey } from './i18n/catalogue.ts';
 import type { Locale } from '../../shared/i18n/locales.ts';
-import { serverError } from './api-errors.ts';
+import { serverError } from './server-error.ts';
 import { goto } from '$app/navigation';
 import { navigating } from '$app/state';
 import { D1_BOOKMARK_HEADER, parseBookmark } from '../../shared/d1-bookmark.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useLocale } from './i18n/i18n.svelte.ts';
-import { zh } from './i18n/zh.ts';
+import { pageWords as zhPageWords } from './i18n/zh/page-words.ts';
 import type { StepView } from '../../shared/api/index.ts';
 import { readNodePositions } from '../../shared/bmad/graph-positions.ts';
 import { addEdge, addStep, deleteEdge, deleteStep, invertChange, moveNodes, placeAfter, updateEdge, type EditResult } from './graph-edit.ts';
@@ -141,7 +141,7 @@ describe('graph edits', () => {
     await useLocale('zh');
     try {
       const start = deleteStep(GRAPH, STEPS, 'start');
-      expect(start).toEqual({ ok: false, message: zh.graph.problem.startDeleted.replace('{{id}}', 'start') });
+      expect(start).toEqual({ ok: false, message: zhPageWords.graph.problem.startDeleted.replace('{{id}}', 'start') });
       const nowhere = addEdge(GRAPH, STEPS, 'start', 'ghost');
       expect(nowhere.ok).toBe(false);
       expect(nowhere.ok ? '' : nowhere.message).toContain('“ghost”不是图中的步骤');

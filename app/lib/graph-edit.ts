@@ -6,6 +6,8 @@
  * no I/O. The canvas imports this module on its first edit: the step rewrites carry the YAML parser.
  */
 import { t } from './i18n/i18n.svelte.ts';
+// The words of a refused edit (pageWords.graph.problem), added with the edits, not with every page.
+import './i18n/page-words.ts';
 import type { StepView } from '../../shared/api/index.ts';
 import { graphEditProblems, type GraphEditProblem } from '../../shared/bmad/graph-edit-rules.ts';
 import { stepWithGraphTransitions, transitionUpdates } from '../../shared/bmad/graph-edit-steps.ts';
@@ -63,7 +65,7 @@ function withDefaults(edges: Json[], sources: ReadonlyArray<unknown>): Json[] {
 
 /** Problems of a canvas edit in the reader's language, one sentence after another. */
 export function graphProblemWords(problems: readonly GraphEditProblem[]): string {
-  return problems.map((p) => t(`graph.problem.${p.code}`, p.params)).join(' ');
+  return problems.map((p) => t(`pageWords.graph.problem.${p.code}`, p.params)).join(' ');
 }
 
 function finish(label: string, before: string, graph: Json, steps: readonly StepView[], create: StepView[] = [], remove: StepView[] = []): EditResult {

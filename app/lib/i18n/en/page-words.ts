@@ -5,6 +5,22 @@
  */
 export const pageWords = {
   graph: {
+    /** A canvas edit's problem (shared/bmad/graph-edit-rules.ts), by its code: the English words are the Worker's. */
+    problem: {
+      notJson: 'The new graph is not valid JSON.',
+      schema: 'The graph would not satisfy the schema at {{pointer}}: {{detail}}',
+      duplicateId: 'Two steps have the id “{{id}}”.',
+      startDeleted: '“{{id}}” is the start step and cannot be deleted. Make another step the start first.',
+      startMissing: 'The start step “{{id}}” is not a step of the graph.',
+      edgeFromMissing: 'The edge “{{label}}” starts at “{{id}}”, which is not a step of the graph.',
+      edgeToMissing: 'The edge “{{label}}” points to “{{id}}”, which is not a step of the graph.',
+      noStepFileToDelete: 'There is no step file for “{{id}}” to delete.',
+      stepFileInGraph: 'The step file of “{{id}}” cannot be deleted while its step is in the graph.',
+      stepFileExists: 'A step file for “{{id}}” already exists.',
+      stepFileNeedsNode: 'A step file for “{{id}}” needs a step of that id in the graph.',
+      stepPathNotAllowed: 'The step file path “{{path}}” is not allowed: use a relative path ending in .md.',
+      stepPathTaken: 'The file {{path}} already belongs to another step.',
+    },
     edgeNoLabel: '(no label)',
     edgeDefaultLabel: '{{label}} · default',
     edgeAria: 'Edge from {{from}} to {{to}}: {{label}}',
