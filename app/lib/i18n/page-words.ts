@@ -1,5 +1,5 @@
 /**
- * The words of the graph canvas and the history page's override notes (en/page-words.ts), added
+ * The words of the graph canvas (its refused edits among them) and the history page's override notes (en/page-words.ts), added
  * by the modules that show them (imported for its side effect), not carried by every first load.
  */
 import { addWords } from './i18n.svelte.ts';

@@ -1,5 +1,5 @@
 /**
- * Words of parts loaded after a page's first paint — the graph canvas (WorkflowGraphFlow, loaded
+ * Words of parts loaded after a page's first paint — the graph canvas (WorkflowGraphFlow, and graph-edit.ts for a refused edit; loaded
  * when the graph is shown) and the history page's override notes — kept out of the catalogue every
  * page loads (the sign-in page's budget); `page-words.ts` adds them where they are shown.
  */
