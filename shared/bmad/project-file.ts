@@ -72,6 +72,17 @@ export function projectFileText(
   );
 }
 
+/** The file at `path` of an upload and its parsed JSON; null when there is none or it is not JSON. */
+function jsonFileOf(files: Map<string, string>, path: string): { text: string; value: unknown } | null {
+  const text = files.get(path);
+  if (text === undefined) return null;
+  try {
+    return { text, value: JSON.parse(text) as unknown };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Reads our project file out of an upload's files (paths from the package root) and removes it,
  * so it never becomes an asset. The name and profile are taken only when valid (one that is not
@@ -80,15 +91,9 @@ export function projectFileText(
  * place, an asset like any other).
  */
 export function takeProjectFile(files: Map<string, string>): ProjectFileInfo | null {
-  const text = files.get(PROJECT_FILE_PATH);
-  if (text === undefined) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const marked = Marker.safeParse(value);
+  const file = jsonFileOf(files, PROJECT_FILE_PATH);
+  if (!file) return null;
+  const marked = Marker.safeParse(file.value);
   if (!marked.success) return null;
   files.delete(PROJECT_FILE_PATH);
   const info: ProjectFileInfo = {};
@@ -107,14 +112,9 @@ export function takeProjectFile(files: Map<string, string>): ProjectFileInfo | n
  * it is, when bmad.json has no such field (or is not a JSON object: validation says so).
  */
 export function takeManifestOrigin(files: Map<string, string>): OriginRead | null {
-  const text = files.get(MANIFEST_PATH);
-  if (text === undefined) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const file = jsonFileOf(files, MANIFEST_PATH);
+  if (!file) return null;
+  const { text, value } = file;
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, 'bmadMethod')) return null;
   const { bmadMethod: _origin, ...manifest } = value as Record<string, unknown>;
   files.set(MANIFEST_PATH, jsonFileText(manifest, eolOf(text)));
