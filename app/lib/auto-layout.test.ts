@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { intersects, type Box } from '../../test/support/boxes.ts';
 import { canvasLayout, type Layout } from './auto-layout.ts';
 import { labelSize } from './edge-labels.ts';
 import { NODE_WIDTH, nodeHeight } from './graph-node.ts';
 import type { LooseGraph } from './workflow-model.ts';
-
-interface Box {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-const intersects = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 function graphOf(nodes: Array<[string, string]>, edges: Array<[string, string, string, boolean?]>): LooseGraph {
   return {

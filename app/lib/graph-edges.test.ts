@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { intersects, type Box } from '../../test/support/boxes.ts';
 import { canvasLayout, edgeText } from './auto-layout.ts';
 import { labelSize, spreadLabels } from './edge-labels.ts';
 import { planEdges, type DrawnEdge } from './graph-edges.ts';
 import { NODE_WIDTH, nodeHeight } from './graph-node.ts';
 import type { LooseGraph, Point } from './workflow-model.ts';
-
-interface Box {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-const intersects = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 /** A decision with two plans that join again, and a way straight from the decision to the join. */
 const GRAPH: LooseGraph = {

@@ -6,13 +6,7 @@
  */
 import type { Locator } from 'playwright-core';
 import { expect } from 'vitest';
-
-export interface Box {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
+import { intersects, type Box } from '../support/boxes.ts';
 
 export interface Drawn {
   nodes: Array<{ id: string; box: Box }>;
@@ -53,7 +47,6 @@ export async function drawnGraph(root: Locator, nodeSelector: string, edgeSelect
 }
 
 const inside = (p: { x: number; y: number }, b: Box) => p.x > b.left + 1 && p.x < b.right - 1 && p.y > b.top + 1 && p.y < b.bottom - 1;
-export const intersects = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 /** Every edge from its source's bottom middle down into its target's top middle, through no card; labels clear of cards and of each other. */
 export function expectDrawnTopToBottom(graph: Drawn): void {
