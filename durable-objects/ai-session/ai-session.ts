@@ -30,6 +30,7 @@ import { ApiError } from '../../shared/api-error.ts';
 import { fail, ok, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
 import { notFoundAnswer } from './released.ts';
+import { settleBeforeDeletion } from './project-deleted.ts';
 import { AlarmTasks } from './alarm-tasks.ts';
 import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions, MessagePreload } from '../../shared/ai/session-rpc.ts';
 import { forgetKv, migrate, readKv, writeKv } from './storage.ts';
@@ -57,8 +58,6 @@ export const TURN_WATCHDOG_MS = 15_000;
 
 /** Set in `kv` once the Worker told this session its project was deleted. */
 const PROJECT_DELETED_KEY = 'projectDeleted';
-/** How long a deleted project's session waits for its stopped turn's last writes before it releases its storage anyway. */
-const RUN_END_WAIT_MS = 10_000;
 
 export class AiSessionDurableObject extends Server<Cloudflare.Env> implements AiSessionRpc {
   static override options = { hibernate: true };
@@ -382,26 +381,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   async #projectDeleted(): Promise<number> {
     // Written first: a request that comes in while the turn stops is already answered "not found".
     writeKv(this.ctx.storage.sql, PROJECT_DELETED_KEY, true);
-    const open = this.core.turns.open();
-    if (open) {
-      try {
-        await this.turns.stop({ userId: open.userId, name: open.userName, role: open.userRole });
-      } catch (error) {
-        logError('ai session: the turn of a deleted project could not be stopped', error, { sessionId: this.name });
-      }
-      // Stop answers after a few seconds at most; the run's last writes (its ending, its audit rows)
-      // should land before the storage goes, so its end is awaited, but never for longer than
-      // RUN_END_WAIT_MS: a run stuck on a hung call must not hold the project's DELETE. A write the
-      // run makes after the release finds no table and fails; it re-creates nothing (#releasedNow).
-      const run = this.turns.runOf(open.id)?.catch(() => undefined);
-      if (run) await Promise.race([run, new Promise((resolve) => setTimeout(resolve, RUN_END_WAIT_MS))]);
-    }
-    // One try to hand the audit rows still waiting to D1 (the audit trail outlives the project); what
-    // a failing D1 still refuses is dropped with the storage: it was about a project that is gone,
-    // and keeping the storage for it would keep every message and file of that project.
-    await this.audit.flush();
-    const dropped = this.audit.pending();
-    if (dropped > 0) logError('ai session: audit rows of a deleted project were dropped', new Error('D1 refused the flush'), { sessionId: this.name, rows: dropped });
+    await settleBeforeDeletion({ core: this.core, turns: this.turns, audit: this.audit, sessionId: this.name });
     const sockets = [...this.getConnections<SocketState>()].length;
     await this.#dropStorage(CLOSE_CODES.NOT_FOUND, 'AI_SESSION_NOT_FOUND');
     return sockets;
