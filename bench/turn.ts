@@ -100,7 +100,7 @@ const FLOOR_METRICS = [
 export interface TurnBenchResult {
   rows: ResultRow[];
   /** Medians of the pooled samples that are not ratio rows. */
-  medians: BySide<{ total: number; model: number; reportedModel: number; answeredToAccepted: number }>;
+  medians: BySide<{ total: number; model: number; reportedModel: number; answered: number; firstRequest: number; answeredToAccepted: number }>;
   /** The product's tool result and prompt, for the printout. */
   sizes: { toolResultChars: number; promptChars: number; toolsChars: number };
   seconds: number;
@@ -244,6 +244,8 @@ async function run(log: (message: string) => void, resources: Resources): Promis
     total: median(samples.map((s) => s.total)),
     model: median(samples.map((s) => s.model)),
     reportedModel: median(samples.map((s) => s.reportedModel)),
+    answered: median(samples.map((s) => s.answered)),
+    firstRequest: median(samples.map((s) => s.firstRequest)),
     answeredToAccepted: median(samples.map((s) => s.answeredToAccepted)),
   });
   return {
@@ -280,7 +282,9 @@ export function turnReport(result: TurnBenchResult): string {
     line('whole turn, POST → turn.finished at the sender', 'total'),
     line(`model time inside it (scripted server, request received → response end, ${REQUESTS} requests)`, 'model'),
     line('the same calls as the loop timed them (sum of llm.completed durationMs)', 'reportedModel'),
+    line('POST → its 202', 'answered'),
     line('202 → turn.accepted at the viewer (negative: the event came before the answer)', 'answeredToAccepted'),
+    line('POST → the first llm.requested at the viewer (the message taken in and the prompt composed)', 'firstRequest'),
     '',
     `The AI turn: ours is the product under \`wrangler dev\`, its LLM profile pointed at the scripted OpenAI-compatible server in this process ` +
       `(test/support/scripted-openai, chunk delay 0); each turn is the first of a new step session, sent by the owner while a viewer's socket is subscribed. ` +

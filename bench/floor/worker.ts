@@ -186,24 +186,31 @@ export class YjsFloor extends DurableObject {
  * storage, what a turn costs in this runtime with nothing of ours; storing, each event is first one
  * SQLite row, as (b) stores it — the least a resumable event log does.
  */
+type FloorSetup = BareLoopScript & { baseUrl: string; apiKey: string; store: boolean };
+interface LoadedScript {
+  client: OpenAI;
+  script: BareLoopScript;
+}
+
 export class LoopFloor extends DurableObject {
   #seq = 0;
   #turns = 0;
   #running = false;
   #store = false;
-  #script: { client: OpenAI; script: BareLoopScript } | null = null;
+  #script: LoadedScript | null = null;
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade') === 'websocket') return upgrade(this.ctx, this.#seq);
     if (new URL(request.url).pathname.endsWith('/setup')) {
-      const { baseUrl, apiKey, store, ...script } = (await request.json()) as BareLoopScript & { baseUrl: string; apiKey: string; store: boolean };
-      this.#script = { client: new OpenAI({ baseURL: baseUrl, apiKey, maxRetries: 0, logLevel: 'off' }), script };
-      this.#store = store;
-      if (store) this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+      const setup = (await request.json()) as FloorSetup;
+      // Kept in storage too: an object idle while the other sides run may hibernate (its sockets are
+      // hibernatable) and wake without its fields.
+      await this.ctx.storage.put('setup', setup);
+      this.#set(setup);
       return json(201, { data: null, error: null });
     }
     const input = (await request.json()) as { content?: unknown };
-    const setup = this.#script;
+    const setup = this.#script ?? (await this.#restore());
     if (!setup) return json(409, { data: null, error: { code: 'NOT_SET_UP', message: 'POST …/setup first.' } });
     if (this.#running) return json(409, { data: null, error: { code: 'AI_TURN_IN_PROGRESS', message: 'A turn is running.' } });
     this.#running = true;
@@ -217,6 +224,22 @@ export class LoopFloor extends DurableObject {
       })
       .finally(() => (this.#running = false));
     return response;
+  }
+
+  #set({ baseUrl, apiKey, store, ...script }: FloorSetup): void {
+    this.#script = { client: new OpenAI({ baseURL: baseUrl, apiKey, maxRetries: 0, logLevel: 'off' }), script };
+    this.#store = store;
+    if (store) {
+      this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+      this.#seq = this.ctx.storage.sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events').one().seq ?? 0;
+    }
+  }
+
+  /** The setup after a hibernation: read once, then in memory again. */
+  async #restore(): Promise<LoadedScript | null> {
+    const setup = await this.ctx.storage.get<FloorSetup>('setup');
+    if (setup) this.#set(setup);
+    return this.#script;
   }
 
   readonly #publish = (event: LoopEvent): void => {
