@@ -11,7 +11,7 @@ const META: SessionMeta = {
   workflowId: 'wf',
   targetType: 'step',
   targetId: 'classify-issue',
-  mode: 'edit',
+  mode: 'optimize',
   createdBy: 'u1',
   createdAt: '2026-01-01T00:00:00.000Z',
 };
