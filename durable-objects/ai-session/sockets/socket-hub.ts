@@ -21,6 +21,7 @@ import { Presence } from './presence.ts';
 import { AiAwareness } from './ai-awareness.ts';
 import { awarenessRemovalFrame, checkAwareness } from './awareness.ts';
 import { FrameRates } from './frame-rates.ts';
+import type { BudgetStore } from './person-budgets.ts';
 import { admit, defaultSocketLimits, type AdmissionDeps } from './admission.ts';
 import type { TurnRunner } from '../loop/turn-runner.ts';
 import type { Members } from './members.ts';
@@ -44,6 +45,8 @@ export interface SocketHubDeps {
   socketsPerPerson?: number;
   /** When the platform last answered the socket's keep-alive ping (ms), null if never. */
   pingedAt?(connection: SessionConnection): number | null;
+  /** Where each person's frame budgets are saved across hibernation (person-budgets.ts); none: memory only. */
+  budgets?: BudgetStore;
 }
 
 export class SocketHub {
@@ -62,9 +65,9 @@ export class SocketHub {
   constructor(deps: SocketHubDeps) {
     this.#deps = deps;
     if (deps.socketsPerPerson) this.limits.perPerson = deps.socketsPerPerson;
-    this.#rates = new FrameRates(this.limits.perPerson / MAX_SOCKETS_PER_PERSON);
+    this.#rates = new FrameRates(this.limits.perPerson / MAX_SOCKETS_PER_PERSON, deps.budgets ?? null);
     const { members, signOuts } = deps;
-    const heardAt = (c: SessionConnection) => Math.max(this.#rates.heardAt(c.id) ?? 0, deps.pingedAt?.(c) ?? 0) || null;
+    const heardAt = (c: SessionConnection) => Math.max(this.#rates.heardAt(c.id) ?? 0, c.state?.heardAt ?? 0, deps.pingedAt?.(c) ?? 0) || null;
     const replace = (c: SessionConnection) => this.#revoke(c, 'SOCKET_REPLACED');
     this.#admission = { projectId: () => deps.core.meta?.projectId ?? null, members, signOuts, connections: () => deps.connections(), limits: this.limits, heardAt, replace };
     this.#presence = new Presence({
@@ -187,6 +190,9 @@ export class SocketHub {
       this.#revoke(connection, 'MEMBERSHIP_REVOKED');
       return;
     }
+    // A sign of life that outlives hibernation (admission.ts picks the quietest socket by it), kept in steps.
+    const now = Date.now();
+    if (now - (state.heardAt ?? Date.parse(state.since)) >= this.limits.heardStepMs) connection.setState({ ...state, heardAt: now });
     if (typeof message === 'string') this.#onText(connection, role, message);
     else this.#onBinary(connection, role, message instanceof ArrayBuffer ? new Uint8Array(message) : new Uint8Array(message.buffer, message.byteOffset, message.byteLength));
   }

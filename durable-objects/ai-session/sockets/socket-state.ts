@@ -22,6 +22,12 @@ export interface SocketState extends SocketIdentity {
   /** The awareness client id this socket speaks for (the first it used), and its latest clock. */
   awarenessClientId: number | null;
   awarenessClock: number;
+  /**
+   * When a frame of the socket was last noted (ms), so the choice of the quietest socket
+   * (admission.ts) survives hibernation; moved only when it is `heardStepMs` older, not per frame.
+   * Absent on a socket that sent nothing yet (and on one opened before this field existed).
+   */
+  heardAt?: number;
 }
 
 export type SessionConnection = Connection<SocketState>;
