@@ -32,6 +32,15 @@ export interface SocketState extends SocketIdentity {
 
 export type SessionConnection = Connection<SocketState>;
 
+/**
+ * A socket that shares a cursor: its client runs the co-editor (the app's draft editor shares one
+ * as it opens and removes it as it closes). Only these can show cursors, so only these get them.
+ */
+export function coEditing(connection: SessionConnection): boolean {
+  const state = connection.state;
+  return !!state && !state.revoked && state.awarenessClientId !== null;
+}
+
 export function send(connection: SessionConnection, message: ServerMessage): void {
   if (connection.readyState === WebSocket.OPEN) connection.send(JSON.stringify(message));
 }
