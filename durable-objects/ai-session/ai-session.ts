@@ -163,6 +163,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       replayPageSize: () => this.replayPageSize,
       socketsPerPerson: socketsPerPerson(this.env.AI_SOCKETS_PER_PERSON),
       pingedAt: (connection) => this.ctx.getWebSocketAutoResponseTimestamp(connection)?.getTime() ?? null,
+      budgets: people.budgets,
     });
     this.#core.overlay.onUpdate((update, origin) => {
       // Encoded once for every socket.

@@ -76,6 +76,9 @@ const SCHEMA = [
      login_session TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL, locale TEXT,
      read_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS caller_changes (user_id TEXT PRIMARY KEY, at INTEGER NOT NULL)`,
+  // Each person's budget for the expensive socket frames (sockets/person-budgets.ts), saved at its
+  // marks only, so hibernation does not refill it.
+  `CREATE TABLE IF NOT EXISTS frame_budgets (user_id TEXT NOT NULL, kind TEXT NOT NULL, tokens REAL NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (user_id, kind))`,
   // Deferred work the alarm runs by name: the debounced re-validation, the release after retention.
   // (The turn watchdog and the audit flush need only the alarm itself: ai-session.ts keeps them in memory.)
   `CREATE TABLE IF NOT EXISTS tasks (name TEXT PRIMARY KEY, due_at INTEGER NOT NULL)`,

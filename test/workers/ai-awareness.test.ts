@@ -10,7 +10,7 @@ import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
 import { AI_AWARENESS } from '../../shared/protocol.ts';
 import type { ScriptStep } from './scripted-model.ts';
-import { STEP, WF, YClient, connect, currentStep, stepChangeSet, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
+import { STEP, WF, YClient, connect, currentStep, shareCursor, stepChangeSet, stepSession, supportDeskProject, type Watcher } from './sessions.ts';
 import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
@@ -77,6 +77,8 @@ async function aiTurn() {
   const editor = await member('editor', 'Edith');
   const watcher = await connect(editor, base, sessionId);
   const y = new YClient(watcher);
+  // The draft editor is open: the socket shares a cursor, so it is shown the others' (the AI's too).
+  await shareCursor(watcher, 5150, 'Edith');
   const accepted = await send(owner, path, 'Ask for the ticket number.');
   expect(accepted.status).toBe(202);
   return { ...project, sessionId, path, watcher, y, turnId: accepted.data.turnId as string, editor };
@@ -97,6 +99,9 @@ describe('the AI in the co-editor', () => {
 
     // Someone who joins now is told where the AI is.
     const late = await connect(await member('viewer', 'Vera'), base, sessionId);
+    // Only once it opens the co-editor (it has nowhere to show a cursor before).
+    expect(aiEntries(late)).toEqual([]);
+    late.socket.send(awarenessFrame(6160, 1, { user: { name: 'Vera' } }));
     const lateSeen = await late.until(() => aiEntries(late).find((e) => e.state?.cursor), 'the AI cursor for a late joiner');
     expect(lateSeen.state.cursorFile).toBe(STEP_KEY);
 
@@ -118,6 +123,7 @@ describe('the AI in the co-editor', () => {
     const sessionId = await stepSession(owner, base);
     const a = await connect(await member('editor', 'Mallory'), base, sessionId);
     const b = await connect(owner, base, sessionId);
+    await shareCursor(b, 7170, 'Owner');
     const claims = [
       awarenessFrame(AI_AWARENESS.clientId, 1, { user: { name: 'Mallory' }, cursor: null }),
       awarenessFrame(4242, 1, { user: { ...AI_AWARENESS.user }, cursor: null }),

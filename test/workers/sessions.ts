@@ -9,6 +9,7 @@ import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { ORIGIN, signedInClient, type TestClient } from './client.ts';
+import { awarenessFrame } from '../../durable-objects/ai-session/sockets/awareness.ts';
 
 export async function importExample(client: TestClient, name: keyof typeof env.TEST_PACKAGES): Promise<string> {
   const entries: Zippable = {};
@@ -149,6 +150,19 @@ export class Watcher {
   close(): void {
     if (this.closed === null) this.socket.close(1000, 'done');
   }
+}
+
+/**
+ * The socket opens the co-editor as the app's draft editor does: it shares its cursor (its first
+ * awareness state, under `clientId`), and only then receives the others'. Waits until the object
+ * has taken it (an empty replay answers a hello sent after it on the same socket).
+ */
+export async function shareCursor(watcher: Watcher, clientId: number, name = 'Co-editor'): Promise<void> {
+  const done = () => watcher.texts().filter((m) => m.type === 'events' && m.done).length;
+  const before = done();
+  watcher.socket.send(awarenessFrame(clientId, 1, { user: { name } }));
+  watcher.send({ type: 'hello', lastSeq: Number.MAX_SAFE_INTEGER });
+  await watcher.until(() => done() > before, 'the co-editor to join');
 }
 
 /** `query`: what a client may add to the address (`?_pk=…`: an attack, ignored by the server). */

@@ -7,7 +7,7 @@ import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import { describe, expect, it } from 'vitest';
 import { AWARENESS_BURST } from '../../shared/protocol.ts';
-import { connect, supportDeskProject, stepSession, type Watcher } from './sessions.ts';
+import { connect, shareCursor, supportDeskProject, stepSession, type Watcher } from './sessions.ts';
 
 interface Entry {
   clientId: number;
@@ -65,6 +65,7 @@ async function relayed(from: Watcher, to: Watcher, clientId: number, clock: numb
 describe('awareness frames', () => {
   it('closes a socket that sends an oversize state, and nobody receives it', async () => {
     const { a, b, o } = await threeSockets();
+    await shareCursor(b, 202);
     a.socket.send(awarenessFrame([{ clientId: 101, clock: 1, state: { name: 'x'.repeat(5 * 1024) } }]));
     await a.until(() => a.closed, 'the close');
     expect(a.closed).toEqual({ code: 4413, reason: 'FRAME_TOO_LARGE' });
@@ -76,6 +77,7 @@ describe('awareness frames', () => {
 
   it('refuses a frame that speaks for another socket\'s client id, or for a second id of its own', async () => {
     const { a, b, o } = await threeSockets();
+    await shareCursor(o, 999);
     await relayed(a, o, 111, 1);
     b.socket.send(awarenessFrame([{ clientId: 111, clock: 2, state: { cursor: 'spoofed' } }]));
     await b.until(() => b.texts().find((m) => m.type === 'error' && m.code === 'AWARENESS_REFUSED'), 'the refusal of a spoofed id');
@@ -90,6 +92,7 @@ describe('awareness frames', () => {
 
   it('closes a flooding socket with RATE_LIMITED; the others carry on', async () => {
     const { a, b, o } = await threeSockets();
+    await shareCursor(o, 999);
     const flood = AWARENESS_BURST * 5;
     for (let clock = 1; clock <= flood && a.closed === null; clock++) {
       try {
@@ -110,11 +113,51 @@ describe('awareness frames', () => {
 
   it('removes the cursor of a socket that leaves', async () => {
     const { a, b, o } = await threeSockets();
+    await shareCursor(b, 888);
     await relayed(a, b, 777, 4);
     a.close();
     const gone = await b.until(() => awarenessReceived(b).find((e) => e.clientId === 777 && e.state === null), 'the removal of 777');
     expect(gone.clock).toBeGreaterThan(4);
     b.close();
     o.close();
+  });
+});
+
+describe('who receives cursors', () => {
+  /** The latest presence list `watcher` received. */
+  const present = (watcher: Watcher): Array<{ name: string; file: string | null }> => watcher.texts().findLast((m) => m.type === 'presence')?.present ?? [];
+
+  it('relays a cursor only to the sockets in the co-editor; presence still tells everyone who is here; one that closes its editor stops receiving them and may open it again', async () => {
+    const { a, b, o } = await threeSockets();
+    // Ann and Bob have the draft editor open; the owner's workbench has not.
+    await shareCursor(a, 111, 'Ann');
+    await shareCursor(b, 222, 'Bob');
+    for (let clock = 2; clock <= 11; clock++) a.socket.send(awarenessFrame([{ clientId: 111, clock, state: { user: { name: 'Ann' }, cursor: { anchor: clock } } }]));
+    await b.until(() => awarenessReceived(b).find((e) => e.clientId === 111 && e.clock === 11), "Ann's last cursor");
+    // A frame Ann sends after her cursors, which everyone hears of: by then the owner had every cursor meant for them.
+    a.send({ type: 'presence', file: 'asset:ann.md' });
+    await o.until(() => present(o).some((p) => p.name === 'Ann' && p.file === 'asset:ann.md'), "Ann's file in the owner's presence");
+    expect(awarenessReceived(o)).toEqual([]);
+    expect(present(o).map((p) => p.name).sort()).toEqual(['Ann', 'Bob', 'Owner']);
+    // Ann's first state went out before Bob joined: he learns it from her next one (the app's editor shares again when someone new arrives).
+    expect(awarenessReceived(b).filter((e) => e.clientId === 111).map((e) => e.clock)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+
+    // Bob closes his editor: his client removes itself; Ann sees his cursor go, and Bob gets no more of hers.
+    b.socket.send(awarenessFrame([{ clientId: 222, clock: 2, state: null }]));
+    await a.until(() => awarenessReceived(a).find((e) => e.clientId === 222 && e.state === null), "Bob's cursor removed");
+    const bobHad = awarenessReceived(b).length;
+    a.socket.send(awarenessFrame([{ clientId: 111, clock: 12, state: { user: { name: 'Ann' }, cursor: { anchor: 12 } } }]));
+    a.send({ type: 'presence', file: 'asset:ann-2.md' });
+    await b.until(() => present(b).some((p) => p.name === 'Ann' && p.file === 'asset:ann-2.md'), "Ann's next file in Bob's presence");
+    expect(awarenessReceived(b)).toHaveLength(bobHad);
+
+    // He opens it again: a new editor is a new client id, and it is his to use; Ann's cursor comes when she shares it again.
+    await shareCursor(b, 333, 'Bob');
+    await a.until(() => awarenessReceived(a).find((e) => e.clientId === 333), "Bob's new cursor");
+    a.socket.send(awarenessFrame([{ clientId: 111, clock: 13, state: { user: { name: 'Ann' }, cursor: { anchor: 13 } } }]));
+    await b.until(() => awarenessReceived(b).find((e) => e.clientId === 111 && e.clock === 13), "Ann's cursor again");
+    expect(b.texts().filter((m) => m.type === 'error')).toEqual([]);
+    expect(awarenessReceived(o)).toEqual([]);
+    for (const w of [a, b, o]) w.close();
   });
 });

@@ -2,13 +2,13 @@
  * One signed-in member cannot stall a shared session by opening sockets (SECURITY.md "Live
  * channel"), through the real upgrade and the real object: a person's socket past
  * MAX_SOCKETS_PER_PERSON replaces the one of theirs last heard from longest ago (a dead socket of
- * theirs must not lock them out), anyone's past the session's cap is closed at connect with 4432
+ * theirs must not lock them out; after hibernation too, from the time kept in its attachment), anyone's past the session's cap is closed at connect with 4432
  * SESSION_FULL and never shows in presence; and presence costs one send per socket per
  * interval however many people connect or move at once (it was the whole list to every socket on
  * every connect and every file change: quadratic), with the last state always going out.
  */
 import { exports } from 'cloudflare:workers';
-import { runInDurableObject } from 'cloudflare:test';
+import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { CLOSE_CODES, MAX_SOCKETS_PER_PERSON, PRESENCE_INTERVAL_MS } from '../../shared/protocol.ts';
@@ -81,6 +81,37 @@ describe('open sockets per person and per session', () => {
     await owners.until(() => present(owners).length === MAX_SOCKETS_PER_PERSON + 2, 'the owner\'s second socket in presence');
     expect([owners.closed, second.closed]).toEqual([null, null]);
     for (const w of [owners, second, newest, ...mine]) w.close();
+  });
+
+  it('after the object hibernates, still replaces the socket last heard from longest ago (its last frame is in the attachment), not the oldest one', async () => {
+    const { base, sessionId, member } = await session();
+    const viewer = await member('viewer');
+    const object = sessionObject(sessionId);
+    // Every frame moves the kept time here (HEARD_STEP_MS in production: the choice is right to within it).
+    await runInDurableObject(object, (instance: AiSessionDurableObject) => {
+      instance.hub.limits.heardStepMs = 0;
+    });
+    const mine: Watcher[] = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_PERSON; i++) {
+      const w = await connect(viewer, base, sessionId);
+      await w.until(() => w.texts().find((m) => m.type === 'events' && m.done), 'the replay');
+      mine.push(w);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // The first socket, opened before all the others, is the one in use: it opens a file last.
+    const used = mine[0]!;
+    used.send({ type: 'presence', file: 'asset:in-use.md' });
+    await mine[1]!.until(() => present(mine[1]!).some((p) => p.file === 'asset:in-use.md'), 'the file in presence');
+    // The object forgets what it held in memory (the frame times among it); the sockets stay open.
+    await evictDurableObject(object);
+    const newest = await open(viewer, base, sessionId);
+    await newest.until(() => newest.texts().find((m) => m.type === 'hello'), "the new socket's hello");
+    const quiet = mine[1]!;
+    await quiet.until(() => quiet.closed, 'the socket heard from longest ago to be replaced');
+    expect(quiet.closed).toEqual({ code: CLOSE_CODES.TOO_MANY_SOCKETS, reason: 'SOCKET_REPLACED' });
+    expect(used.closed).toBeNull();
+    expect(mine.filter((w) => w !== quiet).every((w) => w.closed === null)).toBe(true);
+    for (const w of [newest, ...mine]) w.close();
   });
 
   it('closes any socket past the session\'s cap at connect (4432 SESSION_FULL), whoever opens it', async () => {

@@ -4,15 +4,18 @@
  * (each answers the whole draft) or `presence` (each was a broadcast to everyone) is closed with
  * 4429 RATE_LIMITED after its burst, the others carry on, and a client that behaves like the
  * Workbench (app/lib/workbench/) never comes near a limit. The two expensive kinds also have a
- * budget per person (PERSON_FRAME_RATES) that reconnecting does not refill, and that a few tabs
- * reconnecting after network blips stay within.
+ * budget per person (PERSON_FRAME_RATES) that reconnecting does not refill, nor the object
+ * hibernating or restarting, and that a few tabs reconnecting after network blips stay within.
  */
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { evictDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { FRAME_RATES, PERSON_FRAME_RATES } from '../../shared/protocol.ts';
 import { STEP, WF, connect, stagedStepSession, type Watcher, stillLive } from './sessions.ts';
+import { sessionObject } from './turns.ts';
+import type { TestClient } from './client.ts';
 
 const STEP_KEY = `step:${WF}/${STEP}`;
 
@@ -138,9 +141,10 @@ describe('the expensive budgets per person', () => {
    * The attack: open a socket, spend its whole `kind` budget, close it, open the next. Returns the
    * answers it got in all and the socket that was refused (null if none was, in `rounds`).
    */
-  async function reconnectLoop(send: (watcher: Watcher) => void, answers: (watcher: Watcher) => number, perSocket: number) {
-    const { owner, base, sessionId, member } = await stagedStepSession((markdown) => `${markdown}\nA line the draft adds.\n`);
-    const viewer = await member('viewer');
+  async function reconnectLoop(send: (watcher: Watcher) => void, answers: (watcher: Watcher) => number, perSocket: number, again?: { staged: Awaited<ReturnType<typeof stagedStepSession>>; viewer: TestClient }) {
+    const staged = again?.staged ?? (await stagedStepSession((markdown) => `${markdown}\nA line the draft adds.\n`));
+    const { owner, base, sessionId, member } = staged;
+    const viewer = again?.viewer ?? (await member('viewer'));
     const started = Date.now();
     let answered = 0;
     let refused: Watcher | null = null;
@@ -152,8 +156,26 @@ describe('the expensive budgets per person', () => {
       if (w.closed) refused = w;
       else w.close();
     }
-    return { owner, base, sessionId, started, answered, refused };
+    return { staged, viewer, owner, base, sessionId, started, answered, refused };
   }
+
+  it('does not refill the hello budget when the object hibernates: after a restart the spent budget still applies', async () => {
+    const hello = (w: Watcher) => w.send({ type: 'hello', lastSeq: 0 });
+    const first = await reconnectLoop(hello, replays, FRAME_RATES.hello.burst);
+    expect(first.refused?.closed).toEqual({ code: 4429, reason: 'RATE_LIMITED' });
+    // A socket of someone else stays open through it, as a hibernating object's sockets do.
+    const o = await connect(first.owner, first.base, first.sessionId);
+    await o.until(() => replays(o) === 1, "the owner's replay");
+    // The object forgets everything it held in memory, then wakes for the next frame.
+    await evictDurableObject(sessionObject(first.sessionId));
+    const again = await reconnectLoop(hello, replays, FRAME_RATES.hello.burst, first);
+    expect(again.refused?.closed).toEqual({ code: 4429, reason: 'RATE_LIMITED' });
+    // Both loops together got what the person's budget allows since the first: the restart gave nothing back.
+    expect(first.answered + again.answered).toBeLessThanOrEqual(personAllows('hello', first.started));
+    expect(again.answered).toBeLessThan(PERSON_FRAME_RATES.hello.burst);
+    await stillLive(o, STEP_KEY);
+    o.close();
+  });
 
   it('does not refill the hello budget on reconnect: a member reconnecting in a loop gets a handful of replays, then 4429', async () => {
     const hello = (w: Watcher) => w.send({ type: 'hello', lastSeq: 0 });

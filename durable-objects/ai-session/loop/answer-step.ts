@@ -10,7 +10,7 @@ import type { ChangeValidation } from '../../../shared/ai/validation-result.ts';
 import type { ToolError } from '../../../shared/ai/tool-envelope.ts';
 import type { FinalAnswer } from '../../../shared/ai/turn.ts';
 import { parseFinalAnswer } from './final-answer.ts';
-import { NOTHING_STAGED_TITLE, alreadyAsked, finalChangeNotStaged, nothingStaged } from './honest-ending.ts';
+import { NOTHING_STAGED_TITLE, alreadyAsked, finalChangeNotStaged, nothingStaged, notAppliedSummary } from './honest-ending.ts';
 import { markAddressedThreads } from '../review/address-comments.ts';
 import { fail, repairRequest, type LoopContext, type TurnDeps } from './loop-context.ts';
 import { runToolCall } from './tool-calls.ts';
@@ -50,7 +50,10 @@ export async function handleFinalAnswer(ctx: LoopContext, turn: TurnRecord, iter
   const responseType = current.suggestOnly ? 'chat' : current.stagedVersion !== null ? 'change' : answer.responseType;
   // "Address the open comments": the threads the answer names show "addressed in version N" (still open).
   if (!current.suggestOnly) markAddressedThreads(core, turn.id, answer.addressedThreads);
-  return { kind: 'finished', responseType, summary: answer.assistantSummary, validation: checked.validation, needsManualFix: checked.needsManualFix };
+  // Staged, not applied: words saying it was applied or is live get a correction (honest-ending.ts).
+  const staged = current.stagedVersion !== null && !current.suggestOnly && core.versions.latest()?.status !== 'applied';
+  const summary = (staged && notAppliedSummary(answer.assistantSummary, parsed.said)) || answer.assistantSummary;
+  return { kind: 'finished', responseType, summary, validation: checked.validation, needsManualFix: checked.needsManualFix };
 }
 
 /** An unusable answer: one corrective request, then the turn fails. */

@@ -1,6 +1,6 @@
 /** The claim reader of honest endings: what real models write when they only say they changed something. */
 import { describe, expect, it } from 'vitest';
-import { changeClaim } from './change-claim.ts';
+import { appliedClaim, changeClaim } from './change-claim.ts';
 
 const STEP_FILE = ['```markdown', '---', 'id: classify-issue', '---', '# Classify the issue', '', 'Read the ticket.', 'Cite the policy section.', '```'].join('\n');
 
@@ -86,5 +86,68 @@ describe('in a suggest-only turn', () => {
     '以下是建议修改后的步骤：',
   ])('does not read a suggestion as a claim: %j', (text) => {
     expect(changeClaim(text, { suggestOnly: true })).toBeNull();
+  });
+});
+
+// What models write after staging: the AI only stages, a person applies, so "applied" or "live" is never true.
+describe('a claim that a staged change was applied', () => {
+  it.each([
+    // GPT-4o-mini
+    "I've applied the changes to the classify-issue step. The updated instructions are now live.",
+    'The changes have been successfully applied to your workflow.',
+    'Your workflow has been updated and the changes are now in effect.',
+    "Done! I've updated the step's goal and applied the changes, so they're live now.",
+    // DeepSeek
+    '**Changes applied:**\n- Added a citation rule\n- Tightened the goal',
+    '✅ The changes are now live in your workflow.',
+    '1. Applied the refund rule to classify-issue.',
+    'I have published the updated workflow.',
+    'The update has been deployed.',
+    'It is now live.',
+    // Qwen
+    'All changes have been applied successfully! The step now cites the policy section.',
+    "I've saved the changes to the project.",
+    '### Summary\n\nI updated the goal. Everything is now applied.',
+    // Chinese
+    '已应用修改，现在已生效。',
+    '我已经更新了步骤的目标，修改已生效。',
+    '修改已成功应用到项目中。',
+    '已将修改应用到 classify-issue 步骤。',
+    '- 已为您应用以上修改\n- 步骤现在会引用政策条款',
+    '我应用了这些修改。',
+    '新的工作流现已上线。',
+    '修改生效了，你可以刷新看看。',
+  ])('claims it was applied: %j', (text) => {
+    expect(appliedClaim(text)).toBe(true);
+  });
+
+  it.each([
+    "I've staged the changes for your review; once you apply them, they'll be live.",
+    'The change is staged. It will be live after you apply it.',
+    'Review the diff, then click Apply to make it live.',
+    'The changes are ready to apply.',
+    'Nothing is applied yet: a person reviews and applies the staged change.',
+    'The changes are not applied yet.',
+    "It isn't live until someone applies it.",
+    'Should I apply the changes?',
+    'Would you like me to publish the workflow?',
+    'If the changes were applied, the step would cite the policy.',
+    "I've applied your feedback to the draft.",
+    'The rule I added is staged for review, not applied.',
+    'You applied version 2 earlier, so this change builds on it.',
+    '修改已暂存，待您审阅后应用。',
+    '修改已暂存，应用后即可生效。',
+    '修改尚未应用，请审阅后再应用。',
+    '还没有生效：需要有人审阅并应用。',
+    '需要我现在应用这些修改吗？',
+    '一旦应用，修改就会生效。',
+    '我已更新步骤的目标，修改已暂存在草稿中。',
+    'I updated the goal and tightened the instructions.',
+  ])('does not claim it was applied: %j', (text) => {
+    expect(appliedClaim(text)).toBe(false);
+  });
+
+  it('reads words outside code blocks only', () => {
+    expect(appliedClaim('```markdown\nThe changes are applied.\n```')).toBe(false);
   });
 });

@@ -9,6 +9,12 @@
  * file contents only as a pointer to the diff, so a proposal is asked to be staged for review.
  * In a suggest-only turn (nothing can be staged) a proposal is the expected answer: there only a
  * claim that a change was made counts, not contents nor "here is the updated step".
+ *
+ * `appliedClaim` reads the other false claim: that a change was applied, published, deployed or
+ * is live ("I've applied the changes, they're live now", "已应用，现在已生效"). The AI only stages;
+ * a person reviews and applies. A future or conditional ("it will be live once you apply it",
+ * "应用后即可生效"), a question, a negation ("not applied yet", "尚未应用") or an account of the
+ * draft ("applied to the draft") is no such claim.
  */
 import { isFileContents } from './final-answer.ts';
 
@@ -58,6 +64,37 @@ const FENCED = /```([^\n`]*)\n([\s\S]*?)```/gu;
 /** Fence languages of package files (Markdown, JSON, YAML) or none. */
 const FILE_LANGUAGES = new Set(['', 'md', 'markdown', 'json', 'jsonc', 'yaml', 'yml', 'text', 'txt', 'plaintext']);
 
+const DONE_EN = 'applied|published|deployed|released|activated';
+const CHANGES_EN = 'changes?|edits?|updates?|fix(?:es)?|modifications?|revisions?|improvements?';
+
+const APPLIED: readonly RegExp[] = [
+  // "I've applied the changes", "we just published it"
+  new RegExp(`\\b(?:i|we)(?:'ve|’ve| have)?\\s+(?:now\\s+|just\\s+|also\\s+|already\\s+|successfully\\s+)?(?:${DONE_EN})\\b`, 'iu'),
+  // "The changes have been applied", "Changes applied successfully", "the edits are now live"
+  new RegExp(`\\b(?:${CHANGES_EN})\\s+(?:(?:is|are|was|were|has been|have been)\\s+)?(?:now\\s+|already\\s+|all\\s+|successfully\\s+)?(?:${DONE_EN}|live|in effect)\\b`, 'iu'),
+  // "It has been applied", "everything is now deployed"
+  new RegExp(`\\b(?:it|they|this|these|everything|all of (?:it|them))\\s+(?:is|are|was|were|has been|have been)\\s+(?:now\\s+|already\\s+|successfully\\s+)?(?:${DONE_EN})\\b`, 'iu'),
+  new RegExp(`\\b(?:has|have)\\s+(?:now\\s+|just\\s+|already\\s+)?been\\s+(?:successfully\\s+)?(?:${DONE_EN})\\b`, 'iu'),
+  // "Applied the citation rule." at the start of a sentence or a list item
+  new RegExp(`^(?:${DONE_EN})\\b(?!\\s+(?:to|in)\\s+(?:the\\s+)?draft)`, 'iu'),
+  // "they're live now", "It is now in effect", "now live in your workflow", "went live", "took effect"
+  /\b(?:is|are|was|were)\s+(?:now\s+|already\s+)?(?:live|in effect)\b|['’](?:s|re)\s+(?:now\s+|already\s+)?(?:live|in effect)\b/iu,
+  /\bnow\s+(?:live|in effect)\b|\b(?:went|gone)\s+live\b|\b(?:took|taken)\s+effect\b/iu,
+  // "saved them to the project"
+  /\b(?:saved|committed)\s+(?:\S+\s+){0,3}?(?:to|into|in)\s+(?:the|your)\s+(?:project|package)\b/iu,
+  // 已应用 / 已经生效 / 已成功发布 / 已为您应用 / 已将修改应用到项目 / 已在项目中生效 (never "已暂存，待应用")
+  /已(?:经)?(?:成功|全部|正式)?(?:为你|为您|帮你|帮您)?(?:(?:将|把|在)(?:(?!暂存|待|草稿)[^。！？，,；;\n]){0,20}?)?(?:应用|生效|上线|发布|部署)/u,
+  // 我应用了 / 我已经帮你发布了
+  /我(?:已经?)?(?:为你|为您|帮你|帮您)?(?:应用|发布|部署)了/u,
+  // 现在已生效 / 现已上线 / 生效了 / 上线了
+  /(?:现在|目前|现已)(?:已经?)?(?:生效|上线)|(?:生效|上线)了/u,
+];
+
+/** Words before an applied-claim that make it none: a negation, a condition, a future. */
+const NOT_APPLIED_BEFORE = /\b(?:once|when|after|until|upon|as soon as|will|would|could|can|should|may|might|must|to be)\b|['’]ll\b|一旦|之后|以后|应用后|审阅后|批准后|待|等到|只要|才|将会|就会|便会/iu;
+/** Words after it that make it none: a condition, or an account of the draft. */
+const NOT_APPLIED_AFTER = /\b(?:once|when|after|until|unless|if|upon|as soon as|draft|working copy)\b|一旦|只要|如果|草稿|工作副本/iu;
+
 function sentences(text: string): string[] {
   return text
     .split(/(?<=[.!?])\s+|(?<=[。！？])|\n+/u)
@@ -72,6 +109,35 @@ function claimIn(sentence: string, patterns: readonly RegExp[]): boolean {
     if (match && !NOT_A_CLAIM.test(sentence.slice(0, match.index)) && !OF_NOTHING.test(sentence.slice(match.index + match[0].length))) return true;
   }
   return false;
+}
+
+/** Markdown marks that would hide a claim's start: emphasis, headings, list markers, check marks. */
+function plain(sentence: string): string {
+  return sentence
+    .replace(/[*_`]+/gu, '')
+    .replace(/^(?:#{1,6}\s*|[-+•]\s*|\d+[.)]\s*|[✅✔☑️🎉🚀]+\s*)+/u, '')
+    .trim();
+}
+
+function appliedIn(sentence: string): boolean {
+  if (/[?？]$/u.test(sentence) || EARLIER.test(sentence)) return false;
+  for (const pattern of APPLIED) {
+    const match = pattern.exec(sentence);
+    if (!match) continue;
+    const before = sentence.slice(0, match.index);
+    const after = sentence.slice(match.index + match[0].length);
+    if (NOT_A_CLAIM.test(before) || NOT_APPLIED_BEFORE.test(before) || NOT_APPLIED_AFTER.test(after) || /^\s*(?:yet|still)\b/iu.test(after)) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a sentence of `text` (outside code blocks) says a change was applied, published,
+ * deployed or is live: never true in this product, where the AI only stages (honest-ending.ts).
+ */
+export function appliedClaim(text: string): boolean {
+  return sentences(text.replace(FENCED, '\n')).some((sentence) => appliedIn(plain(sentence)));
 }
 
 /**

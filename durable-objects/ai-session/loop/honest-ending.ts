@@ -8,6 +8,13 @@
  * nothing can be changed, so any claim in words that a change was made is false: it is sent back
  * once with the suggest-only wording, then ends the same way; a suggestion (contents included, and
  * a responseType "change") ends as it is.
+ *
+ * A turn that did stage can still end on a false claim: that the change was applied, published or
+ * is live (change-claim.ts `appliedClaim`). The change itself is right, only the words are not, so
+ * the turn finishes as it would, its summary followed by a correction in the summary's language
+ * (`notAppliedSummary`): the end event and the chat say the change is staged for review, not
+ * applied. No repair is asked for it: a repair re-sends the whole conversation to fix a sentence,
+ * and spends a repair that validation may need.
  */
 import type { ToolEnvelope, ToolError } from '../../../shared/ai/tool-envelope.ts';
 import type { SessionMeta } from '../../../shared/ai/session.ts';
@@ -15,7 +22,8 @@ import type { FinalAnswer } from '../../../shared/ai/turn.ts';
 import type { ChatMessage } from '../../../shared/llm/types.ts';
 import { exampleChangeSet } from '../prompt/output-contract.ts';
 import { fromWireName } from '../tools/registry.ts';
-import { changeClaim } from './change-claim.ts';
+import { appliedClaim, changeClaim } from './change-claim.ts';
+import { MAX_SUMMARY_CHARS } from './final-answer.ts';
 import type { TurnRecord } from './turn-store.ts';
 import type { Ending } from './turn-endings.ts';
 
@@ -92,7 +100,8 @@ export function nothingStaged(
   if (turn.suggestOnly) return suggestOnlyClaim(said);
   if (turn.stagedVersion !== null) return null;
   const declared = answer.responseType === 'change' || answer.changeSet !== undefined;
-  const inWords = declared ? null : changeClaim(said);
+  // "It is live now" with nothing staged claims a change as much as "I've updated it" does.
+  const inWords = declared ? null : (changeClaim(said) ?? (appliedClaim(said) ? 'claim' : null));
   if (!declared && inWords === null) return null;
   const failure = answerError ?? lastStageFailure(messages);
   const reason = answerError
@@ -120,7 +129,7 @@ export const SUGGEST_ONLY_REASON = 'this turn was suggest-only, so the AI could 
 
 /** A suggest-only turn's answer that claims a change was made (never contents nor responseType alone: a suggestion is the expected answer). */
 function suggestOnlyClaim(said: string): NothingStaged | null {
-  if (changeClaim(said, { suggestOnly: true }) === null) return null;
+  if (changeClaim(said, { suggestOnly: true }) === null && !appliedClaim(said)) return null;
   return {
     reason: SUGGEST_ONLY_REASON,
     inWords: true,
@@ -129,4 +138,23 @@ function suggestOnlyClaim(said: string): NothingStaged | null {
       '- Answer again with "responseType": "chat": describe your suggestion as a suggestion ("I suggest …", "You could …"), or say what you would change. Do not say that you changed anything.',
     ],
   };
+}
+
+/** The correction under a summary that claims a staged change was applied, in the summary's language. */
+export const NOT_APPLIED_NOTE = {
+  en: 'Correction: this change is staged for review and not applied. Nothing is live until a person reviews and applies it.',
+  zh: '更正：此修改已暂存待审阅，尚未应用。在有人审阅并应用之前，它不会生效。',
+} as const;
+
+/**
+ * The summary of a turn that staged `version` (not applied since) when the answer's words (`said`)
+ * claim it was applied or is live: the summary with the correction under it. Null when the words
+ * make no such claim.
+ */
+export function notAppliedSummary(summary: string, said: string): string | null {
+  if (!appliedClaim(said)) return null;
+  const note = /\p{Script=Han}/u.test(said) ? NOT_APPLIED_NOTE.zh : NOT_APPLIED_NOTE.en;
+  const room = MAX_SUMMARY_CHARS - note.length - 2;
+  const kept = summary.length > room ? `${summary.slice(0, room - 1)}…` : summary;
+  return `${kept}\n\n${note}`;
 }

@@ -15,7 +15,9 @@
  * from a dead one, and a flap's dead socket is younger than any useful threshold. No reconnect war:
  * 4432 is final in the app (and in every client that knew 4432 before this reason existed), so
  * the replaced tab says why and waits for its person instead of reconnecting and replacing the next.
- * The session's cap stays a refusal: the sockets there are other people's.
+ * The session's cap stays a refusal: the sockets there are other people's. A socket's last frame is
+ * known to the millisecond while the object is awake, and to within HEARD_STEP_MS from its
+ * attachment after hibernation (the frame times in memory are gone then).
  */
 import { ERROR_CODES } from '../../../shared/errors.ts';
 import { CLOSE_CODES, IDENTITY_HEADERS, MAX_SOCKETS_PER_PERSON, MAX_SOCKETS_PER_SESSION, PRESENCE_INTERVAL_MS, SocketIdentity } from '../../../shared/protocol.ts';
@@ -23,15 +25,23 @@ import type { Members } from './members.ts';
 import type { SignOuts } from './sign-outs.ts';
 import { send, type SessionConnection } from './socket-state.ts';
 
-/** The caps and the presence interval in force; the defaults are shared/protocol-limits.ts (a test may lower them). */
+/**
+ * A socket's last frame is kept in its attachment (`heardAt`, socket-state.ts) when it is at least
+ * this much newer than the one kept: the attachment is written at most once per step per socket, and
+ * after hibernation the choice of the quietest socket is still right to within this step.
+ */
+export const HEARD_STEP_MS = 10_000;
+
+/** The caps, the presence interval and the `heardAt` step in force; the defaults are shared/protocol-limits.ts and HEARD_STEP_MS (a test may lower them). */
 export interface SocketLimits {
   perPerson: number;
   perSession: number;
   presenceIntervalMs: number;
+  heardStepMs: number;
 }
 
 export function defaultSocketLimits(): SocketLimits {
-  return { perPerson: MAX_SOCKETS_PER_PERSON, perSession: MAX_SOCKETS_PER_SESSION, presenceIntervalMs: PRESENCE_INTERVAL_MS };
+  return { perPerson: MAX_SOCKETS_PER_PERSON, perSession: MAX_SOCKETS_PER_SESSION, presenceIntervalMs: PRESENCE_INTERVAL_MS, heardStepMs: HEARD_STEP_MS };
 }
 
 /** The `AI_SOCKETS_PER_PERSON` setting as a number: a positive whole number, else MAX_SOCKETS_PER_PERSON. */
@@ -48,7 +58,7 @@ export interface AdmissionDeps {
   /** The open sockets (roster.ts), this one included. */
   connections(): Iterable<SessionConnection>;
   limits: SocketLimits;
-  /** The socket's latest sign of life besides its connect (ms: its last frame or keep-alive ping), null when none is known. */
+  /** The socket's latest sign of life besides its connect (ms: its last frame — in memory, else its attachment's `heardAt` — or keep-alive ping), null when none is known. */
   heardAt(connection: SessionConnection): number | null;
   /** Close `connection` for the newer socket of its person (SOCKET_REPLACED), telling it why. */
   replace(connection: SessionConnection): void;

@@ -3,7 +3,9 @@
  * decoded as y-protocols writes it (count, then clientID, clock and JSON state per entry), each
  * state is capped in UTF-8 bytes and a socket speaks only for the client id it used first (its
  * rate, like every frame's, is frame-rates.ts's). No socket may pass for the AI (ai-awareness.ts
- * speaks for it).
+ * speaks for it). A socket that shares a cursor runs the co-editor (the app's draft editor); only
+ * those sockets receive cursors (socket-hub.ts), and one whose client removes itself (its state
+ * null: the editor closed) stops being one, free to speak for the new client id of its next editor.
  */
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
@@ -15,7 +17,8 @@ import {
 } from '../../../shared/protocol.ts';
 
 export type AwarenessCheck =
-  | { ok: true; clientId: number; clock: number }
+  /** `gone`: the frame removes the client (its last state is null: the co-editor closed). */
+  | { ok: true; clientId: number; clock: number; gone: boolean }
   /** `close`: the frame is abusive or unreadable and the socket is closed; otherwise only refused. */
   | { ok: false; code: 'AWARENESS_REFUSED' | 'FRAME_TOO_LARGE' | 'YJS_MALFORMED'; message: string; close: boolean };
 
@@ -43,6 +46,7 @@ function speaksAsAi(state: unknown, ownName: string): boolean {
 export function checkAwareness(decoder: decoding.Decoder, bound: number | null, takenByOther: (clientId: number) => boolean, ownName: string): AwarenessCheck {
   let entries: Array<{ clientId: number; clock: number; state: Uint8Array }>;
   let claimsAi = false;
+  let gone = false;
   try {
     const update = decoding.createDecoder(decoding.readVarUint8Array(decoder));
     const count = decoding.readVarUint(update);
@@ -64,6 +68,7 @@ export function checkAwareness(decoder: decoding.Decoder, bound: number | null, 
       const value: unknown = JSON.parse(utf8.decode(entry.state));
       if (value !== null && (typeof value !== 'object' || Array.isArray(value))) throw new Error('state is not an object');
       claimsAi ||= entry.clientId === AI_AWARENESS.clientId || speaksAsAi(value, ownName);
+      gone = value === null;
     }
   } catch {
     return { ok: false, code: 'YJS_MALFORMED', message: 'The awareness message could not be read.', close: true };
@@ -73,7 +78,7 @@ export function checkAwareness(decoder: decoding.Decoder, bound: number | null, 
   if (entries.some((e) => e.clientId !== clientId) || (bound === null && takenByOther(clientId))) {
     return { ok: false, code: 'AWARENESS_REFUSED', message: 'A connection may only share its own cursor.', close: false };
   }
-  return { ok: true, clientId, clock: Math.max(...entries.map((e) => e.clock)) };
+  return { ok: true, clientId, clock: Math.max(...entries.map((e) => e.clock)), gone };
 }
 
 /** An awareness frame for one client as y-protocols writes it (a null state removes the client). */

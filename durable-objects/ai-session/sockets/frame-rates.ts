@@ -4,10 +4,14 @@
  * the draft) also draw on a bucket per person (PERSON_FRAME_RATES) that every socket of theirs on
  * this session shares and that outlives the socket, so closing and reopening sockets does not
  * refill it. The socket hub spends a token per frame and closes a socket whose bucket is empty
- * (4429 RATE_LIMITED). The buckets live in memory: hibernation forgets them, which at worst gives
- * a session that went quiet a fresh burst.
+ * (4429 RATE_LIMITED). A socket's buckets live in memory (hibernation forgets them, which at worst
+ * gives a socket that went quiet a fresh burst of its own). A person's are also saved
+ * (person-budgets.ts) at their marks — the first draw from a full bucket, the draw that takes it to
+ * half, the one that empties it — so hibernation cannot refill them, at a few writes per burst and
+ * never one per frame: what is lost with the memory is less than half a burst.
  */
 import { FRAME_RATES, PERSON_FRAME_RATES, type FrameKind } from '../../../shared/protocol.ts';
+import type { BudgetStore } from './person-budgets.ts';
 
 /** What a socket closed for flooding is told, per kind (a plain sentence; the code is RATE_LIMITED). */
 export const RATE_LIMIT_MESSAGES: Record<FrameKind, string> = {
@@ -41,17 +45,46 @@ export class FrameRates {
   readonly #buckets = new Map<string, Map<FrameKind, Bucket>>();
   /** The person's budgets grow with the sockets they may open (PERSON_FRAME_RATES is for MAX_SOCKETS_PER_PERSON). */
   readonly #personScale: number;
+  /** Where the person buckets are saved (none: memory only); read once, on the first person draw. */
+  readonly #store: BudgetStore | null;
+  #loaded = false;
+  /** `<user id> <kind>` of the person buckets that have a saved row. */
+  readonly #saved = new Set<string>();
 
-  constructor(personScale = 1) {
+  constructor(personScale = 1, store: BudgetStore | null = null) {
     this.#personScale = Math.max(1, personScale);
+    this.#store = store;
   }
 
   /** Take one token of `kind` for the socket and, for an expensive kind, its person: null when taken, else why not. */
   take(socketId: string, userId: string, kind: FrameKind, now = Date.now()): string | null {
     if (!this.#spend(`s:${socketId}`, kind, FRAME_RATES[kind], now)) return RATE_LIMIT_MESSAGES[kind];
     const person = this.#personRate(kind);
-    if (person && !this.#spend(`p:${userId}`, kind, person, now)) return PERSON_RATE_LIMIT_MESSAGES[kind as keyof typeof PERSON_FRAME_RATES];
+    if (!person) return null;
+    this.#load();
+    if (!this.#spend(`p:${userId}`, kind, person, now, (tokens) => this.#save(userId, kind, tokens, now))) {
+      return PERSON_RATE_LIMIT_MESSAGES[kind as keyof typeof PERSON_FRAME_RATES];
+    }
     return null;
+  }
+
+  /** The saved person buckets, once per instance (a woken object starts from them). */
+  #load(): void {
+    if (this.#loaded || !this.#store) return;
+    this.#loaded = true;
+    for (const { userId, kind, tokens, at } of this.#store.load()) {
+      const key = `p:${userId}`;
+      let buckets = this.#buckets.get(key);
+      if (!buckets) this.#buckets.set(key, (buckets = new Map()));
+      if (!buckets.has(kind)) buckets.set(kind, { tokens, at });
+      this.#saved.add(`${userId} ${kind}`);
+    }
+  }
+
+  #save(userId: string, kind: FrameKind, tokens: number, at: number): void {
+    if (!this.#store) return;
+    this.#store.save({ userId, kind, tokens, at });
+    this.#saved.add(`${userId} ${kind}`);
   }
 
   #personRate(kind: FrameKind): Rate | undefined {
@@ -59,7 +92,8 @@ export class FrameRates {
     return rate && { burst: rate.burst * this.#personScale, perMinute: rate.perMinute * this.#personScale };
   }
 
-  #spend(key: string, kind: FrameKind, { burst, perMinute }: Rate, now: number): boolean {
+  /** Spend one token; `mark` is called with the tokens left when this draw passed a mark (full, half, empty). */
+  #spend(key: string, kind: FrameKind, { burst, perMinute }: Rate, now: number, mark?: (tokens: number) => void): boolean {
     let buckets = this.#buckets.get(key);
     if (!buckets) this.#buckets.set(key, (buckets = new Map()));
     const bucket = buckets.get(kind) ?? { tokens: burst, at: now };
@@ -67,7 +101,9 @@ export class FrameRates {
     bucket.at = now;
     buckets.set(kind, bucket);
     if (bucket.tokens < 1) return false;
+    const before = bucket.tokens;
     bucket.tokens -= 1;
+    if (mark && (before >= burst || (before > burst / 2 && bucket.tokens <= burst / 2) || bucket.tokens < 1)) mark(bucket.tokens);
     return true;
   }
 
@@ -84,7 +120,9 @@ export class FrameRates {
     if (!person) return;
     for (const [kind, bucket] of person) {
       const rate = this.#personRate(kind);
-      if (!rate || bucket.tokens + ((now - bucket.at) / 60_000) * rate.perMinute >= rate.burst) person.delete(kind);
+      if (rate && bucket.tokens + ((now - bucket.at) / 60_000) * rate.perMinute < rate.burst) continue;
+      person.delete(kind);
+      if (this.#saved.delete(`${userId} ${kind}`)) this.#store?.drop(userId!, kind);
     }
     if (person.size === 0) this.#buckets.delete(`p:${userId}`);
   }

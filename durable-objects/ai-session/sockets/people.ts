@@ -12,6 +12,7 @@ import type { CallerChanged, SignedOut } from '../../../shared/ai/project-channe
 import type { SealedLlmProfile } from '../../../shared/llm/types.ts';
 import { KnownCallers, type KnownLogin } from './known-callers.ts';
 import { Members } from './members.ts';
+import { PersonBudgets } from './person-budgets.ts';
 import { SignOuts } from './sign-outs.ts';
 import type { SocketState } from './socket-state.ts';
 
@@ -26,8 +27,11 @@ export class People {
   readonly members: Members;
   readonly signOuts: SignOuts;
   readonly callers: KnownCallers;
+  /** Each person's budgets for the expensive socket frames, kept across hibernation (person-budgets.ts). */
+  readonly budgets: PersonBudgets;
 
   constructor(sql: SqlStorage, now: () => number) {
+    this.budgets = new PersonBudgets(sql);
     this.members = new Members(sql);
     this.signOuts = new SignOuts(sql);
     this.callers = new KnownCallers(sql, now);

@@ -3,10 +3,9 @@
  * awareness, presence, and what the project channel tells about people (a role change, a removal,
  * a sign-out). Every frame that changes something is checked against the role the object was told
  * last (members.ts), not the role read at connect, and spends the socket's budget for its kind
- * (frame-rates.ts). A session that is no longer active is read-only
- * for every socket: its hello is answered (the replay), everything else is refused with
- * AI_SESSION_CLOSED, and it has no presence (PROTOCOL.md "Ended sessions"). The Durable Object
- * class hands its socket callbacks here.
+ * (frame-rates.ts). A session no longer active is read-only for every socket: its hello is answered
+ * (the replay), everything else is refused with AI_SESSION_CLOSED, and it has no presence
+ * (PROTOCOL.md "Ended sessions"). The Durable Object class hands its socket callbacks here.
  */
 import type { WSMessage } from 'partyserver';
 import * as decoding from 'lib0/decoding';
@@ -21,13 +20,14 @@ import { Presence } from './presence.ts';
 import { AiAwareness } from './ai-awareness.ts';
 import { awarenessRemovalFrame, checkAwareness } from './awareness.ts';
 import { FrameRates } from './frame-rates.ts';
+import type { BudgetStore } from './person-budgets.ts';
 import { admit, defaultSocketLimits, type AdmissionDeps } from './admission.ts';
 import type { TurnRunner } from '../loop/turn-runner.ts';
 import type { Members } from './members.ts';
 import type { SignOuts } from './sign-outs.ts';
 import { replayFrames } from '../events/replay.ts';
 import type { SessionCore } from '../session.ts';
-import { send, sendBinary, sendText, syncStep1Frame, syncStep2Frame, type SessionConnection, type SocketState } from './socket-state.ts';
+import { coEditing, send, sendBinary, sendText, syncStep1Frame, syncStep2Frame, type SessionConnection, type SocketState } from './socket-state.ts';
 import { commentFromSocket } from './socket-requests.ts';
 
 export interface SocketHubDeps {
@@ -44,6 +44,8 @@ export interface SocketHubDeps {
   socketsPerPerson?: number;
   /** When the platform last answered the socket's keep-alive ping (ms), null if never. */
   pingedAt?(connection: SessionConnection): number | null;
+  /** Where the person frame budgets outlive hibernation (person-budgets.ts); none: memory only. */
+  budgets?: BudgetStore;
 }
 
 export class SocketHub {
@@ -62,9 +64,9 @@ export class SocketHub {
   constructor(deps: SocketHubDeps) {
     this.#deps = deps;
     if (deps.socketsPerPerson) this.limits.perPerson = deps.socketsPerPerson;
-    this.#rates = new FrameRates(this.limits.perPerson / MAX_SOCKETS_PER_PERSON);
+    this.#rates = new FrameRates(this.limits.perPerson / MAX_SOCKETS_PER_PERSON, deps.budgets ?? null);
     const { members, signOuts } = deps;
-    const heardAt = (c: SessionConnection) => Math.max(this.#rates.heardAt(c.id) ?? 0, deps.pingedAt?.(c) ?? 0) || null;
+    const heardAt = (c: SessionConnection) => Math.max(this.#rates.heardAt(c.id) ?? 0, c.state?.heardAt ?? 0, deps.pingedAt?.(c) ?? 0) || null;
     const replace = (c: SessionConnection) => this.#revoke(c, 'SOCKET_REPLACED');
     this.#admission = { projectId: () => deps.core.meta?.projectId ?? null, members, signOuts, connections: () => deps.connections(), limits: this.limits, heardAt, replace };
     this.#presence = new Presence({
@@ -74,7 +76,7 @@ export class SocketHub {
       intervalMs: () => this.limits.presenceIntervalMs,
     });
     this.#aiAwareness = new AiAwareness(deps.core.overlay.doc, 'ai', (frame) => {
-      for (const c of deps.connections()) if (c.state && !c.state.revoked) sendBinary(c, frame);
+      for (const c of deps.connections()) if (coEditing(c)) sendBinary(c, frame);
     });
   }
 
@@ -111,10 +113,8 @@ export class SocketHub {
       status: this.#core.status,
       canEdit: atLeast(you.role, 'editor'),
     });
-    // Yjs: ask for the client's state (sync step 1); it answers and asks for ours.
+    // Yjs: ask for the client's state (sync step 1); it answers and asks for ours (the AI's cursor comes once it co-edits).
     sendBinary(connection, syncStep1Frame(this.#core.overlay.doc));
-    const ai = this.#aiAwareness.current();
-    if (ai) sendBinary(connection, ai);
     this.#presence.changed();
   }
 
@@ -132,7 +132,7 @@ export class SocketHub {
     if (state.awarenessClientId != null) {
       const frame = awarenessRemovalFrame(state.awarenessClientId, state.awarenessClock);
       connection.setState({ ...state, awarenessClientId: null });
-      for (const other of this.#deps.connections()) if (other.id !== connection.id) sendBinary(other, frame);
+      for (const other of this.#deps.connections()) if (other.id !== connection.id && coEditing(other)) sendBinary(other, frame);
     }
     this.#presence.changed();
   }
@@ -187,6 +187,7 @@ export class SocketHub {
       this.#revoke(connection, 'MEMBERSHIP_REVOKED');
       return;
     }
+    if (Date.now() - (state.heardAt ?? Date.parse(state.since)) >= this.limits.heardStepMs) connection.setState({ ...state, heardAt: Date.now() }); // kept for admission.ts, in steps
     if (typeof message === 'string') this.#onText(connection, role, message);
     else this.#onBinary(connection, role, message instanceof ArrayBuffer ? new Uint8Array(message) : new Uint8Array(message.buffer, message.byteOffset, message.byteLength));
   }
@@ -327,7 +328,11 @@ export class SocketHub {
     if (result.changed) this.#core.noteEdit({ userId: state.userId, name: state.name });
   }
 
-  /** Cursors and selections: checked (rate, shape, size, own client id), then relayed to the others. */
+  /**
+   * Cursors: checked (rate, shape, size, own client id), then relayed only to the other co-editors
+   * (socket-state.ts `coEditing`; presence tells everyone who is here). A socket that starts sharing
+   * gets the AI's cursor; one whose client removed itself (its editor closed) stops being a co-editor.
+   */
   #onAwareness(connection: SessionConnection, decoder: decoding.Decoder, data: Uint8Array): void {
     if (!this.#within(connection, 'awareness')) return;
     // Nobody co-edits an ended session: no cursor is relayed.
@@ -340,8 +345,11 @@ export class SocketHub {
       else send(connection, { type: 'error', code: check.code, message: check.message });
       return;
     }
-    connection.setState({ ...state, awarenessClientId: check.clientId, awarenessClock: Math.max(state.awarenessClock, check.clock) });
-    for (const other of others) if (other.state && !other.state.revoked) sendBinary(other, data);
+    const joined = state.awarenessClientId === null && !check.gone;
+    connection.setState({ ...state, awarenessClientId: check.gone ? null : check.clientId, awarenessClock: check.gone ? 0 : Math.max(state.awarenessClock, check.clock) });
+    for (const other of others) if (coEditing(other)) sendBinary(other, data);
+    const ai = joined ? this.#aiAwareness.current() : null;
+    if (ai) sendBinary(connection, ai);
   }
 
   /** A message of the project channel, for a session of that project: how many sockets it reached. */

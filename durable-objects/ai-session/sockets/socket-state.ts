@@ -22,9 +22,24 @@ export interface SocketState extends SocketIdentity {
   /** The awareness client id this socket speaks for (the first it used), and its latest clock. */
   awarenessClientId: number | null;
   awarenessClock: number;
+  /**
+   * When a frame of the socket was last noted (ms), so the choice of the quietest socket
+   * (admission.ts) survives hibernation; moved only when it is `heardStepMs` older, not per frame.
+   * Absent on a socket that sent nothing yet (and on one opened before this field existed).
+   */
+  heardAt?: number;
 }
 
 export type SessionConnection = Connection<SocketState>;
+
+/**
+ * A socket that shares a cursor: its client runs the co-editor (the app's draft editor shares one
+ * as it opens and removes it as it closes). Only these can show cursors, so only these get them.
+ */
+export function coEditing(connection: SessionConnection): boolean {
+  const state = connection.state;
+  return !!state && !state.revoked && state.awarenessClientId !== null;
+}
 
 export function send(connection: SessionConnection, message: ServerMessage): void {
   if (connection.readyState === WebSocket.OPEN) connection.send(JSON.stringify(message));
