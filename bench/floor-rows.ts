@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import * as Y from 'yjs';
 import { runProductSection } from './product-section.ts';
 import type { ProductResources } from './product-section.ts';
-import { BENCH_COMMENT_VARS, STEP_KEY, YClient, closeAll, connect, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
+import { BENCH_COMMENT_VARS, STEP_KEY, YClient, closeAll, connect, importDemo, joinProject, register, stepSession, subscribedSockets } from './session-clients.ts';
 import type { ApiUser, Client } from './session-clients.ts';
 import { fanoutSample, marker, measure, post, stageStep, yjsSample } from './session.ts';
 import type { Case, Plan } from './session.ts';
@@ -60,7 +60,7 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   const projectId = await importDemo(owner);
   const base = `/api/projects/${projectId}`;
   const sessionWs = (sessionId: string) => `${ws}${base}/ai/sessions/${sessionId}/ws`;
-  await owner.call('POST', `${base}/members`, { email: editor.email, role: 'editor' }, 201);
+  await joinProject(owner, projectId, editor, 'editor');
   const rows: ResultRow[] = [];
   const add = async (c: Case, plan: Plan) => rows.push((await measure(c, plan)).row);
   const forget = async (list: Client[]) => {

@@ -94,6 +94,12 @@ export async function importDemo(owner: ApiUser, name = 'Bench: vendor onboardin
   return data.project.id;
 }
 
+/** `invitee` joins the owner's project in `role`: the owner invites their email, they accept. */
+export async function joinProject(owner: ApiUser, projectId: string, invitee: ApiUser, role: 'editor' | 'viewer'): Promise<void> {
+  const { invitation } = await owner.call<{ invitation: { id: string } }>('POST', `/api/projects/${projectId}/members`, { email: invitee.email, role }, 201);
+  await invitee.call('POST', `/api/users/me/invitations/${invitation.id}/accept`, {}, 200);
+}
+
 export async function stepSession(owner: ApiUser, base: string): Promise<string> {
   const data = await owner.call<{ sessionId: string }>('POST', `${base}/ai/sessions`, { workflowId: WORKFLOW, targetType: 'step', targetId: STEP, mode: 'optimize' }, 201);
   return data.sessionId;

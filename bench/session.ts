@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import * as Y from 'yjs';
 import { runProductSection } from './product-section.ts';
 import type { ProductResources } from './product-section.ts';
-import { BENCH_COMMENT_VARS, STEP, STEP_KEY, WORKFLOW, YClient, closeAll, connect, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
+import { BENCH_COMMENT_VARS, STEP, STEP_KEY, WORKFLOW, YClient, closeAll, connect, importDemo, joinProject, register, stepSession, subscribedSockets } from './session-clients.ts';
 import type { Client } from './session-clients.ts';
 import { startFanoutPeer, startYjsPeer } from './session-peer.ts';
 import type { EventTemplate, PeerServer } from './session-peer.ts';
@@ -157,7 +157,7 @@ async function run(log: (message: string) => void, resources: ProductResources):
   const editor = await register(product.url, 'editor');
   const projectId = await importDemo(owner);
   const base = `/api/projects/${projectId}`;
-  await owner.call('POST', `${base}/members`, { email: editor.email, role: 'editor' }, 201);
+  await joinProject(owner, projectId, editor, 'editor');
 
   const rows: ResultRow[] = [];
   const p95s: SessionBenchResult['p95'] = [];

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { runProductSection } from './product-section.ts';
 import type { ProductResources } from './product-section.ts';
-import { STEP, WORKFLOW, closeAll, importDemo, register, stepSession, subscribedSockets } from './session-clients.ts';
+import { STEP, WORKFLOW, closeAll, importDemo, joinProject, register, stepSession, subscribedSockets } from './session-clients.ts';
 import type { EventTemplate } from './session-peer.ts';
 import { markdownTable, median, pairedRow } from './table.ts';
 import type { ResultRow } from './table.ts';
@@ -155,7 +155,7 @@ async function run(log: (message: string) => void, resources: Resources): Promis
   const viewer = await register(product.url, 'turn-viewer');
   const projectId = await importDemo(owner);
   const base = `/api/projects/${projectId}`;
-  await owner.call('POST', `${base}/members`, { email: viewer.email, role: 'viewer' }, 201);
+  await joinProject(owner, projectId, viewer, 'viewer');
   const readStep = { name: 'builder_step_read', arguments: { projectId, workflowId: WORKFLOW, nodeId: STEP } };
   const model = await scriptModel(scripted, [...Array.from({ length: TOOL_ITERATIONS }, () => ({ toolCalls: [readStep] })), { content: FINAL_ANSWER }]);
   await owner.call(

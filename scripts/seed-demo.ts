@@ -94,6 +94,8 @@ export async function seedDemo(
     expectedOutcomes: 'Every vendor onboarded with a complete, auditable risk file in days, not weeks',
     qualityStyle: 'Precise, checklist-driven, auditable; cite the policy section behind every decision',
   });
-  await client.must('POST', `${base}/members`, { email: DEMO_VIEWER.email, role: 'viewer' });
+  // The viewer joins as anyone does: invited by email, then accepting.
+  const { invitation } = await client.must<{ invitation: { id: string } }>('POST', `${base}/members`, { email: DEMO_VIEWER.email, role: 'viewer' });
+  await viewer.must('POST', `/api/users/me/invitations/${invitation.id}/accept`, {});
   return { projectId: project.id, created: true, zhProjectId };
 }

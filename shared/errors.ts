@@ -32,7 +32,11 @@ export const ERROR_CODES = {
   // Projects and members (ours)
   PROJECT_NOT_FOUND: { status: 404, message: 'This project does not exist, or you are not a member of it.' },
   MEMBER_NOT_FOUND: { status: 404, message: 'This person is not a member of the project.' },
-  USER_NOT_FOUND: { status: 404, message: 'No account uses this email. Ask them to register first.' },
+  INVITATION_NOT_FOUND: {
+    status: 404,
+    message: 'This invitation does not exist: it was accepted, declined or withdrawn, or it is not addressed to you.',
+  },
+  INVITATION_EXPIRED: { status: 410, message: 'This invitation has expired.' },
   MEMBER_EXISTS: { status: 409, message: 'This person is already a member of the project.' },
   LAST_OWNER: { status: 409, message: 'A project needs at least one owner.' },
 

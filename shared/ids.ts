@@ -18,7 +18,7 @@ export function randomToken(bytes = 16): string {
   return out;
 }
 
-export type IdPrefix = 'usr' | 'prj' | 'hist' | 'as' | 'cs' | 'aud' | 'thr' | 'cmt' | 'turn' | 'crq' | 'mnt' | 'undo';
+export type IdPrefix = 'usr' | 'prj' | 'hist' | 'as' | 'cs' | 'aud' | 'thr' | 'cmt' | 'turn' | 'crq' | 'mnt' | 'undo' | 'inv';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken()}`;

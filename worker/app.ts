@@ -20,6 +20,7 @@ import { aiSessionRoutes } from './routes/ai-sessions.ts';
 import { aiAuditRoutes } from './routes/ai-audit.ts';
 import { llmProfileRoutes } from './routes/llm-profile.ts';
 import { mentionRoutes } from './routes/mentions.ts';
+import { invitationRoutes } from './routes/invitations.ts';
 import { ROUTE_PRELOADS } from './routes/preloads.ts';
 import { knownCallerMessage } from './routes/known-caller-message.ts';
 import { isUniqueViolation, logError } from '../shared/errors-report.ts';
@@ -35,6 +36,7 @@ const api = new Hono<AppEnv>()
   .route('/auth', authRoutes)
   .route('/users/me/llm-profile', llmProfileRoutes)
   .route('/users/me/mentions', mentionRoutes)
+  .route('/users/me/invitations', invitationRoutes)
   // A message from a login its session already knows is accepted before (and without) the D1 check;
   // anything else goes on to requireUser below (routes/known-caller-message.ts).
   .post('/projects/:projectId/ai/sessions/:sessionId/messages', knownCallerMessage)

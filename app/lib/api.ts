@@ -29,6 +29,7 @@ import type {
   DomainProfile,
   HistoryEntryDetailView,
   HistoryEntryView,
+  InvitationView,
   LoginInput,
   MemberView,
   ProjectView,
@@ -323,9 +324,13 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
     },
 
     members: {
-      list: (projectId: string) => call<{ members: MemberView[] }>('GET', `${project(projectId)}/members`),
+      /** The members, and (owners only; empty for others) the pending invitations. */
+      list: (projectId: string) => call<{ members: MemberView[]; invitations: InvitationView[] }>('GET', `${project(projectId)}/members`),
+      /** Invites by email: the person joins when they accept (lib/invitations-api.ts). */
       add: (projectId: string, input: AddMemberInput) =>
-        call<{ member: MemberView }>('POST', `${project(projectId)}/members`, { body: input }),
+        call<{ invitation: InvitationView }>('POST', `${project(projectId)}/members`, { body: input }),
+      revokeInvitation: (projectId: string, invitationId: string) =>
+        call<{ deleted: true }>('DELETE', `${project(projectId)}/members/invitations/${seg(invitationId)}`),
       update: (projectId: string, userId: string, input: UpdateMemberInput) =>
         call<{ member: MemberView }>('PATCH', `${project(projectId)}/members/${seg(userId)}`, { body: input }),
       remove: (projectId: string, userId: string) =>

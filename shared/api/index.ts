@@ -2,5 +2,6 @@
 export * from './common.ts';
 export * from './auth.ts';
 export * from './projects.ts';
+export * from './invitations.ts';
 export * from './store.ts';
 export * from './llm-profile.ts';

@@ -59,6 +59,7 @@ export interface ProjectView {
   updatedAt: string;
 }
 
+/** An invitation by email: the person becomes a member when they accept it (shared/api/invitations.ts). */
 export const AddMemberInput = z.strictObject({ email: Email, role: Role });
 export type AddMemberInput = z.infer<typeof AddMemberInput>;
 

@@ -74,9 +74,10 @@ describeBrowser('co-editing the staged draft (browser)', () => {
     await signIn(ownerContext, base, DEMO_USER);
     const editorUser = newUser('Editor');
     const { id: editorId } = await registerViaApi(suite.product, editorUser);
-    await api(ownerContext, base, 'POST', `${projectApi}/members`, { email: editorUser.email, role: 'editor' });
     const editorContext = await suite.newContext();
     await signIn(editorContext, base, editorUser);
+    const { invitation } = await api<{ invitation: { id: string } }>(ownerContext, base, 'POST', `${projectApi}/members`, { email: editorUser.email, role: 'editor' });
+    await api(editorContext, base, 'POST', `/api/users/me/invitations/${invitation.id}/accept`, {});
     const viewerContext = await suite.newContext();
     await signIn(viewerContext, base, DEMO_VIEWER);
 

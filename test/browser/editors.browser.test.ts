@@ -225,11 +225,14 @@ describeBrowser('editors (browser)', () => {
     // A viewer sees the same pages read-only: no save, delete, revert or AI controls.
     const viewerContext = await suite.newContext();
     const viewer = await signUp(viewerContext, product.url, 'Viewer');
-    const added = await context.request.post(`${product.url}/api/projects/${projectId}/members`, {
+    const invited = await context.request.post(`${product.url}/api/projects/${projectId}/members`, {
       data: { email: viewer.email, role: 'viewer' },
       headers: { origin: product.url },
     });
-    expect(added.status()).toBe(201);
+    expect(invited.status()).toBe(201);
+    const invitationId = ((await invited.json()) as { data: { invitation: { id: string } } }).data.invitation.id;
+    const accepted = await viewerContext.request.post(`${product.url}/api/users/me/invitations/${invitationId}/accept`, { data: {}, headers: { origin: product.url } });
+    expect(accepted.status()).toBe(200);
     const viewerPage = await viewerContext.newPage();
     await viewerPage.goto(new URL(stepPage).pathname + new URL(stepPage).search);
     await viewerPage.getByTestId('step-inspector').waitFor();

@@ -93,31 +93,31 @@ describeBrowser('the language switch (browser)', () => {
     expect(created.status()).toBe(201);
     const projectId = ((await created.json()) as { data: { project: { id: string } } }).data.project.id;
 
-    // ---- In English: adding an email no account uses is refused with the server's own words.
+    // ---- In English: inviting an email a member already uses (their own) is refused with the server's own words.
     const page = await context.newPage();
     await page.goto(`/projects/${projectId}/members`);
-    await page.locator('#member-email').fill('nobody-here@example.test');
+    await page.locator('#member-email').fill(user.email);
     await page.getByTestId('add-member-submit').click();
     const error = page.getByTestId('add-member-error');
     await error.waitFor();
-    expect(await error.getAttribute('data-code')).toBe('USER_NOT_FOUND');
+    expect(await error.getAttribute('data-code')).toBe('MEMBER_EXISTS');
     const english = (await error.textContent()) ?? '';
-    expect(english).toContain(ERROR_CODES.USER_NOT_FOUND.message);
-    expect(english).toContain('Ask them to register, then add them again.');
+    expect(english).toContain(ERROR_CODES.MEMBER_EXISTS.message);
+    expect(english).toContain('A member of the project already uses this email: change their role in the members list instead.');
 
     // ---- Switched to Chinese with the error on screen: it reads in Chinese, from its code.
     await page.getByTestId('language-switch').selectOption('zh');
     await page.locator('html[lang^="zh"]').waitFor({ state: 'attached' });
-    await expect.poll(async () => (await error.textContent()) ?? '').toContain(errorText('USER_NOT_FOUND', 'zh').message);
+    await expect.poll(async () => (await error.textContent()) ?? '').toContain(errorText('MEMBER_EXISTS', 'zh').message);
     const chinese = (await error.textContent()) ?? '';
-    expect(chinese).toContain(errorText('USER_NOT_FOUND', 'zh').hint);
-    expect(chinese).not.toContain(ERROR_CODES.USER_NOT_FOUND.message);
+    expect(chinese).toContain(errorText('MEMBER_EXISTS', 'zh').hint);
+    expect(chinese).not.toContain(ERROR_CODES.MEMBER_EXISTS.message);
 
     // ---- And back: the server's English words again.
     await page.getByTestId('language-switch').selectOption('en');
     await page.locator('html[lang="en"]').waitFor({ state: 'attached' });
-    await expect.poll(async () => (await error.textContent()) ?? '').toContain('Ask them to register, then add them again.');
-    expect((await error.textContent()) ?? '').not.toContain(errorText('USER_NOT_FOUND', 'zh').message);
+    await expect.poll(async () => (await error.textContent()) ?? '').toContain('A member of the project already uses this email: change their role in the members list instead.');
+    expect((await error.textContent()) ?? '').not.toContain(errorText('MEMBER_EXISTS', 'zh').message);
 
     await context.close();
   });

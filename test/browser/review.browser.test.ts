@@ -50,9 +50,12 @@ describeBrowser('reviewing a session together (browser, three people)', () => {
     const editor = await signedInPage(editorUser);
     const viewer = await signedInPage(DEMO_VIEWER);
 
-    // ---- The owner adds the editor and sets one required approval in the project's Settings.
-    const added = await owner.request.post(`${base}/api/projects/${projectId}/members`, { data: { email: editorUser.email, role: 'editor' }, headers: { origin: base } });
-    expect(added.status()).toBe(201);
+    // ---- The owner invites the editor, who accepts, and sets one required approval in the project's Settings.
+    const invited = await owner.request.post(`${base}/api/projects/${projectId}/members`, { data: { email: editorUser.email, role: 'editor' }, headers: { origin: base } });
+    expect(invited.status()).toBe(201);
+    const invitationId = ((await invited.json()) as { data: { invitation: { id: string } } }).data.invitation.id;
+    const accepted = await editor.request.post(`${base}/api/users/me/invitations/${invitationId}/accept`, { data: {}, headers: { origin: base } });
+    expect(accepted.status()).toBe(200);
     await owner.goto(`/projects/${projectId}/settings`);
     await owner.getByTestId('required-approvals-input').fill('1');
     await owner.getByTestId('review-rules-save').click();

@@ -12,7 +12,7 @@ describeBrowser('project roles (browser)', () => {
     await suite?.close();
   });
 
-  it('lets an owner add a viewer, who sees no write controls and whose API writes are refused', async () => {
+  it('lets an owner invite a viewer, who accepts on the projects page, sees no write controls and whose API writes are refused', async () => {
     const { product } = suite;
     const owner = newUser('Owner');
     const viewer = newUser('Viewer');
@@ -40,34 +40,52 @@ describeBrowser('project roles (browser)', () => {
     await ownerPage.goto(`/projects/${projectId}/members`);
     await ownerPage.getByTestId('add-member-form').waitFor();
 
-    // An email without an account is refused with the server's message.
-    await ownerPage.getByLabel('Email').fill(`nobody-${Date.now()}@example.test`);
-    await ownerPage.getByTestId('add-member-role').selectOption('viewer');
-    await ownerPage.getByTestId('add-member-submit').click();
-    await ownerPage.getByTestId('add-member-error').waitFor();
-    expect(await ownerPage.getByTestId('add-member-error').textContent()).toContain('No account uses this email');
+    // An email without an account and one with an account are answered alike: a pending invitation each, nobody added.
+    const nobody = `nobody-${Date.now()}@example.test`;
+    for (const email of [nobody, viewer.email]) {
+      await ownerPage.getByLabel('Email').fill(email);
+      await ownerPage.getByTestId('add-member-role').selectOption('viewer');
+      await ownerPage.getByTestId('add-member-submit').click();
+      await ownerPage.locator(`[data-testid="invitation-row"][data-email="${email}"]`).waitFor();
+      expect(await ownerPage.getByTestId('member-invited').textContent()).toContain(email);
+    }
+    expect(await ownerPage.getByTestId('add-member-error').count()).toBe(0);
+    expect(await ownerPage.getByTestId('member-row').count()).toBe(1);
+    await screenshot(ownerPage, 'members-invited.png');
+    // The owner withdraws the invitation nobody can accept.
+    const nobodyRow = ownerPage.locator(`[data-testid="invitation-row"][data-email="${nobody}"]`);
+    await nobodyRow.getByTestId('invitation-revoke').click();
+    await nobodyRow.getByTestId('invitation-revoke-confirm').click();
+    await nobodyRow.waitFor({ state: 'detached' });
 
-    await ownerPage.getByLabel('Email').fill(viewer.email);
-    await ownerPage.getByTestId('add-member-role').selectOption('viewer');
-    await ownerPage.getByTestId('add-member-submit').click();
+    // The viewer signs in in a second context, finds the invitation on the projects page and accepts it.
+    const viewerContext = await suite.newContext();
+    const viewerPage = await viewerContext.newPage();
+    await viewerPage.goto('/projects');
+    await viewerPage.waitForURL(/\/login\?next=/);
+    await signInThroughUi(viewerPage, viewer);
+    await viewerPage.waitForURL('**/projects');
+    const invitation = viewerPage.locator(`[data-testid="my-invitation"][data-project-id="${projectId}"]`);
+    await invitation.waitFor();
+    expect(await invitation.textContent()).toContain(projectName);
+    expect(await invitation.getByTestId('my-invitation-role').getAttribute('data-role')).toBe('viewer');
+    await screenshot(viewerPage, 'invitations-for-you.png');
+    await invitation.getByTestId('my-invitation-accept').click();
+    await viewerPage.waitForURL(`**/projects/${projectId}`);
+    await viewerPage.getByTestId('project-overview').waitFor();
+
+    // The owner now sees the viewer among the members, and no invitation left.
+    await ownerPage.reload();
     const viewerRow = ownerPage.locator(`[data-testid="member-row"][data-email="${viewer.email}"]`);
     await viewerRow.waitFor();
     expect(await viewerRow.getAttribute('data-role')).toBe('viewer');
+    await ownerPage.getByTestId('invitations-empty').waitFor();
     // The only owner is not offered a Leave the server would refuse: the button is off and says why.
     const ownerRow = ownerPage.locator(`[data-testid="member-row"][data-email="${owner.email}"]`);
     expect(await ownerRow.getByTestId('member-remove').isDisabled()).toBe(true);
     expect(await ownerRow.getByTestId('member-last-owner').textContent()).toContain('make someone else an owner first');
     expect(await viewerRow.getByTestId('member-remove').isDisabled()).toBe(false);
     await screenshot(ownerPage, 'members-owner.png');
-
-    // The viewer opens the project by its address in a second context and is asked to sign in first.
-    const viewerContext = await suite.newContext();
-    const viewerPage = await viewerContext.newPage();
-    await viewerPage.goto(`/projects/${projectId}`);
-    await viewerPage.waitForURL(/\/login\?next=/);
-    await signInThroughUi(viewerPage, viewer);
-    await viewerPage.waitForURL(`**/projects/${projectId}`);
-    await viewerPage.getByTestId('project-overview').waitFor();
 
     expect(await viewerPage.getByTestId('project-name').textContent()).toBe(projectName);
     expect(await viewerPage.getByTestId('project-role').textContent()).toBe('viewer');
@@ -86,6 +104,7 @@ describeBrowser('project roles (browser)', () => {
     await viewerPage.getByTestId('members-table').waitFor();
     await viewerPage.getByTestId('members-owner-note').waitFor();
     expect(await viewerPage.getByTestId('add-member-form').count()).toBe(0);
+    expect(await viewerPage.getByTestId('invitations-section').count()).toBe(0);
     expect(await viewerPage.getByTestId('member-role-select').count()).toBe(0);
 
     // The server enforces the role: a write with the viewer's own cookie is refused.

@@ -81,6 +81,21 @@ export async function signedInClient(name = 'Ada'): Promise<TestClient & { userI
   return Object.assign(client, { userId: res.data.user.id as string, email });
 }
 
+/**
+ * Make `invitee` a member as people do: the owner invites their email, the invitee finds the
+ * invitation in their own list and accepts it (the real routes both ways, no shortcut).
+ */
+export async function joinProject(owner: TestClient, projectId: string, invitee: TestClient, email: string, role: 'owner' | 'editor' | 'viewer') {
+  const invited = await owner.post(`/api/projects/${projectId}/members`, { email, role });
+  if (invited.status !== 201) throw new Error(`invite failed: ${invited.status} ${JSON.stringify(invited.error)}`);
+  const mine = await invitee.get('/api/users/me/invitations');
+  const invitation = (mine.data?.invitations as Array<{ id: string; projectId: string }> | undefined)?.find((i) => i.projectId === projectId);
+  if (!invitation) throw new Error(`invitation not listed for the invitee: ${mine.status} ${JSON.stringify(mine.error ?? mine.data)}`);
+  const accepted = await invitee.post(`/api/users/me/invitations/${invitation.id}/accept`);
+  if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.error)}`);
+  return accepted;
+}
+
 /** An owner with a project, plus helpers to add members in a role. */
 export async function projectWithOwner() {
   const owner = await signedInClient('Owner');
@@ -89,8 +104,7 @@ export async function projectWithOwner() {
   const projectId = created.data.project.id as string;
   async function member(role: 'editor' | 'viewer', name = role === 'editor' ? 'Edith' : 'Victor') {
     const client = await signedInClient(name);
-    const added = await owner.post(`/api/projects/${projectId}/members`, { email: client.email, role });
-    if (added.status !== 201) throw new Error(`add member failed: ${JSON.stringify(added.error)}`);
+    await joinProject(owner, projectId, client, client.email, role);
     return client;
   }
   return { owner, projectId, base: `/api/projects/${projectId}`, member };

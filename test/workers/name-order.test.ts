@@ -1,6 +1,6 @@
 /** Names sort for people, not for code points: the projects and members lists put Chinese names in pinyin order. */
 import { describe, expect, it } from 'vitest';
-import { signedInClient, TestClient } from './client.ts';
+import { joinProject, signedInClient, TestClient } from './client.ts';
 
 let counter = 0;
 
@@ -26,7 +26,7 @@ describe('the order of names', () => {
     const base = `/api/projects/${project.data.project.id}`;
     for (const name of ['张三', '阿明']) {
       const member = await register(name);
-      expect((await owner.post(`${base}/members`, { email: member.email, role: 'viewer' })).status).toBe(201);
+      await joinProject(owner, project.data.project.id, member, member.email, 'viewer');
     }
     const listed = await owner.get(`${base}/members`);
     expect(listed.data.members.map((m: { name: string }) => m.name)).toEqual(['阿明', '张三', '赵六']);

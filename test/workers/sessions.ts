@@ -8,7 +8,7 @@ import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { ORIGIN, signedInClient, type TestClient } from './client.ts';
+import { joinProject, ORIGIN, signedInClient, type TestClient } from './client.ts';
 import { awarenessFrame } from '../../durable-objects/ai-session/sockets/awareness.ts';
 
 export async function importExample(client: TestClient, name: keyof typeof env.TEST_PACKAGES): Promise<string> {
@@ -34,8 +34,7 @@ export async function supportDeskProject() {
   const base = `/api/projects/${projectId}`;
   async function member(role: 'editor' | 'viewer', name = role === 'editor' ? 'Edith' : 'Victor') {
     const client = await signedInClient(name);
-    const added = await owner.post(`${base}/members`, { email: client.email, role });
-    if (added.status !== 201) throw new Error(`add member failed: ${JSON.stringify(added.error)}`);
+    await joinProject(owner, projectId, client, client.email, role);
     return client;
   }
   return { owner, projectId, base, member };

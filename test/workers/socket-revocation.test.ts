@@ -6,7 +6,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { TestClient } from './client.ts';
+import { joinProject, TestClient } from './client.ts';
 import { STEP, WF, YClient, connect, stagedStepSession, stepSession, supportDeskProject, type Watcher, stillLive } from './sessions.ts';
 import { finalAnswer, useScriptedModel, waitFor } from './turns.ts';
 
@@ -141,7 +141,7 @@ describe('signing out reaches live sockets', () => {
     const first = await stagedSession();
     const editor = await first.member('editor');
     const second = await supportDeskProject();
-    expect((await second.owner.post(`${second.base}/members`, { email: editor.email, role: 'viewer' })).status).toBe(201);
+    await joinProject(second.owner, second.projectId, editor, editor.email, 'viewer');
     const otherSession = await stepSession(second.owner, second.base);
     const laptop = await secondLogin(editor.email);
     const sockets = [

@@ -92,6 +92,29 @@ export const projectMembers = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index('project_members_user_idx').on(t.userId)],
 );
 
+/**
+ * A pending invitation to a project, by the email the owner typed (worker/store/invitations.ts). The
+ * row is the same whether or not an account uses the email, so inviting tells the owner nothing of
+ * who has one. Only the account with this email accepts it, before `expires_at`: one batch deletes
+ * the row and adds the member. One per project and email; inviting again renews it.
+ */
+export const projectInvitations = sqliteTable(
+  'project_invitations',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    /** Lower case (shared/api/auth.ts `Email`), as account emails are stored. */
+    email: text('email').notNull(),
+    role: text('role', { enum: ['owner', 'editor', 'viewer'] }).notNull(),
+    invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: text('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('project_invitations_project_email_idx').on(t.projectId, t.email), index('project_invitations_email_idx').on(t.email)],
+);
+
 export const workflows = sqliteTable(
   'workflows',
   {

@@ -55,10 +55,10 @@ function prepare(d1: D1Database, statement: Statement): D1PreparedStatement {
   return d1.prepare(query.sql).bind(...query.params);
 }
 
-/** Run statements as one D1 batch: one transaction, all or nothing. */
-export async function runBatch(db: Db, statements: Statement[]): Promise<void> {
-  if (statements.length === 0) return;
-  await db.$client.batch(statements.map((statement) => prepare(db.$client, statement)));
+/** Run statements as one D1 batch: one transaction, all or nothing; each statement's result (`meta.changes`) in order. */
+export async function runBatch(db: Db, statements: Statement[]): Promise<D1Result[]> {
+  if (statements.length === 0) return [];
+  return db.$client.batch(statements.map((statement) => prepare(db.$client, statement)));
 }
 
 export interface CommitContext {

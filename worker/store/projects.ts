@@ -1,4 +1,4 @@
-/** Projects (packages) and their members. */
+/** Projects (packages) and their members (someone new joins through an invitation: invitations.ts). */
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { projectMembers, projects, users, workflows } from '../db/schema.ts';
@@ -7,7 +7,6 @@ import { newId, nowIso } from '../../shared/ids.ts';
 import { EMPTY_AGENTS_JSON } from './templates.ts';
 import { DomainProfile, ProjectSettings, type MemberView, type ProjectView } from '../../shared/api/projects.ts';
 import type { Role } from '../../shared/api/common.ts';
-import { isUniqueViolation } from '../../shared/errors-report.ts';
 import { parseContentLanguage, type ContentLanguage } from '../../shared/i18n/content-language.ts';
 import { sortByName } from '../../shared/text/collate.ts';
 
@@ -161,20 +160,6 @@ async function getMember(db: Db, projectId: string, userId: string): Promise<Mem
     .get();
   if (!row) throw new ApiError('MEMBER_NOT_FOUND');
   return row;
-}
-
-export async function addMember(db: Db, projectId: string, input: { email: string; role: Role }): Promise<MemberView> {
-  const user = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
-  if (!user) throw new ApiError('USER_NOT_FOUND', { hints: ['Ask them to register, then add them again.'] });
-  try {
-    await db.insert(projectMembers).values({ projectId, userId: user.id, role: input.role });
-  } catch (error) {
-    if (isUniqueViolation(error, 'project_members.user_id')) {
-      throw new ApiError('MEMBER_EXISTS');
-    }
-    throw error;
-  }
-  return getMember(db, projectId, user.id);
 }
 
 /**

@@ -32,6 +32,17 @@ export const projects = {
   creating: 'Creating…',
   create: 'Create project',
   importTitle: 'Import a package',
+  invitationsTitle: 'Invitations for you',
+  invitationsLead: 'A project owner invited your email. Accept to join the project in the role shown.',
+  couldNotLoadInvitations: 'Could not load your invitations',
+  invitedAs: 'as {{role}}',
+  invitedBy: 'invited by {{name}}',
+  expiresOn: 'expires {{date}}',
+  accept: 'Accept',
+  accepting: 'Accepting…',
+  decline: 'Decline',
+  declining: 'Declining…',
+  couldNotAnswer: 'Could not answer the invitation',
 } as const;
 
 export const network = {

@@ -54,10 +54,10 @@ export const project = {
   members: {
     email: 'Email',
     role: 'Role',
-    adding: 'Adding…',
-    add: 'Add member',
-    couldNotAdd: 'Could not add the member',
-    added: 'Added {{name}} ({{email}}) as {{role}}.',
+    adding: 'Inviting…',
+    add: 'Invite',
+    couldNotAdd: 'Could not send the invitation',
+    invited: 'Invited {{email}} as {{role}}. They join once they accept, signed in with this email.',
     rolesHint: 'Owners manage members and can delete the project; editors change content; viewers read.',
     you: 'you',
     roleOf: 'Role of {{name}}',
@@ -131,8 +131,8 @@ export const projectSettings = {
 
 export const membersPage = {
   title: 'Members',
-  add: 'Add a member',
-  ownerNote: 'Only owners can add members or change roles.',
+  add: 'Invite someone',
+  ownerNote: 'Only owners can invite members or change roles.',
   couldNotLoad: 'Could not load the members',
   none: 'No members',
   noneHint: 'This project has no members yet.',
@@ -141,6 +141,17 @@ export const membersPage = {
   role: 'Role',
   added: 'Added',
   actions: 'Actions',
+  invitations: 'Pending invitations',
+  invitationsHint: 'Each person joins when they accept, signed in with the invited email (now, or after they register). An invitation lasts {{days}} days; inviting again renews it.',
+  invitationsNone: 'No pending invitations.',
+  invitedBy: 'Invited by',
+  expires: 'Expires',
+  expired: 'Expired',
+  pending: 'invited',
+  revoke: 'Withdraw',
+  revokeQuestion: 'Withdraw the invitation to {{email}}?',
+  revoking: 'Withdrawing…',
+  couldNotRevoke: 'Could not withdraw the invitation',
 } as const;
 
 export const agentsPage = {

@@ -34,6 +34,17 @@ export const projects: Messages['projects'] = {
   creating: '正在创建…',
   create: '创建项目',
   importTitle: '导入包',
+  invitationsTitle: '给你的邀请',
+  invitationsLead: '项目所有者邀请了你的邮箱。接受后即以所示角色加入项目。',
+  couldNotLoadInvitations: '无法加载你的邀请',
+  invitedAs: '角色：{{role}}',
+  invitedBy: '邀请人：{{name}}',
+  expiresOn: '{{date}} 到期',
+  accept: '接受',
+  accepting: '正在接受…',
+  decline: '拒绝',
+  declining: '正在拒绝…',
+  couldNotAnswer: '无法回复此邀请',
 };
 
 export const network: Messages['network'] = {

@@ -56,10 +56,10 @@ export const project: Messages['project'] = {
   members: {
     email: '邮箱',
     role: '角色',
-    adding: '正在添加…',
-    add: '添加成员',
-    couldNotAdd: '无法添加成员',
-    added: '已将 {{name}}（{{email}}）添加为{{role}}。',
+    adding: '正在邀请…',
+    add: '邀请',
+    couldNotAdd: '无法发送邀请',
+    invited: '已邀请 {{email}} 成为{{role}}。对方用此邮箱登录并接受后即加入。',
     rolesHint: '所有者管理成员并可删除项目；编辑者修改内容；查看者只读。',
     you: '你',
     roleOf: '{{name}} 的角色',
@@ -133,8 +133,8 @@ export const projectSettings: Messages['projectSettings'] = {
 
 export const membersPage: Messages['membersPage'] = {
   title: '成员',
-  add: '添加成员',
-  ownerNote: '只有所有者可以添加成员或更改角色。',
+  add: '邀请成员',
+  ownerNote: '只有所有者可以邀请成员或更改角色。',
   couldNotLoad: '无法加载成员',
   none: '没有成员',
   noneHint: '此项目还没有成员。',
@@ -143,6 +143,17 @@ export const membersPage: Messages['membersPage'] = {
   role: '角色',
   added: '加入时间',
   actions: '操作',
+  invitations: '待接受的邀请',
+  invitationsHint: '对方用受邀邮箱登录（现在或注册之后）并接受邀请后即加入。邀请有效期 {{days}} 天；再次邀请会续期。',
+  invitationsNone: '没有待接受的邀请。',
+  invitedBy: '邀请人',
+  expires: '到期',
+  expired: '已过期',
+  pending: '已邀请',
+  revoke: '撤回',
+  revokeQuestion: '撤回对 {{email}} 的邀请？',
+  revoking: '正在撤回…',
+  couldNotRevoke: '无法撤回邀请',
 };
 
 export const agentsPage: Messages['agentsPage'] = {
