@@ -58,6 +58,17 @@ function authoredManifestText(text: string | null, stored: StoredManifest): stri
   return jsonFileText(manifest, eolOf(text));
 }
 
+/** The stored manifest's BOM_FILES_KEY list (empty when it has none). */
+function bomList(stored: StoredManifest): string[] {
+  const list = stored[BOM_FILES_KEY];
+  return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
+}
+
+/** Whether the stored manifest says the file at `path` was uploaded with a UTF-8 BOM. */
+export function storedBomAt(text: string | null, path: string): boolean {
+  return bomList(parseManifest(text)).includes(path);
+}
+
 /**
  * The stored manifest after an asset moved from `from` to `to`: its BOM follows it. Null when
  * nothing changes (the file had no BOM).
@@ -67,6 +78,20 @@ export function manifestAfterAssetRename(text: string | null, from: string, to: 
   const list = stored[BOM_FILES_KEY];
   if (!Array.isArray(list) || !list.includes(from)) return null;
   return jsonFileText({ ...stored, [BOM_FILES_KEY]: list.map((p: unknown) => (p === from ? to : p)) }, eolOf(text));
+}
+
+/**
+ * The stored manifest with the file at `path` listed as having a BOM (`bom`) or not: a deleted
+ * asset's BOM goes with it (a new file at its path is a new file), and a revert that brings the file
+ * back brings its BOM. Null when nothing changes, or when there is no stored manifest (a project
+ * made here: none of its files came with a BOM).
+ */
+export function manifestWithBomAt(text: string | null, path: string, bom: boolean): string | null {
+  if (text === null) return null;
+  const stored = parseManifest(text);
+  const list = bomList(stored);
+  if (list.includes(path) === bom) return null;
+  return jsonFileText({ ...stored, [BOM_FILES_KEY]: bom ? [...list, path] : list.filter((p) => p !== path) }, eolOf(text));
 }
 
 interface StoredManifest {
@@ -195,6 +220,5 @@ export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRow
   // entry and workflows[] always describe what is stored now, in the line ending the package came
   // with; a manifest that says just what the author's did is the author's text, byte for byte.
   pkg.manifestJson = manifestText(deriveManifest(pkg), authoredManifestText(project.manifestJson, stored));
-  const boms = Array.isArray(stored[BOM_FILES_KEY]) ? stored[BOM_FILES_KEY].filter((p): p is string => typeof p === 'string') : [];
-  return { projectName: project.name, domainProfile: parseDomainProfile(project.domainProfileJson), pkg, origin: originOf(stored), boms };
+  return { projectName: project.name, domainProfile: parseDomainProfile(project.domainProfileJson), pkg, origin: originOf(stored), boms: bomList(stored) };
 }
