@@ -18,7 +18,7 @@ import { getProject } from '../store/projects.ts';
 import { prepareImport, type ImportLayout } from './prepare-import.ts';
 import { parseFrontmatter, toErrorDetail, type BmadStepFile, type ValidationIssue } from '../../shared/bmad/index.ts';
 import { BOM_FILES_KEY, ORIGIN_KEY, storedManifestText } from './stored-package.ts';
-import type { ProjectView } from '../../shared/api/projects.ts';
+import { ProjectSettings, type ProjectView } from '../../shared/api/projects.ts';
 
 function stepNodeId(step: BmadStepFile): string {
   if (step.nodeId) return step.nodeId;
@@ -82,6 +82,8 @@ export async function importPackage(
       manifestJson,
       agentsJson: pkg.agentsJson!,
       ...(prepared.project?.domainProfile ? { domainProfileJson: JSON.stringify(prepared.project.domainProfile) } : {}),
+      // The project file's settings (each valid one; the others keep their defaults).
+      ...(prepared.project?.settings ? { settingsJson: JSON.stringify(ProjectSettings.parse(prepared.project.settings)) } : {}),
       contentLanguage: preview.contentLanguage,
       createdBy: userId,
     }),

@@ -8,8 +8,9 @@ import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
 import { workflowOrder } from '../store/workflow-order.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { deriveManifest, eolOf, jsonFileText, manifestText, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
-import type { DomainProfile } from '../../shared/api/projects.ts';
-import { parseDomainProfile } from '../store/projects.ts';
+import type { DomainProfile, ProjectSettings } from '../../shared/api/projects.ts';
+import { parseContentLanguage, type ContentLanguage } from '../../shared/i18n/content-language.ts';
+import { parseDomainProfile, parseProjectSettings } from '../store/projects.ts';
 import { originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 
 /**
@@ -152,6 +153,8 @@ export interface StoredPackage {
   pkg: BmadPackage;
   projectName: string;
   domainProfile: DomainProfile;
+  contentLanguage: ContentLanguage;
+  settings: ProjectSettings;
   origin: BmadMethodOrigin | null;
   /** Paths of the files uploaded with a UTF-8 BOM (BOM_FILES_KEY). */
   boms: string[];
@@ -220,5 +223,13 @@ export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRow
   // entry and workflows[] always describe what is stored now, in the line ending the package came
   // with; a manifest that says just what the author's did is the author's text, byte for byte.
   pkg.manifestJson = manifestText(deriveManifest(pkg), authoredManifestText(project.manifestJson, stored));
-  return { projectName: project.name, domainProfile: parseDomainProfile(project.domainProfileJson), pkg, origin: originOf(stored), boms: bomList(stored) };
+  return {
+    projectName: project.name,
+    domainProfile: parseDomainProfile(project.domainProfileJson),
+    contentLanguage: parseContentLanguage(project.contentLanguage),
+    settings: parseProjectSettings(project.settingsJson),
+    pkg,
+    origin: originOf(stored),
+    boms: bomList(stored),
+  };
 }
