@@ -31,7 +31,7 @@ export async function exportPackage(
   db: Db,
   projectId: string,
   layout: ExportLayout = 'bmad',
-): Promise<{ zip: Uint8Array; fileName: string; warnings: ValidationIssue[] }> {
+): Promise<{ zip: Uint8Array; fileName: string; asciiFileName: string; warnings: ValidationIssue[] }> {
   const { pkg, projectName, domainProfile, contentLanguage, settings, origin, boms } = await loadStoredPackage(db, projectId);
   const report = validatePackage(pkg);
   if (!report.valid) {
@@ -73,6 +73,7 @@ export async function exportPackage(
   const stale = files.has(WARNINGS_FILE) && isExportWarnings(files.get(WARNINGS_FILE)!);
   if (stale) entries.delete(WARNINGS_FILE);
   if (warnings.length > 0 && !entries.has(WARNINGS_FILE)) entries.set(WARNINGS_FILE, utf8.encode(warningsMarkdown(warnings, layout)));
-  const name = packageNameFrom(projectName);
-  return { zip: zipEntries(entries), fileName: layout === 'bmad' ? `${name}.bmad` : `${name}-bmad-method.zip`, warnings };
+  // Saved under the project's own name (any script); the package name is the ASCII fallback.
+  const named = (name: string) => (layout === 'bmad' ? `${name}.bmad` : `${name}-bmad-method.zip`);
+  return { zip: zipEntries(entries), fileName: named(projectName), asciiFileName: named(packageNameFrom(projectName)), warnings };
 }

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { jsonBody, queryWith } from '../http/validate.ts';
 import { ok } from '../http/respond.ts';
+import { attachmentDisposition } from '../http/attachment.ts';
 import { projectAccess, requireRole } from '../middleware/project-access.ts';
 import { CreateProjectInput, DomainProfile, UpdateProjectInput } from '../../shared/api/projects.ts';
 import { createProject, deleteProject, getProject, listProjects, updateProject } from '../store/projects.ts';
@@ -69,10 +70,10 @@ export const projectRoutes = new Hono<AppEnv>()
     ok(c, { report: await validateStoredPackage(c.var.db, c.var.projectId) }),
   )
   .get('/:projectId/export', projectAccess(), queryWith(ExportQuery), async (c) => {
-    const { zip, fileName, warnings } = await exportPackage(c.var.db, c.var.projectId, c.req.valid('query').layout);
+    const { zip, fileName, asciiFileName, warnings } = await exportPackage(c.var.db, c.var.projectId, c.req.valid('query').layout);
     return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
       'content-type': 'application/zip',
-      'content-disposition': `attachment; filename="${fileName}"`,
+      'content-disposition': attachmentDisposition(fileName, asciiFileName),
       'x-bmad-warnings': String(warnings.length),
       // The warnings themselves (also in the zip as WARNINGS.md), as long as they fit a header.
       ...warningsHeader(warnings),
