@@ -313,10 +313,11 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
       /** The `.bmad` zip, or 422 PKG_VALIDATION_FAILED with `details[]` when errors block it. */
       exportPackage: (projectId: string, layout: ImportLayout = 'bmad') =>
         download(fetchFn, `${project(projectId)}/export?layout=${layout}`, layout === 'bmad' ? 'package.bmad' : 'bmad-method.zip'),
-      /** What importing this zip would write (either layout), without writing anything. */
-      previewImport: (file: Blob, fileName: string) => {
+      /** What importing this zip would write (either layout) and the name it would get (`name`: the one typed), without writing anything. */
+      previewImport: (file: Blob, fileName: string, name?: string) => {
         const form = new FormData();
         form.append('file', file, fileName);
+        if (name) form.append('name', name);
         return call<{ preview: ImportPreview }>('POST', '/projects/import/preview', { body: form });
       },
       /** Upload a `.bmad` zip as a new project (multipart: `file`, optional `name`). */

@@ -10,11 +10,10 @@ import { CreateProjectInput, DomainProfile, UpdateProjectInput } from '../../sha
 import { createProject, deleteProject, getProject, listProjects, updateProject } from '../store/projects.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { liveSessionsOf, tellSessions } from '../live/project-channel.ts';
-import { importPackage } from '../package-io/import.ts';
+import { importPackage, previewImport } from '../package-io/import.ts';
 import { exportPackage } from '../package-io/export.ts';
 import { IMPORT_LIMITS } from '../package-io/limits.ts';
 import { validateStoredPackage } from '../package-io/validate-stored.ts';
-import { prepareImport } from '../package-io/prepare-import.ts';
 import type { ValidationIssue } from '../../shared/bmad/index.ts';
 
 const ExportQuery = z.strictObject({ layout: z.enum(['bmad', 'bmad-method']).default('bmad') });
@@ -58,8 +57,9 @@ export const projectRoutes = new Hono<AppEnv>()
     return ok(c, { project }, 201);
   })
   .post('/import/preview', async (c) => {
-    // Derives and validates exactly what the import would write, and writes nothing.
-    return ok(c, { preview: prepareImport((await uploadedZip(c)).zip).preview });
+    // Derives and validates exactly what the import would write, and the name it would get; writes nothing.
+    const { zip, name } = await uploadedZip(c);
+    return ok(c, { preview: await previewImport(c.var.db, c.var.user.id, zip, name) });
   })
   .post('/import', async (c) => {
     const { zip, name } = await uploadedZip(c);
