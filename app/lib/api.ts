@@ -18,6 +18,7 @@ import { navigating } from '$app/state';
 import { D1_BOOKMARK_HEADER, parseBookmark } from '../../shared/d1-bookmark.ts';
 import type { ErrorBody, ErrorCode, ErrorDetail } from '../../shared/errors.ts';
 import { safeNextPath } from './safe-next-path.ts';
+import { safeFileName } from '../../shared/text/file-name.ts';
 import type { GraphEditInput } from '../../shared/api/graph-edit.ts';
 import type {
   AddMemberInput,
@@ -230,19 +231,24 @@ async function readEnvelope<T>(response: Response, options: RequestOptions, sent
   return { ok: false, error, status: response.status };
 }
 
-/** `attachment; filename="x.bmad"` (or RFC 5987 `filename*=UTF-8''x.bmad`) → `x.bmad`. */
+/**
+ * `attachment; filename="x.bmad"; filename*=UTF-8''%E5%AE%A2.bmad` → `客.bmad` (RFC 6266: the RFC 5987
+ * name wins over the ASCII fallback), cleaned so it can only name a file in the download folder
+ * (shared/text/file-name.ts).
+ */
 export function attachmentFileName(header: string | null, fallback: string): string {
   if (!header) return fallback;
   const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
   if (extended?.[1]) {
     try {
-      return decodeURIComponent(extended[1].trim());
+      const name = safeFileName(decodeURIComponent(extended[1].trim()));
+      if (name) return name;
     } catch {
       // fall through to the plain form
     }
   }
   const plain = /filename\s*=\s*"?([^";]+)"?/.exec(header);
-  return plain?.[1]?.trim() || fallback;
+  return safeFileName(plain?.[1] ?? '') || fallback;
 }
 
 /** A file download: the body as a Blob on success, the usual error value otherwise. */
@@ -308,10 +314,11 @@ export function createApi(fetchFn: FetchLike = (input, init) => globalThis.fetch
       /** The `.bmad` zip, or 422 PKG_VALIDATION_FAILED with `details[]` when errors block it. */
       exportPackage: (projectId: string, layout: ImportLayout = 'bmad') =>
         download(fetchFn, `${project(projectId)}/export?layout=${layout}`, layout === 'bmad' ? 'package.bmad' : 'bmad-method.zip'),
-      /** What importing this zip would write (either layout), without writing anything. */
-      previewImport: (file: Blob, fileName: string) => {
+      /** What importing this zip would write (either layout) and the name it would get (`name`: the one typed), without writing anything. */
+      previewImport: (file: Blob, fileName: string, name?: string) => {
         const form = new FormData();
         form.append('file', file, fileName);
+        if (name) form.append('name', name);
         return call<{ preview: ImportPreview }>('POST', '/projects/import/preview', { body: form });
       },
       /** Upload a `.bmad` zip as a new project (multipart: `file`, optional `name`). */

@@ -23,7 +23,7 @@ export { DEFAULT_AGENTS_PATH, MANIFEST_PATH, SINGLE_WORKFLOW_ID, packagePaths } 
 export type { BmadAsset, BmadPackage, BmadStepFile, BmadWorkflow } from './package.ts';
 export { deriveManifest, layoutMoves, manifestText, packageFromFiles, packageToFiles, packageToFilesWithSources, toMultiWorkflowLayout } from './package-files.ts';
 export { PROJECT_FILE_FORMAT, PROJECT_FILE_PATH, projectFileText, takeManifestOrigin, takeProjectFile } from './project-file.ts';
-export type { OriginRead, ProjectFileInfo } from './project-file.ts';
+export type { OriginRead, PackageSays, ProjectFileInfo } from './project-file.ts';
 export { newStepFilePath } from './portable-names.ts';
 export { checkShape, parseAgentsFile, parseGraphFile, parseManifestFile, parseStepFile, parseWorkflowMdFile } from './parse-files.ts';
 export type { FileParse, MarkdownFile } from './parse-files.ts';

@@ -70,6 +70,7 @@ export const ISSUE_CODES = {
   // BMAD-METHOD import and export (shared/bmad-method)
   BMAD_FILE_SKIPPED: '(warning) An uploaded file is binary, or has an extension or name a package cannot keep; left out.',
   ASSET_RENAMED: '(warning) An imported asset had a name outside the ASCII path characters; it was given an ASCII name and the links to it were rewritten.',
+  PROJECT_FILE_VALUE_IGNORED: '(warning) A value of assets/crewagent-project.json (the project name, domain profile, content language or a setting) is not valid; the import ignored it (project-file.ts).',
   BMAD_TOO_MANY_STEPS: 'A folder has more step files than can be imported.',
   BMAD_FRONTMATTER_INVALID: '(warning) A BMAD file frontmatter is not valid YAML, so its links were not read.',
   BMAD_FRONTMATTER_DUPLICATE_KEY: '(warning) A BMAD step frontmatter names a key twice; the earlier line is a comment until export.',

@@ -15,14 +15,14 @@ const ORIGIN = {
 
 describe('the project file', () => {
   it('is written only when it says something bmad.json does not', () => {
-    expect(projectFileText({ name: 'support-desk', domainProfile: EMPTY }, 'support-desk')).toBeNull();
-    expect(projectFileText({ name: '客服工作台', domainProfile: EMPTY }, 'package')).not.toBeNull();
-    expect(projectFileText({ name: 'support-desk', domainProfile: PROFILE }, 'support-desk')).not.toBeNull();
+    expect(projectFileText({ name: 'support-desk', domainProfile: EMPTY }, { name: 'support-desk' })).toBeNull();
+    expect(projectFileText({ name: '客服工作台', domainProfile: EMPTY }, { name: 'package' })).not.toBeNull();
+    expect(projectFileText({ name: 'support-desk', domainProfile: PROFILE }, { name: 'support-desk' })).not.toBeNull();
   });
 
   it('reads back the name and domain profile it was written with, in CRLF too, and leaves no asset behind', () => {
     for (const eol of ['\n', '\r\n'] as const) {
-      const text = projectFileText({ name: '客服工作台 (2)', domainProfile: PROFILE }, 'support-desk', eol)!;
+      const text = projectFileText({ name: '客服工作台 (2)', domainProfile: PROFILE }, { name: 'support-desk' }, eol)!;
       expect(text.includes('\r\n')).toBe(eol === '\r\n');
       const files = new Map([...loadFixture('two-workflows'), [PROJECT_FILE_PATH, text]]);
       expect(takeProjectFile(files)).toEqual({ name: '客服工作台 (2)', domainProfile: PROFILE });
@@ -32,7 +32,7 @@ describe('the project file', () => {
 
   it('is a valid package asset: a package holding it validates as cleanly as one without it', () => {
     const files = loadFixture('two-workflows');
-    const withFile = new Map([...files, [PROJECT_FILE_PATH, projectFileText({ name: '客服工作台', domainProfile: PROFILE }, 'support-desk')!]]);
+    const withFile = new Map([...files, [PROJECT_FILE_PATH, projectFileText({ name: '客服工作台', domainProfile: PROFILE }, { name: 'support-desk' })!]]);
     const pkg = packageFromFiles(withFile);
     expect(pkg.assets.map((a) => a.path)).toContain(PROJECT_FILE_PATH);
     expect(validatePackage(pkg).issues).toEqual(validatePackage(packageFromFiles(files)).issues);
@@ -47,22 +47,53 @@ describe('the project file', () => {
     expect(takeProjectFile(new Map())).toBeNull();
   });
 
-  it('takes each field only when it is valid: an invalid one falls back to an import without the file', () => {
+  it('takes each field only when it is valid: an invalid one falls back to an import without the file, with a warning naming it', () => {
+    const ignoredFields = (info: ReturnType<typeof takeProjectFile>) => (info?.warnings ?? []).map((w) => [w.severity, w.code, w.filePath, w.params?.field]);
     const files = new Map([[PROJECT_FILE_PATH, JSON.stringify({ format: 'crewagent-project', name: '   ', domainProfile: { industryDomain: 3 } })]]);
-    expect(takeProjectFile(files)).toEqual({});
+    const read = takeProjectFile(files);
+    expect(read).toEqual({ warnings: expect.any(Array) });
+    expect(ignoredFields(read)).toEqual([
+      ['warning', 'PROJECT_FILE_VALUE_IGNORED', PROJECT_FILE_PATH, 'name'],
+      ['warning', 'PROJECT_FILE_VALUE_IGNORED', PROJECT_FILE_PATH, 'domainProfile'],
+    ]);
     expect(files.size).toBe(0);
     const long = new Map([[PROJECT_FILE_PATH, JSON.stringify({ format: 'crewagent-project', name: 'x'.repeat(101), domainProfile: { unknown: 'field' } })]]);
-    expect(takeProjectFile(long)).toEqual({});
+    expect(ignoredFields(takeProjectFile(long))).toEqual([
+      ['warning', 'PROJECT_FILE_VALUE_IGNORED', PROJECT_FILE_PATH, 'name'],
+      ['warning', 'PROJECT_FILE_VALUE_IGNORED', PROJECT_FILE_PATH, 'domainProfile'],
+    ]);
+    const settings = new Map([[PROJECT_FILE_PATH, JSON.stringify({ format: 'crewagent-project', contentLanguage: 'fr', settings: { requiredApprovals: 42, autoMerge: true } })]]);
+    const partly = takeProjectFile(settings)!;
+    expect(partly.contentLanguage).toBeUndefined();
+    expect(partly.settings).toBeUndefined();
+    expect(ignoredFields(partly)).toEqual([
+      ['warning', 'PROJECT_FILE_VALUE_IGNORED', PROJECT_FILE_PATH, 'contentLanguage'],
+      ['warning', 'PROJECT_FILE_VALUE_IGNORED', PROJECT_FILE_PATH, 'settings.requiredApprovals'],
+      ['warning', 'PROJECT_FILE_VALUE_IGNORED', PROJECT_FILE_PATH, 'settings.autoMerge'],
+    ]);
+    expect(partly.warnings![1]!.message).toContain('settings.requiredApprovals in assets/crewagent-project.json is not valid');
+    expect(takeProjectFile(new Map([[PROJECT_FILE_PATH, JSON.stringify({ format: 'crewagent-project', settings: [1] })]]))!.warnings!.map((w) => w.params?.field)).toEqual(['settings']);
+  });
+
+  it('carries a content language the package would not be detected as, and settings other than the defaults, and reads them back', () => {
+    const settings = { requiredApprovals: 2 };
+    // Said by the package already: no file.
+    expect(projectFileText({ name: 'x', domainProfile: EMPTY, contentLanguage: 'zh', settings: { requiredApprovals: 0 } }, { name: 'x', contentLanguage: 'zh' })).toBeNull();
+    const language = projectFileText({ name: 'x', domainProfile: EMPTY, contentLanguage: 'zh' }, { name: 'x', contentLanguage: 'en' })!;
+    expect(takeProjectFile(new Map([[PROJECT_FILE_PATH, language]]))).toEqual({ name: 'x', contentLanguage: 'zh' });
+    const both = projectFileText({ name: 'x', domainProfile: EMPTY, contentLanguage: 'en', settings }, { name: 'x', contentLanguage: 'en' })!;
+    expect(JSON.parse(both)).toEqual({ format: 'crewagent-project', formatVersion: 1, name: 'x', settings });
+    expect(takeProjectFile(new Map([[PROJECT_FILE_PATH, both]]))).toEqual({ name: 'x', settings });
   });
 
   it('carries the origin record of a BMAD-METHOD import and reads it back; one the model refuses is not written', () => {
-    const text = projectFileText({ name: 'support-desk', domainProfile: EMPTY, bmadMethod: ORIGIN }, 'support-desk')!;
+    const text = projectFileText({ name: 'support-desk', domainProfile: EMPTY, bmadMethod: ORIGIN }, { name: 'support-desk' })!;
     expect(text).not.toBeNull();
     expect(takeProjectFile(new Map([[PROJECT_FILE_PATH, text]]))).toEqual({ name: 'support-desk', bmadMethod: { ok: true, record: ORIGIN } });
     // A record stored before its path rules (a folder with a colon) guides the BMAD-METHOD export only.
     const older = { layout: 'bmad-method', workflows: [{ id: 'a', dir: 'c:/', file: 'workflow.md' }] };
-    expect(projectFileText({ name: 'support-desk', domainProfile: EMPTY, bmadMethod: older }, 'support-desk')).toBeNull();
-    expect(projectFileText({ name: 'support-desk', domainProfile: EMPTY, bmadMethod: null }, 'support-desk')).toBeNull();
+    expect(projectFileText({ name: 'support-desk', domainProfile: EMPTY, bmadMethod: older }, { name: 'support-desk' })).toBeNull();
+    expect(projectFileText({ name: 'support-desk', domainProfile: EMPTY, bmadMethod: null }, { name: 'support-desk' })).toBeNull();
   });
 
   it('reads an origin record that would write outside the zip as issues pointing into the file, never as a record', () => {

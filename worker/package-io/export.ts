@@ -4,7 +4,8 @@
  * project was imported from, generated fields stripped: shared/bmad-method/export.ts). Warnings
  * travel beside the file and inside it, as WARNINGS.md. A `.bmad` also carries the project's own
  * name and domain profile when bmad.json cannot say them, and a BMAD-METHOD import's origin record
- * (shared/bmad/project-file.ts), so its bmad.json stays within the closed v1.1 schema; and every
+ * (shared/bmad/project-file.ts), with its content language (when an import would not detect it) and
+ * settings, so its bmad.json stays within the closed v1.1 schema; and every
  * file uploaded with a UTF-8 BOM gets it back under whatever name it is written.
  */
 import type { Db } from '../db/client.ts';
@@ -23,14 +24,15 @@ import {
   type ValidationIssue,
 } from '../../shared/bmad/index.ts';
 import { exportBmadMethod } from '../../shared/bmad-method/export.ts';
+import { detectContentLanguage } from '../../shared/i18n/content-language.ts';
 import { WARNINGS_FILE, isExportWarnings, warningsMarkdown, type ExportLayout } from './warnings-file.ts';
 
 export async function exportPackage(
   db: Db,
   projectId: string,
   layout: ExportLayout = 'bmad',
-): Promise<{ zip: Uint8Array; fileName: string; warnings: ValidationIssue[] }> {
-  const { pkg, projectName, domainProfile, origin, boms } = await loadStoredPackage(db, projectId);
+): Promise<{ zip: Uint8Array; fileName: string; asciiFileName: string; warnings: ValidationIssue[] }> {
+  const { pkg, projectName, domainProfile, contentLanguage, settings, origin, boms } = await loadStoredPackage(db, projectId);
   const report = validatePackage(pkg);
   if (!report.valid) {
     throw new ApiError('PKG_VALIDATION_FAILED', {
@@ -50,9 +52,13 @@ export async function exportPackage(
   } else {
     ({ files, sources } = packageToFilesWithSources(pkg));
     warnings = report.warnings;
-    // The project's own name and domain profile, and where a BMAD-METHOD import's files came from:
-    // bmad.json has no field for them (an author's asset at that path wins).
-    const project = projectFileText({ name: projectName, domainProfile, bmadMethod: origin }, deriveManifest(pkg).name, eolOf(files.get(MANIFEST_PATH)));
+    // The project's own name, domain profile, content language and settings, and where a BMAD-METHOD
+    // import's files came from: bmad.json has no field for them (an author's asset at that path wins).
+    const project = projectFileText(
+      { name: projectName, domainProfile, contentLanguage, settings, bmadMethod: origin },
+      { name: deriveManifest(pkg).name, contentLanguage: detectContentLanguage(pkg) },
+      eolOf(files.get(MANIFEST_PATH)),
+    );
     if (project !== null && !files.has(PROJECT_FILE_PATH)) files.set(PROJECT_FILE_PATH, project);
   }
   const utf8 = new TextEncoder();
@@ -67,6 +73,7 @@ export async function exportPackage(
   const stale = files.has(WARNINGS_FILE) && isExportWarnings(files.get(WARNINGS_FILE)!);
   if (stale) entries.delete(WARNINGS_FILE);
   if (warnings.length > 0 && !entries.has(WARNINGS_FILE)) entries.set(WARNINGS_FILE, utf8.encode(warningsMarkdown(warnings, layout)));
-  const name = packageNameFrom(projectName);
-  return { zip: zipEntries(entries), fileName: layout === 'bmad' ? `${name}.bmad` : `${name}-bmad-method.zip`, warnings };
+  // Saved under the project's own name (any script); the package name is the ASCII fallback.
+  const named = (name: string) => (layout === 'bmad' ? `${name}.bmad` : `${name}-bmad-method.zip`);
+  return { zip: zipEntries(entries), fileName: named(projectName), asciiFileName: named(packageNameFrom(projectName)), warnings };
 }

@@ -15,10 +15,10 @@ import { newId } from '../../shared/ids.ts';
 import { runBatch, type Statement } from '../store/commit.ts';
 import { assetRow, upsertAssetStatement } from '../store/assets.ts';
 import { getProject } from '../store/projects.ts';
-import { prepareImport, type ImportLayout } from './prepare-import.ts';
+import { prepareImport, type ImportLayout, type ImportPreview, type PreparedImport } from './prepare-import.ts';
 import { parseFrontmatter, toErrorDetail, type BmadStepFile, type ValidationIssue } from '../../shared/bmad/index.ts';
 import { BOM_FILES_KEY, ORIGIN_KEY, storedManifestText } from './stored-package.ts';
-import type { ProjectView } from '../../shared/api/projects.ts';
+import { ProjectSettings, type ProjectView } from '../../shared/api/projects.ts';
 
 function stepNodeId(step: BmadStepFile): string {
   if (step.nodeId) return step.nodeId;
@@ -41,6 +41,31 @@ async function suggestName(db: Db, userId: string, wanted: string): Promise<stri
   }
 }
 
+/** The name an import of `prepared` asks for: the one typed, else the project file's, else bmad.json's (undefined when there is none to read). */
+function wantedName(prepared: PreparedImport, requestedName: string | undefined): string | undefined {
+  let manifestName: unknown;
+  try {
+    manifestName = (JSON.parse(prepared.original.manifestJson ?? 'null') as { name?: unknown } | null)?.name;
+  } catch {
+    manifestName = undefined;
+  }
+  const name = requestedName?.trim() || prepared.project?.name || (typeof manifestName === 'string' ? manifestName.trim() || 'package' : undefined);
+  return name?.slice(0, 100);
+}
+
+/**
+ * What importing `zip` would write, and the name it would get (ImportPreview `name`, with the
+ * " (2)" an import confirmed under that name takes when the person has a project called so).
+ * Writes nothing.
+ */
+export async function previewImport(db: Db, userId: string, zip: Uint8Array, requestedName?: string): Promise<ImportPreview> {
+  const prepared = prepareImport(zip);
+  const name = wantedName(prepared, requestedName);
+  if (name === undefined) return prepared.preview;
+  const suggestedName = await suggestName(db, userId, name);
+  return { ...prepared.preview, ...(suggestedName ? { name: suggestedName, nameTaken: name } : { name }) };
+}
+
 export async function importPackage(
   db: Db,
   userId: string,
@@ -56,13 +81,13 @@ export async function importPackage(
       extra: { warnings: prepared.warnings },
     });
   }
-  const manifest = JSON.parse(original.manifestJson!) as { name: string; version: string; description?: string };
+  const manifest = JSON.parse(original.manifestJson!) as { version: string; description?: string };
   // A BMAD-METHOD import keeps where each workflow came from beside the manifest, for the export
   // back, and any import the files that came with a UTF-8 BOM (the export puts it back).
   const kept = { ...(origin ? { [ORIGIN_KEY]: origin } : {}), ...(prepared.boms.length > 0 ? { [BOM_FILES_KEY]: prepared.boms } : {}) };
   const manifestJson = storedManifestText(original.manifestJson!, kept);
   // A .bmad this product exported names its project (any script) beside the package's own name.
-  const name = (requestedName?.trim() || prepared.project?.name || manifest.name).slice(0, 100);
+  const name = wantedName(prepared, requestedName)!;
   const suggestedName = await suggestName(db, userId, name);
   if (suggestedName) {
     throw new ApiError('PKG_NAME_CONFLICT', {
@@ -82,6 +107,8 @@ export async function importPackage(
       manifestJson,
       agentsJson: pkg.agentsJson!,
       ...(prepared.project?.domainProfile ? { domainProfileJson: JSON.stringify(prepared.project.domainProfile) } : {}),
+      // The project file's settings (each valid one; the others keep their defaults).
+      ...(prepared.project?.settings ? { settingsJson: JSON.stringify(ProjectSettings.parse(prepared.project.settings)) } : {}),
       contentLanguage: preview.contentLanguage,
       createdBy: userId,
     }),

@@ -180,6 +180,7 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
     const pkg = toMultiWorkflowLayout(original);
     const moved = layoutMoves(original, pkg);
     for (const r of ascii.renames) moved.set(r.from, moved.get(r.to) ?? r.to);
+    const projectWarnings = project?.warnings ?? [];
     return {
       original,
       pkg,
@@ -187,12 +188,13 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
       origin: report.valid && originRead?.ok ? originRead.record : null,
       boms: storedBoms(strict.boms, moved),
       project,
-      warnings: [...ascii.issues, ...report.warnings],
+      warnings: [...ascii.issues, ...projectWarnings, ...report.warnings],
       errors: report.errors,
       preview: {
         layout: 'bmad',
         valid: report.valid,
-        contentLanguage: detectContentLanguage(original),
+        // The project file's language (one the exporting project set by hand) wins over the detected one.
+        contentLanguage: project?.contentLanguage ?? detectContentLanguage(original),
         workflows: pkg.workflows.map((w) => ({
           id: w.id,
           name: w.displayName ?? w.id,
@@ -201,7 +203,7 @@ export function prepareImport(zip: Uint8Array): PreparedImport {
         })),
         assets: pkg.assets.map((a) => ({ path: a.path, ...(renamedFrom.has(a.path) ? { renamedFrom: renamedFrom.get(a.path)! } : {}) })),
         agents: agentsOf(pkg),
-        warnings: [...ascii.issues, ...report.warnings].map(note),
+        warnings: [...ascii.issues, ...projectWarnings, ...report.warnings].map(note),
         errors: report.errors.map(note),
       },
     };

@@ -8,8 +8,9 @@ import { assets, projects, workflowSteps, workflows } from '../db/schema.ts';
 import { workflowOrder } from '../store/workflow-order.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { deriveManifest, eolOf, jsonFileText, manifestText, type BmadPackage, type BmadWorkflow } from '../../shared/bmad/index.ts';
-import type { DomainProfile } from '../../shared/api/projects.ts';
-import { parseDomainProfile } from '../store/projects.ts';
+import type { DomainProfile, ProjectSettings } from '../../shared/api/projects.ts';
+import { parseContentLanguage, type ContentLanguage } from '../../shared/i18n/content-language.ts';
+import { parseDomainProfile, parseProjectSettings } from '../store/projects.ts';
 import { originFromManifest, type BmadMethodOrigin } from '../../shared/bmad-method/derive.ts';
 
 /**
@@ -58,6 +59,17 @@ function authoredManifestText(text: string | null, stored: StoredManifest): stri
   return jsonFileText(manifest, eolOf(text));
 }
 
+/** The stored manifest's BOM_FILES_KEY list (empty when it has none). */
+function bomList(stored: StoredManifest): string[] {
+  const list = stored[BOM_FILES_KEY];
+  return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
+}
+
+/** Whether the stored manifest says the file at `path` was uploaded with a UTF-8 BOM. */
+export function storedBomAt(text: string | null, path: string): boolean {
+  return bomList(parseManifest(text)).includes(path);
+}
+
 /**
  * The stored manifest after an asset moved from `from` to `to`: its BOM follows it. Null when
  * nothing changes (the file had no BOM).
@@ -67,6 +79,20 @@ export function manifestAfterAssetRename(text: string | null, from: string, to: 
   const list = stored[BOM_FILES_KEY];
   if (!Array.isArray(list) || !list.includes(from)) return null;
   return jsonFileText({ ...stored, [BOM_FILES_KEY]: list.map((p: unknown) => (p === from ? to : p)) }, eolOf(text));
+}
+
+/**
+ * The stored manifest with the file at `path` listed as having a BOM (`bom`) or not: a deleted
+ * asset's BOM goes with it (a new file at its path is a new file), and a revert that brings the file
+ * back brings its BOM. Null when nothing changes, or when there is no stored manifest (a project
+ * made here: none of its files came with a BOM).
+ */
+export function manifestWithBomAt(text: string | null, path: string, bom: boolean): string | null {
+  if (text === null) return null;
+  const stored = parseManifest(text);
+  const list = bomList(stored);
+  if (list.includes(path) === bom) return null;
+  return jsonFileText({ ...stored, [BOM_FILES_KEY]: bom ? [...list, path] : list.filter((p) => p !== path) }, eolOf(text));
 }
 
 interface StoredManifest {
@@ -127,6 +153,8 @@ export interface StoredPackage {
   pkg: BmadPackage;
   projectName: string;
   domainProfile: DomainProfile;
+  contentLanguage: ContentLanguage;
+  settings: ProjectSettings;
   origin: BmadMethodOrigin | null;
   /** Paths of the files uploaded with a UTF-8 BOM (BOM_FILES_KEY). */
   boms: string[];
@@ -195,6 +223,13 @@ export function storedPackageFrom([projectRows, workflowRows, stepRows, assetRow
   // entry and workflows[] always describe what is stored now, in the line ending the package came
   // with; a manifest that says just what the author's did is the author's text, byte for byte.
   pkg.manifestJson = manifestText(deriveManifest(pkg), authoredManifestText(project.manifestJson, stored));
-  const boms = Array.isArray(stored[BOM_FILES_KEY]) ? stored[BOM_FILES_KEY].filter((p): p is string => typeof p === 'string') : [];
-  return { projectName: project.name, domainProfile: parseDomainProfile(project.domainProfileJson), pkg, origin: originOf(stored), boms };
+  return {
+    projectName: project.name,
+    domainProfile: parseDomainProfile(project.domainProfileJson),
+    contentLanguage: parseContentLanguage(project.contentLanguage),
+    settings: parseProjectSettings(project.settingsJson),
+    pkg,
+    origin: originOf(stored),
+    boms: bomList(stored),
+  };
 }

@@ -4,16 +4,16 @@ import * as z from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { jsonBody, queryWith } from '../http/validate.ts';
 import { ok } from '../http/respond.ts';
+import { attachmentDisposition } from '../http/attachment.ts';
 import { projectAccess, requireRole } from '../middleware/project-access.ts';
 import { CreateProjectInput, DomainProfile, UpdateProjectInput } from '../../shared/api/projects.ts';
 import { createProject, deleteProject, getProject, listProjects, updateProject } from '../store/projects.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { liveSessionsOf, tellSessions } from '../live/project-channel.ts';
-import { importPackage } from '../package-io/import.ts';
+import { importPackage, previewImport } from '../package-io/import.ts';
 import { exportPackage } from '../package-io/export.ts';
 import { IMPORT_LIMITS } from '../package-io/limits.ts';
 import { validateStoredPackage } from '../package-io/validate-stored.ts';
-import { prepareImport } from '../package-io/prepare-import.ts';
 import type { ValidationIssue } from '../../shared/bmad/index.ts';
 
 const ExportQuery = z.strictObject({ layout: z.enum(['bmad', 'bmad-method']).default('bmad') });
@@ -57,8 +57,9 @@ export const projectRoutes = new Hono<AppEnv>()
     return ok(c, { project }, 201);
   })
   .post('/import/preview', async (c) => {
-    // Derives and validates exactly what the import would write, and writes nothing.
-    return ok(c, { preview: prepareImport((await uploadedZip(c)).zip).preview });
+    // Derives and validates exactly what the import would write, and the name it would get; writes nothing.
+    const { zip, name } = await uploadedZip(c);
+    return ok(c, { preview: await previewImport(c.var.db, c.var.user.id, zip, name) });
   })
   .post('/import', async (c) => {
     const { zip, name } = await uploadedZip(c);
@@ -69,10 +70,10 @@ export const projectRoutes = new Hono<AppEnv>()
     ok(c, { report: await validateStoredPackage(c.var.db, c.var.projectId) }),
   )
   .get('/:projectId/export', projectAccess(), queryWith(ExportQuery), async (c) => {
-    const { zip, fileName, warnings } = await exportPackage(c.var.db, c.var.projectId, c.req.valid('query').layout);
+    const { zip, fileName, asciiFileName, warnings } = await exportPackage(c.var.db, c.var.projectId, c.req.valid('query').layout);
     return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
       'content-type': 'application/zip',
-      'content-disposition': `attachment; filename="${fileName}"`,
+      'content-disposition': attachmentDisposition(fileName, asciiFileName),
       'x-bmad-warnings': String(warnings.length),
       // The warnings themselves (also in the zip as WARNINGS.md), as long as they fit a header.
       ...warningsHeader(warnings),

@@ -9,7 +9,7 @@ import { commitChanges, expectRevision, type CommitContext, type ObjectWrite, ty
 import { formatObjectKey } from '../../shared/object-keys.ts';
 import { assetPathClash, checkAssetPath, checkAssetQuota, checkAssetSize, type AssetCheck } from '../../shared/bmad/asset-path.ts';
 import type { AssetSummaryView, AssetView, AssetsView } from '../../shared/api/store.ts';
-import { manifestAfterAssetRename } from '../package-io/stored-package.ts';
+import { manifestAfterAssetRename, manifestWithBomAt, storedBomAt } from '../package-io/stored-package.ts';
 
 export function validAssetPath(path: string): string {
   const result = checkAssetPath(path);
@@ -18,9 +18,24 @@ export function validAssetPath(path: string): string {
 }
 
 async function assetsRevision(db: Db, projectId: string): Promise<number> {
-  const row = await db.select({ revision: projects.assetsRevision }).from(projects).where(eq(projects.id, projectId)).get();
+  return (await assetsState(db, projectId)).revision;
+}
+
+/** The assets revision and the stored manifest (which lists the files uploaded with a BOM), in one read. */
+async function assetsState(db: Db, projectId: string): Promise<{ revision: number; manifestJson: string | null }> {
+  const row = await db
+    .select({ revision: projects.assetsRevision, manifestJson: projects.manifestJson })
+    .from(projects)
+    .where(eq(projects.id, projectId))
+    .get();
   if (!row) throw new ApiError('PROJECT_NOT_FOUND');
-  return row.revision;
+  return row;
+}
+
+/** The statement that writes the stored manifest with `path`'s BOM on or off; none when it changes nothing. */
+function bomStatements(db: Db, projectId: string, manifestJson: string | null, path: string, bom: boolean): Statement[] {
+  const next = manifestWithBomAt(manifestJson, path, bom);
+  return next === null ? [] : [db.update(projects).set({ manifestJson: next }).where(eq(projects.id, projectId))];
 }
 
 export async function listAssets(db: Db, projectId: string): Promise<AssetsView> {
@@ -101,14 +116,20 @@ async function commitAssets(db: Db, ctx: CommitContext, expected: number, writes
   return revision!;
 }
 
+/**
+ * Writes the asset at `path`. A new file there has no BOM on export, whatever a file deleted from
+ * that path had (an older project's manifest may still list it), unless `revert.bom` says the file
+ * a revert brings back had one.
+ */
 export async function putAsset(
   db: Db,
   ctx: CommitContext,
   input: { path: string; content: string; baseRevision?: number | undefined },
-  action?: 'revert',
+  revert?: { bom: boolean },
 ): Promise<number> {
   const path = validAssetPath(input.path);
-  const expected = expectRevision(await assetsRevision(db, ctx.projectId), input.baseRevision);
+  const state = await assetsState(db, ctx.projectId);
+  const expected = expectRevision(state.revision, input.baseRevision);
   await checkLimits(db, ctx.projectId, path, input.content);
   const row = await assetRow(ctx.projectId, path, input.content);
   const existing = await findAsset(db, ctx.projectId, path);
@@ -119,12 +140,12 @@ export async function putAsset(
     [
       {
         objectKey: formatObjectKey({ kind: 'asset', path }),
-        action: action ?? (existing ? 'update' : 'create'),
+        action: revert ? 'revert' : existing ? 'update' : 'create',
         contentBefore: existing?.content ?? null,
         contentAfter: input.content,
       },
     ],
-    [upsertAssetStatement(db, row)],
+    [upsertAssetStatement(db, row), ...(existing ? [] : bomStatements(db, ctx.projectId, state.manifestJson, path, revert?.bom ?? false))],
   );
 }
 
@@ -136,15 +157,26 @@ export async function deleteAsset(
   action?: 'revert',
 ): Promise<number> {
   const path = validAssetPath(pathInput);
-  const expected = expectRevision(await assetsRevision(db, ctx.projectId), baseRevision);
+  const state = await assetsState(db, ctx.projectId);
+  const expected = expectRevision(state.revision, baseRevision);
   const existing = await findAsset(db, ctx.projectId, path);
   if (!existing) throw new ApiError('ASSET_NOT_FOUND', { message: `There is no asset at ${path}.` });
+  // Its BOM goes with it; the history row keeps it, for a revert that brings the file back.
+  const bom = storedBomAt(state.manifestJson, path);
   return commitAssets(
     db,
     ctx,
     expected,
-    [{ objectKey: formatObjectKey({ kind: 'asset', path }), action: action ?? 'delete', contentBefore: existing.content, contentAfter: null }],
-    [deleteAssetStatement(db, ctx.projectId, path)],
+    [
+      {
+        objectKey: formatObjectKey({ kind: 'asset', path }),
+        action: action ?? 'delete',
+        contentBefore: existing.content,
+        contentAfter: null,
+        ...(bom ? { meta: { bom: true } } : {}),
+      },
+    ],
+    [deleteAssetStatement(db, ctx.projectId, path), ...bomStatements(db, ctx.projectId, state.manifestJson, path, false)],
   );
 }
 
@@ -172,15 +204,17 @@ export async function renameAsset(
   refuse(assetPathClash(to, others) ?? { ok: true });
   const row = await assetRow(ctx.projectId, to, existing.content);
   // A BOM the asset was uploaded with follows it to its new name (only import writes the manifest).
+  // The history rows say so, for a revert that brings the file back under its old name.
   const manifestJson = manifestAfterAssetRename(project.manifestJson, from, to);
   const manifest = manifestJson === null ? [] : [db.update(projects).set({ manifestJson }).where(eq(projects.id, ctx.projectId))];
+  const bom = manifestJson === null ? {} : { bom: true };
   return commitAssets(
     db,
     ctx,
     expected,
     [
-      { objectKey: formatObjectKey({ kind: 'asset', path: from }), action: 'rename', contentBefore: existing.content, contentAfter: null, meta: { to } },
-      { objectKey: formatObjectKey({ kind: 'asset', path: to }), action: 'rename', contentBefore: null, contentAfter: existing.content, meta: { from } },
+      { objectKey: formatObjectKey({ kind: 'asset', path: from }), action: 'rename', contentBefore: existing.content, contentAfter: null, meta: { to, ...bom } },
+      { objectKey: formatObjectKey({ kind: 'asset', path: to }), action: 'rename', contentBefore: null, contentAfter: existing.content, meta: { from, ...bom } },
     ],
     [deleteAssetStatement(db, ctx.projectId, from), upsertAssetStatement(db, row), ...manifest],
   );

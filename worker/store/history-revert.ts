@@ -24,7 +24,8 @@ import { deleteStep, putStep, putWorkflowFile, updateWorkflowMeta } from './work
 import { commitAgents, parseAgentsDocument } from './agents.ts';
 import { eolOf } from '../../shared/bmad/index.ts';
 import { guardAgent, guardStep, guardWorkflowFile } from '../package-io/save-guard.ts';
-import { laterRevisions, loadEntry, meta, notRevertible, restoreWorkflow } from './history.ts';
+import { laterRevisions, loadEntry, meta, notRevertible, restoreWorkflow, type EntryRow } from './history.ts';
+import { storedBomAt } from '../package-io/stored-package.ts';
 import type { RevertResult } from '../../shared/api/store.ts';
 
 export type RevertMode = 'undo' | 'restore';
@@ -35,6 +36,8 @@ interface Current {
   revision: number;
   /** A step's file path now. */
   stepPath?: string | undefined;
+  /** An asset's project's stored manifest (it lists the files uploaded with a BOM). */
+  manifestJson?: string | null;
 }
 
 /** "revision 3" or "revisions 3–5". */
@@ -48,7 +51,7 @@ export function revisionSpan(revisions: readonly number[]): string {
 async function readCurrent(db: Db, projectId: string, key: ObjectKey): Promise<Current> {
   if (key.kind === 'agent' || key.kind === 'asset') {
     const project = await db
-      .select({ agentsJson: projects.agentsJson, agentsRevision: projects.agentsRevision, assetsRevision: projects.assetsRevision })
+      .select({ agentsJson: projects.agentsJson, agentsRevision: projects.agentsRevision, assetsRevision: projects.assetsRevision, manifestJson: projects.manifestJson })
       .from(projects)
       .where(eq(projects.id, projectId))
       .get();
@@ -62,7 +65,7 @@ async function readCurrent(db: Db, projectId: string, key: ObjectKey): Promise<C
       .from(assets)
       .where(and(eq(assets.projectId, projectId), eq(assets.path, key.path)))
       .get();
-    return { text: asset?.content ?? null, revision: project.assetsRevision };
+    return { text: asset?.content ?? null, revision: project.assetsRevision, manifestJson: project.manifestJson };
   }
   const [workflowRows, stepRows] = await db.batch([
     db
@@ -121,12 +124,14 @@ async function writeObject(
   stepPath: string | undefined,
   /** A merged result: checked against the save rules before anything is written. */
   merged: boolean,
+  /** An asset brought back had a UTF-8 BOM (the export puts it back). */
+  bom = false,
 ): Promise<number> {
   switch (key.kind) {
     case 'asset':
       return text === null
         ? deleteAsset(db, ctx, key.path, revision, 'revert')
-        : putAsset(db, ctx, { path: key.path, content: text, baseRevision: revision }, 'revert');
+        : putAsset(db, ctx, { path: key.path, content: text, baseRevision: revision }, { bom });
     case 'agent': {
       const project = await db.select({ agentsJson: projects.agentsJson }).from(projects).where(eq(projects.id, ctx.projectId)).get();
       if (!project) throw new ApiError('PROJECT_NOT_FOUND');
@@ -167,6 +172,16 @@ async function writeObject(
   }
 }
 
+/**
+ * Whether the asset a revert brings back had a UTF-8 BOM: its delete, or its rename away, recorded
+ * it; a rename recorded before renames said so is read from the name it moved to, if that still has one.
+ */
+function bomBroughtBack(entry: EntryRow, current: Current): boolean {
+  const recorded = meta(entry);
+  if (recorded.bom === true) return true;
+  return entry.action === 'rename' && typeof recorded.to === 'string' && storedBomAt(current.manifestJson ?? null, recorded.to);
+}
+
 function refuseConflict(objectKey: string, later: number[], currentRevision: number): never {
   const span = revisionSpan(later) || 'a later revision';
   throw new ApiError('HISTORY_REVERT_CONFLICT', {
@@ -198,7 +213,7 @@ export async function revertEntry(
   if (mode === 'restore' || unchangedSince) {
     // The whole content from before the change; a restore names the revision its person saw.
     const revision = mode === 'restore' ? expectRevision(current.revision, baseRevision) : current.revision;
-    const written = await writeObject(db, ctx, key, entry.contentBefore, revision, recordedPath, false);
+    const written = await writeObject(db, ctx, key, entry.contentBefore, revision, recordedPath, false, bomBroughtBack(entry, current));
     return { revision: written, mode, kept: [], discarded: unchangedSince ? [] : later };
   }
   const merged = mergeFile(entry.contentAfter, current.text, entry.contentBefore);

@@ -17,6 +17,8 @@ export const importing = {
   toAsset: 'asset',
   toAgent: 'agent',
   placeholder: '(placeholder)',
+  importsAs: 'It will be imported as “{{name}}”.',
+  nameTaken: 'You already have a project called “{{name}}”, so a number is added. Type another name above to change it.',
   packageFile: 'Package file',
   packageFileHint: 'A .bmad (zip) in the v1.1 layout, or a zip of a BMAD-METHOD workflow or module folder (workflow.md, steps/, data files).',
   saveAs: 'Save as project',

@@ -83,6 +83,7 @@ const codes = {
   BMAD_EXPORT_REWRITTEN: 'On export, a file whose generated fields could not be found is written as stored.',
   BMAD_EXPORT_NOT_WRITTEN: 'On export, something the BMAD-METHOD layout has no place for is left out.',
   BMAD_EXPORT_UNLINKED_EDGE: 'On export, a graph edge no step file links to.',
+  PROJECT_FILE_VALUE_IGNORED: 'A project value in assets/crewagent-project.json is not valid, so the import ignored it.',
 } as const satisfies Record<IssueCode, string>;
 
 /** With the issue's `params`; a code not here is said by `codes`. */
@@ -109,6 +110,7 @@ const detailed = {
   STEP_TRANSITION_MISMATCH: 'Transition to “{{to}}” has no matching edge from “{{id}}” in the graph.',
   ASSET_MISSING: '{{path}} is referred to, but the package has no such asset.',
   ASSET_RENAMED: '{{from}} was renamed to {{to}}: asset paths use only A–Z, a–z, digits, “.”, “_”, “-” and “/”. Links to it were rewritten.',
+  PROJECT_FILE_VALUE_IGNORED: '{{field}} in the project file is not valid, so the import ignored it.',
   WORKFLOW_DUPLICATE_ID: 'Workflow id “{{id}}” is used twice.',
   WORKFLOW_INVALID_ID: 'Workflow id “{{id}}” is not a valid id.',
   PKG_UNKNOWN_FILE: '{{path}} is not part of the .bmad layout and will not be kept.',
@@ -150,6 +152,7 @@ const hints = {
   FILE_TOO_LARGE: 'Split the content or move long reference text into an asset.',
   JSON_PARSE_ERROR: 'Check for a missing comma or quote, or a trailing comma.',
   ASSET_RENAMED: 'Rename it in the asset editor if you prefer another ASCII name.',
+  PROJECT_FILE_VALUE_IGNORED: 'The project gets what an import without this value gives; change it in the project after the import.',
   BMAD_TOO_MANY_STEPS: 'Split the workflow, or import a folder that holds one workflow.',
   BMAD_LINK_MISSING: 'Add the missing step file, or fix the link.',
   BMAD_NO_STEPS: 'Its step-*.md files belong beside it, e.g. in steps/.',

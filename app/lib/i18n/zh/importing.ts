@@ -11,6 +11,8 @@ export const importing: Messages['importing'] = {
   agents_one: '{{count}} 个智能体',
   agents_other: '{{count}} 个智能体',
   summary: '{{layout}}：{{workflows}}、{{assets}}、{{agents}}。确认之前不会写入任何内容。',
+  importsAs: '将导入为“{{name}}”。',
+  nameTaken: '你已有名为“{{name}}”的项目，因此名称后加了编号。可在上方输入其他名称。',
   blocking_one: '{{count}} 个问题阻止了导入。',
   blocking_other: '{{count}} 个问题阻止了导入。',
   whatBecameWhat_one: '对应关系（{{count}} 个步骤）',

@@ -79,6 +79,7 @@ export const issues: Messages['issues'] = {
     BMAD_EXPORT_REWRITTEN: '导出时，找不到生成字段的文件按存储的原样写出。',
     BMAD_EXPORT_NOT_WRITTEN: '导出时，BMAD-METHOD 结构中无处安放的内容被略去。',
     BMAD_EXPORT_UNLINKED_EDGE: '导出时，有一条流程图连线没有任何步骤文件链接它。',
+    PROJECT_FILE_VALUE_IGNORED: 'assets/crewagent-project.json 中的一个项目值无效，导入时已忽略。',
   },
   detailed: {
     SCHEMA_REQUIRED: '缺少必填字段：{{field}}。',
@@ -103,6 +104,7 @@ export const issues: Messages['issues'] = {
     STEP_TRANSITION_MISMATCH: '流程图中没有从“{{id}}”到“{{to}}”的连线与这个跳转对应。',
     ASSET_MISSING: '引用了 {{path}}，但包中没有这个资源。',
     ASSET_RENAMED: '{{from}} 已改名为 {{to}}：资源路径只能使用 A–Z、a–z、数字、“.”、“_”、“-”和“/”。指向它的链接已改写。',
+    PROJECT_FILE_VALUE_IGNORED: '项目文件中的 {{field}} 无效，导入时已忽略。',
     WORKFLOW_DUPLICATE_ID: '工作流 id“{{id}}”被使用了两次。',
     WORKFLOW_INVALID_ID: '工作流 id“{{id}}”不是有效的 id。',
     PKG_UNKNOWN_FILE: '{{path}} 不属于 .bmad 结构，不会被保留。',
@@ -142,6 +144,7 @@ export const issues: Messages['issues'] = {
     FILE_TOO_LARGE: '拆分内容，或把较长的参考文本移到资源中。',
     JSON_PARSE_ERROR: '检查是否缺少逗号或引号，或多了结尾的逗号。',
     ASSET_RENAMED: '如果想用别的 ASCII 名称，可在资源编辑器中重命名。',
+    PROJECT_FILE_VALUE_IGNORED: '项目取用不含此值的导入所得的值；导入后可在项目中修改。',
     BMAD_TOO_MANY_STEPS: '拆分工作流，或导入只包含一个工作流的文件夹。',
     BMAD_LINK_MISSING: '补上缺少的步骤文件，或修正链接。',
     BMAD_NO_STEPS: '它的 step-*.md 文件应放在它旁边，例如 steps/ 中。',
