@@ -29,7 +29,7 @@ import { turnOutcome, waitForTurnEnd } from './loop/turn-wait.ts';
 import { ApiError } from '../../shared/api-error.ts';
 import { fail, ok, outcomeOf, type Outcome } from '../../shared/ai/outcome.ts';
 import { SessionCore } from './session.ts';
-import { notFoundAnswer } from './released.ts';
+import { notFoundAnswer, outcomeUnlessReleased } from './released.ts';
 import { settleBeforeDeletion } from './project-deleted.ts';
 import { AlarmTasks } from './alarm-tasks.ts';
 import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions, MessagePreload } from '../../shared/ai/session-rpc.ts';
@@ -374,6 +374,11 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     return readKv<boolean>(this.ctx.storage.sql, PROJECT_DELETED_KEY) ? fail('AI_SESSION_NOT_FOUND') : null;
   }
 
+  /** An RPC command: "not found" when #session says so, else its body's outcome, "not found" too if the storage went meanwhile (released.ts). */
+  async #answer<T>(projectId: string, body: () => Promise<T> | T): Promise<Outcome<T>> {
+    return this.#session(projectId) ?? outcomeUnlessReleased(body, () => this.#releasedNow);
+  }
+
   /**
    * The project was deleted (D1 dropped this session's row with it): from now on the object answers
    * as if it never existed, its running turn stops (it would spend the sender's tokens for no one),
@@ -390,38 +395,35 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
   }
 
   async getState(projectId: string, options: { messagesBefore?: number; messagesLimit?: number } = {}) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.state(options));
+    return this.#answer(projectId, () => this.core.state(options));
   }
 
   async getChanges(projectId: string) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.changes());
+    return this.#answer(projectId, () => this.core.changes());
   }
 
   async stage(projectId: string, actor: Actor, changeSet: unknown) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.stage(changeSet, actor, 'api'));
+    return this.#answer(projectId, () => this.core.stage(changeSet, actor, 'api'));
   }
 
   async validate(projectId: string, changeSetId: string | undefined) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.validate(changeSetId));
+    return this.#answer(projectId, () => this.core.validate(changeSetId));
   }
 
   async discard(projectId: string, actor: Actor) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.discard({ kind: 'user', userId: actor.userId, name: actor.name }));
+    return this.#answer(projectId, () => this.core.discard({ kind: 'user', userId: actor.userId, name: actor.name }));
   }
 
   async apply(projectId: string, actor: Actor, request: ApplyRequest) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.apply(actor, request));
+    return this.#answer(projectId, () => this.core.apply(actor, request));
   }
 
   async cancel(projectId: string, actor: Actor) {
-    return (
-      this.#session(projectId) ??
-      outcomeOf(async () => {
-        // A running or paused turn is stopped first, in the canceller's name.
-        if (atLeast(actor.role, 'editor') && this.core.turns.open()) await this.turns.stop(actor);
-        return this.core.cancel(actor);
-      })
-    );
+    return this.#answer(projectId, async () => {
+      // A running or paused turn is stopped first, in the canceller's name.
+      if (atLeast(actor.role, 'editor') && this.core.turns.open()) await this.turns.stop(actor);
+      return this.core.cancel(actor);
+    });
   }
 
   /** POST …/messages: start a turn; answers once it is accepted (its progress follows as events). */
@@ -429,7 +431,7 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     const missing = this.#session(projectId);
     if (missing) return missing;
     if (preload.caller) this.people.remember(actor, preload.caller, preload.senderProfile);
-    return outcomeOf(() => this.turns.accept(actor, input, preload.senderProfile));
+    return outcomeUnlessReleased(() => this.turns.accept(actor, input, preload.senderProfile), () => this.#releasedNow);
   }
 
   /** POST …/messages with nothing read from D1: accepted only when this object can vouch for the login (known-callers.ts). */
@@ -440,124 +442,115 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     if (!sender) return ok(null);
     // Only an acceptance is answered from here: any refusal (a turn running, no AI profile…) comes
     // from the usual route after D1's check, as it always did (a refused accept wrote nothing).
-    const accepted = await outcomeOf(() => this.turns.accept(sender.actor, input, sender.senderProfile));
+    const accepted = await outcomeUnlessReleased(() => this.turns.accept(sender.actor, input, sender.senderProfile), () => this.#releasedNow);
     return accepted.ok ? accepted : ok(null);
   }
 
   /** POST …/address-comments: the open review threads, fenced as data, become the next turn's message. */
   async addressComments(projectId: string, actor: Actor) {
-    return (
-      this.#session(projectId) ??
-      outcomeOf(async () => {
-        const task = await addressCommentsTask(this.core, actor);
-        return { ...(await this.turns.accept(actor, { content: task.content })), threadIds: task.threadIds };
-      })
-    );
+    return this.#answer(projectId, async () => {
+      const task = await addressCommentsTask(this.core, actor);
+      return { ...(await this.turns.accept(actor, { content: task.content })), threadIds: task.threadIds };
+    });
   }
 
   /** POST …/messages?wait: resolves when the turn ends (its outcome) or after `timeoutMs` ({ended: false}). */
   async waitForTurn(projectId: string, turnId: string, timeoutMs: number) {
-    return (
-      this.#session(projectId) ??
-      outcomeOf(async () => {
-        // The turn's end, not its run's: the audit rows it flushes afterwards are not waited for.
-        const deps = { core: this.core, runOf: (id: string) => this.turns.endOf(id) };
-        if (!(await waitForTurnEnd(deps, turnId, timeoutMs))) return { ended: false as const };
-        return { ended: true as const, outcome: await turnOutcome(this.core, turnId) };
-      })
-    );
+    return this.#answer(projectId, async () => {
+      // The turn's end, not its run's: the audit rows it flushes afterwards are not waited for.
+      const deps = { core: this.core, runOf: (id: string) => this.turns.endOf(id) };
+      if (!(await waitForTurnEnd(deps, turnId, timeoutMs))) return { ended: false as const };
+      return { ended: true as const, outcome: await turnOutcome(this.core, turnId) };
+    });
   }
 
   async stopTurn(projectId: string, actor: Actor) {
-    return this.#session(projectId) ?? outcomeOf(() => this.turns.stop(actor));
+    return this.#answer(projectId, () => this.turns.stop(actor));
   }
 
   async resumeTurn(projectId: string, actor: Actor) {
-    return this.#session(projectId) ?? outcomeOf(() => this.turns.resume(actor));
+    return this.#answer(projectId, () => this.turns.resume(actor));
   }
 
   async setTokenBudget(projectId: string, tokenBudget: number | null) {
-    return (
-      this.#session(projectId) ??
-      outcomeOf(() => {
-        // An ended session is read-only (PROTOCOL.md): no budget to change.
-        if (this.core.status !== 'active') throw new ApiError('AI_SESSION_CLOSED');
-        this.core.turns.setTokenBudget(tokenBudget);
-        return { tokenBudget, sessionUsage: this.core.turns.sessionUsage() };
-      })
-    );
+    return this.#answer(projectId, () => {
+      // An ended session is read-only (PROTOCOL.md): no budget to change.
+      if (this.core.status !== 'active') throw new ApiError('AI_SESSION_CLOSED');
+      this.core.turns.setTokenBudget(tokenBudget);
+      return { tokenBudget, sessionUsage: this.core.turns.sessionUsage() };
+    });
   }
 
   async comment(projectId: string, actor: Actor, input: CommentRequest) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.comment(actor, input));
+    return this.#answer(projectId, () => this.core.comment(actor, input));
   }
 
   async setThreadStatus(projectId: string, actor: Actor, threadId: string, status: 'open' | 'resolved') {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.setThreadStatus(actor, threadId, status));
+    return this.#answer(projectId, () => this.core.setThreadStatus(actor, threadId, status));
   }
 
   async approve(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string }) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.approve(actor, input));
+    return this.#answer(projectId, () => this.core.approve(actor, input));
   }
 
   async withdrawApproval(projectId: string, actor: Actor) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.withdrawApproval(actor));
+    return this.#answer(projectId, () => this.core.withdrawApproval(actor));
   }
 
   async requestChanges(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string; body: string }) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.requestChanges(actor, input));
+    return this.#answer(projectId, () => this.core.requestChanges(actor, input));
   }
 
   async withdrawChangeRequest(projectId: string, actor: Actor) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.withdrawChangeRequest(actor));
+    return this.#answer(projectId, () => this.core.withdrawChangeRequest(actor));
   }
 
   async dismissChangeRequest(projectId: string, actor: Actor, requestId: string, reason: string) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.dismissChangeRequest(actor, requestId, reason));
+    return this.#answer(projectId, () => this.core.dismissChangeRequest(actor, requestId, reason));
   }
 
   async overrideApprovals(projectId: string, actor: Actor, input: { changeSetId: string; contentHash: string; reason: string }) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.overrideApprovals(actor, input));
+    return this.#answer(projectId, () => this.core.overrideApprovals(actor, input));
   }
 
   async listVersions(projectId: string) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.versionsTimeline());
+    return this.#answer(projectId, () => this.core.versionsTimeline());
   }
 
   async compareVersions(projectId: string, from: CompareSide, to: CompareSide) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.compareVersions(from, to));
+    return this.#answer(projectId, () => this.core.compareVersions(from, to));
   }
 
   async restoreVersion(projectId: string, actor: Actor, version: number) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.restoreVersion(actor, version));
+    return this.#answer(projectId, () => this.core.restoreVersion(actor, version));
   }
 
   async rebase(projectId: string, actor: Actor) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.rebase(actor));
+    return this.#answer(projectId, () => this.core.rebase(actor));
   }
 
   async resolveRebase(projectId: string, actor: Actor, input: ResolveRebaseInput) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.resolveRebase(actor, input));
+    return this.#answer(projectId, () => this.core.resolveRebase(actor, input));
   }
 
   async undoChange(projectId: string, actor: Actor, input: UndoInput) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.undo(actor, input));
+    return this.#answer(projectId, () => this.core.undo(actor, input));
   }
 
   async reapplyUndo(projectId: string, actor: Actor, undoId: string) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.reapplyUndo(actor, undoId));
+    return this.#answer(projectId, () => this.core.reapplyUndo(actor, undoId));
   }
 
   async setKeepMark(projectId: string, actor: Actor, input: KeepInput) {
-    return this.#session(projectId) ?? outcomeOf(async () => this.core.setKeepMark(actor, input));
+    return this.#answer(projectId, async () => this.core.setKeepMark(actor, input));
   }
 
   async keepMarks(projectId: string, actor: Actor) {
-    return this.#session(projectId) ?? outcomeOf(async () => this.core.keepMarks(actor));
+    return this.#answer(projectId, async () => this.core.keepMarks(actor));
   }
 
   async undoGraphPart(projectId: string, actor: Actor, input: GraphUndoInput) {
-    return this.#session(projectId) ?? outcomeOf(() => this.core.undoGraphPart(actor, input));
+    return this.#answer(projectId, () => this.core.undoGraphPart(actor, input));
   }
 
   /** A `builder.*` tool as the model calls it (the loop calls runTool itself; tests call this). */

@@ -3,6 +3,8 @@
  * `projectDeleted`): the running turn stops, the sockets close (4404), the audit rows waiting in the
  * object reach D1, and then every table goes. Afterwards the object answers as if the session
  * never existed, and nothing (a read, a socket, an alarm, a woken instance) makes its tables again.
+ * A request already past the session check and waiting on D1 when the storage goes (held here until
+ * the release is done) answers "not found" too, with no error logged.
  * Real Worker, real session object, real D1, the scripted model.
  */
 import { env } from 'cloudflare:workers';
@@ -11,8 +13,9 @@ import { describe, expect, it } from 'vitest';
 import type { AiSessionDurableObject } from '../../durable-objects/ai-session/ai-session.ts';
 import { CLOSE_CODES, IDENTITY_HEADERS } from '../../shared/protocol.ts';
 import { ORIGIN } from './client.ts';
-import { connect, stepSession, supportDeskProject } from './sessions.ts';
+import { STEP, WF, connect, stepSession, supportDeskProject } from './sessions.ts';
 import { auditRows, finalAnswer, send, sessionObject, useScriptedModel } from './turns.ts';
+import { recordedLines } from './console-recorder.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -45,6 +48,91 @@ async function upgradeToObject(sessionId: string, projectId: string, base: strin
   socket.accept();
   return { ...(await closed), texts };
 }
+
+/**
+ * The object's D1 with the round trips whose SQL matches `held` kept waiting until `open()`: a
+ * request in flight for as long as the test says. Every other statement goes through at once.
+ */
+class HeldD1 {
+  #open!: () => void;
+  readonly #opened = new Promise<void>((resolve) => (this.#open = resolve));
+  #reach!: () => void;
+  /** Settles once a held round trip was asked for. */
+  readonly reached = new Promise<void>((resolve) => (this.#reach = resolve));
+
+  constructor(
+    readonly db: D1Database,
+    readonly held: RegExp,
+  ) {}
+
+  prepare(sql: string): HeldStatement {
+    return new HeldStatement(this, this.db.prepare(sql), sql);
+  }
+
+  async batch<T>(statements: HeldStatement[]): Promise<D1Result<T>[]> {
+    await this.wait(statements.map((s) => s.sql).join(';'));
+    return this.db.batch<T>(statements.map((s) => s.inner));
+  }
+
+  async wait(sql: string): Promise<void> {
+    if (!this.held.test(sql)) return;
+    this.#reach();
+    await this.#opened;
+  }
+
+  open(): void {
+    this.#open();
+  }
+}
+
+class HeldStatement {
+  constructor(
+    readonly db: HeldD1,
+    readonly inner: D1PreparedStatement,
+    readonly sql: string,
+  ) {}
+
+  bind(...values: unknown[]): HeldStatement {
+    return new HeldStatement(this.db, this.inner.bind(...values), this.sql);
+  }
+
+  async first(column?: string) {
+    await this.db.wait(this.sql);
+    return column === undefined ? this.inner.first() : this.inner.first(column);
+  }
+
+  async all() {
+    await this.db.wait(this.sql);
+    return this.inner.all();
+  }
+
+  async run() {
+    await this.db.wait(this.sql);
+    return this.inner.run();
+  }
+
+  async raw(options?: { columnNames?: boolean }) {
+    await this.db.wait(this.sql);
+    return options?.columnNames ? this.inner.raw({ columnNames: true }) : this.inner.raw();
+  }
+}
+
+/**
+ * A fresh instance of the session's object (the platform dropped the last one) whose D1 holds the
+ * round trips matching `held`. Set before its first use: the object makes its D1 client when it
+ * sets up, from its env.
+ */
+async function objectWithHeldD1(sessionId: string, held: RegExp): Promise<HeldD1> {
+  await abortAllDurableObjects();
+  return runInDurableObject(sessionObject(sessionId), (instance: AiSessionDurableObject) => {
+    const object = instance as unknown as { env: Cloudflare.Env };
+    const gate = new HeldD1(object.env.DB, held);
+    object.env = { ...object.env, DB: gate as unknown as D1Database };
+    return gate;
+  });
+}
+
+const STORAGE_ERRORS = /no such table|INTERNAL_ERROR|failed unexpectedly|from a socket failed/;
 
 describe('a deleted project’s session object', () => {
   it('stops the turn, closes the sockets, hands its audit rows to D1 and then keeps no table', async () => {
@@ -110,5 +198,56 @@ describe('a deleted project’s session object', () => {
     expect(await storedTables(sessionId)).toEqual([]);
     const archived = await env.DB.prepare('SELECT COUNT(*) AS n FROM ai_session_archives WHERE session_id = ?').bind(sessionId).first<{ n: number }>();
     expect(archived?.n).toBe(0);
+  });
+
+  it('answers a message whose profile read was still in D1 when the storage went "not found", and makes no table again', async () => {
+    const { owner, base, projectId } = await supportDeskProject();
+    const sessionId = await stepSession(owner, base);
+    await useScriptedModel(owner, [finalAnswer('Never asked for.', 'chat')]);
+    const gate = await objectWithHeldD1(sessionId, /user_llm_profiles/);
+    const logged = recordedLines().length;
+
+    const answer = await runInDurableObject(sessionObject(sessionId), async (instance: AiSessionDurableObject) => {
+      // Past the session check, waiting for the sender's profile (no preload: the object reads D1).
+      const sending = instance.sendMessage(projectId, { userId: owner.userId, name: 'Owen', role: 'owner' }, { content: 'Still there?' });
+      await gate.reached;
+      expect(await instance.projectMessage(projectId, { type: 'projectDeleted' })).toEqual({ sockets: 0 });
+      gate.open();
+      return sending;
+    });
+    expect(answer).toEqual({ ok: false, status: 404, error: expect.objectContaining({ code: 'AI_SESSION_NOT_FOUND' }) });
+    expect(await storedTables(sessionId)).toEqual([]);
+    expect(await runDurableObjectAlarm(sessionObject(sessionId))).toBe(false);
+    expect(recordedLines().slice(logged).filter((line) => STORAGE_ERRORS.test(line))).toEqual([]);
+  });
+
+  it('answers a cancel whose D1 write outlived the storage, and a socket comment queued behind it, "not found" without an error log', async () => {
+    const { owner, base, projectId } = await supportDeskProject();
+    const sessionId = await stepSession(owner, base);
+    const gate = await objectWithHeldD1(sessionId, /update "ai_sessions"/);
+    const watcher = await connect(owner, base, sessionId);
+    await watcher.until(() => watcher.texts().find((m) => m.type === 'hello'), 'the hello');
+    const logged = recordedLines().length;
+
+    const answer = await runInDurableObject(sessionObject(sessionId), async (instance: AiSessionDurableObject) => {
+      const core = instance.core;
+      // The cancel holds the session's command queue while D1 records it.
+      const cancelling = instance.cancel(projectId, { userId: owner.userId, name: 'Owen', role: 'owner' });
+      await gate.reached;
+      // A comment sent on the socket meanwhile waits behind it in the same queue.
+      const [socket] = [...instance.getConnections()];
+      instance.onMessage(socket as never, JSON.stringify({ type: 'comment', requestId: 'late', comment: { objectKey: `step:${WF}/${STEP}`, line: 1, body: 'Before it goes?' } }));
+      expect(await instance.projectMessage(projectId, { type: 'projectDeleted' })).toEqual({ sockets: 1 });
+      gate.open();
+      const cancelled = await cancelling;
+      // Queued after the comment: once it settled, the comment was answered.
+      await core.discard({ kind: 'user', userId: owner.userId, name: 'Owen' }).catch(() => undefined);
+      return cancelled;
+    });
+    expect(answer).toEqual({ ok: false, status: 404, error: expect.objectContaining({ code: 'AI_SESSION_NOT_FOUND' }) });
+    await watcher.until(() => watcher.closed, 'the socket to close');
+    expect(watcher.closed).toEqual({ code: CLOSE_CODES.NOT_FOUND, reason: 'AI_SESSION_NOT_FOUND' });
+    expect(await storedTables(sessionId)).toEqual([]);
+    expect(recordedLines().slice(logged).filter((line) => STORAGE_ERRORS.test(line))).toEqual([]);
   });
 });

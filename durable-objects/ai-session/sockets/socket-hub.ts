@@ -14,7 +14,6 @@ import { atLeast, type Role } from '../../../shared/api/common.ts';
 import type { MembershipChanged, SignedOut, SocketChannelMessage } from '../../../shared/ai/project-channel.ts';
 import { ERROR_CODES } from '../../../shared/errors.ts';
 import { CLOSE_CODES, ClientMessage, MAX_CLIENT_BINARY_FRAME_BYTES, MAX_SOCKETS_PER_PERSON, MAX_CLIENT_TEXT_FRAME_BYTES, PROTOCOL_VERSION, YJS_MESSAGE, utf8Bytes, type CloseCode, type FrameKind } from '../../../shared/protocol.ts';
-import { ApiError } from '../../../shared/api-error.ts';
 import type { SessionEvent } from '../../../shared/ai/events.ts';
 import { Presence } from './presence.ts';
 import { AiAwareness } from './ai-awareness.ts';
@@ -28,7 +27,7 @@ import type { SignOuts } from './sign-outs.ts';
 import { replayFrames } from '../events/replay.ts';
 import type { SessionCore } from '../session.ts';
 import { coEditing, send, sendBinary, sendText, syncStep1Frame, syncStep2Frame, type SessionConnection, type SocketState } from './socket-state.ts';
-import { commentFromSocket } from './socket-requests.ts';
+import { commentFromSocket, stopFromSocket } from './socket-requests.ts';
 
 export interface SocketHubDeps {
   sessionId(): string;
@@ -60,6 +59,8 @@ export class SocketHub {
   readonly #presence: Presence;
   /** The AI's cursor in the co-editor while a turn runs (ai-awareness.ts). */
   readonly #aiAwareness: AiAwareness;
+  /** Set once the object released its storage (stop()); a socket request still waiting then answers "not found" (socket-requests.ts). */
+  #stopped = false;
 
   constructor(deps: SocketHubDeps) {
     this.#deps = deps;
@@ -118,8 +119,9 @@ export class SocketHub {
     this.#presence.changed();
   }
 
-  /** The object released its storage: a presence list still due is not sent. */
+  /** The object released its storage: a presence list still due is not sent, a request still waiting answers "not found". */
   stop(): void {
+    this.#stopped = true;
     this.#presence.stop();
   }
 
@@ -255,14 +257,11 @@ export class SocketHub {
           send(connection, { type: 'error', code: 'FORBIDDEN', message: 'Only editors and the person who started this session can stop the AI.' });
           return;
         }
-        this.#turns.stop({ userId, name, role }).catch((error: unknown) => {
-          const body = error instanceof ApiError ? error.toBody() : { code: 'INTERNAL_ERROR' as const, message: 'The AI could not be stopped.' };
-          send(connection, { type: 'error', code: body.code, message: body.message, ...(body.hints ? { hints: body.hints } : {}) });
-        });
+        stopFromSocket(this.#turns, connection, { userId, name, role }, () => this.#stopped, this.#deps.sessionId());
         return;
       }
       case 'comment':
-        commentFromSocket(this.#core, connection, role, frame);
+        commentFromSocket(this.#core, connection, role, frame, () => this.#stopped);
         return;
       default: {
         const never: never = frame;
