@@ -1,6 +1,7 @@
 /** The export download of app/lib/api.ts: the file is saved under the name the Worker's Content-Disposition gives, in any script, and only as a file name. */
 import { describe, expect, it } from 'vitest';
-import { attachmentFileName, createApi, type FetchLike } from './api.ts';
+import { createApi, type FetchLike } from './api.ts';
+import { attachmentFileName } from './attachment-name.ts';
 
 /** An api whose export answers a small zip with this Content-Disposition. */
 function apiAnswering(disposition: string | null) {

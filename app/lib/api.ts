@@ -18,7 +18,7 @@ import { navigating } from '$app/state';
 import { D1_BOOKMARK_HEADER, parseBookmark } from '../../shared/d1-bookmark.ts';
 import type { ErrorBody, ErrorCode, ErrorDetail } from '../../shared/errors.ts';
 import { safeNextPath } from './safe-next-path.ts';
-import { safeFileName } from '../../shared/text/file-name.ts';
+import { attachmentFileName } from './attachment-name.ts';
 import type { GraphEditInput } from '../../shared/api/graph-edit.ts';
 import type {
   AddMemberInput,
@@ -229,26 +229,6 @@ async function readEnvelope<T>(response: Response, options: RequestOptions, sent
   const error = readError(response.status, payload.error, sentIn);
   if (response.status === 401 && SESSION_CODES.has(error.code) && !options.anonymous) handleUnauthorized(error);
   return { ok: false, error, status: response.status };
-}
-
-/**
- * `attachment; filename="x.bmad"; filename*=UTF-8''%E5%AE%A2.bmad` → `客.bmad` (RFC 6266: the RFC 5987
- * name wins over the ASCII fallback), cleaned so it can only name a file in the download folder
- * (shared/text/file-name.ts).
- */
-export function attachmentFileName(header: string | null, fallback: string): string {
-  if (!header) return fallback;
-  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
-  if (extended?.[1]) {
-    try {
-      const name = safeFileName(decodeURIComponent(extended[1].trim()));
-      if (name) return name;
-    } catch {
-      // fall through to the plain form
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(header);
-  return safeFileName(plain?.[1] ?? '') || fallback;
 }
 
 /** A file download: the body as a Blob on success, the usual error value otherwise. */

@@ -3,9 +3,10 @@
  * SessionCore (session.ts): it owns the hibernatable sockets (their protocol is sockets/socket-hub.ts and
  * PROTOCOL.md beside this file), the alarm, and the RPC surface the Worker's routes call after
  * they have checked the user's role, including the project channel's `projectMessage`.
- * Over 400 lines: the RPC surface is one three-line pass-through per command of
- * shared/ai/session-rpc.ts, and workerd instantiates this one class; the logic lives in SessionCore,
- * sockets/ (people.ts: who is asking) and loop/. What stays here is the object's own lifecycle: set-up,
+ * Over 400 lines: the RPC surface is one pass-through per command of shared/ai/session-rpc.ts
+ * (`#answer`: the session check, then the command; a release it overlapped answers "not found"),
+ * and workerd instantiates this one class; the logic lives in SessionCore, sockets/ (people.ts:
+ * who is asking) and loop/. What stays here is the object's own lifecycle: set-up,
  * the release after retention, and a deleted project.
  */
 import { Server, type ConnectionContext, type WSMessage } from 'partyserver';
