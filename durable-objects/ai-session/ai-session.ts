@@ -145,7 +145,6 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
       prices: () => pricesFromEnv(this.env),
       armWatchdog: () => this.#tasks.schedule('turn', Date.now() + TURN_WATCHDOG_MS),
       disarmWatchdog: () => this.#tasks.unschedule('turn'),
-      committed: () => this.ctx.storage.sync(),
     });
     // A running turn in the storage of an instance that just started has no runner (the object
     // stopped): the alarm resumes or ends it now, even if it stopped before its watchdog was set;

@@ -30,8 +30,6 @@ export interface TurnDeps {
   /** Arm the watchdog alarm (keeps the object awake; resumes an orphaned turn after a restart). */
   armWatchdog: () => void;
   disarmWatchdog: () => void;
-  /** Resolves once every write made so far is durable (the storage's `sync()`): what waits on the output gate is out. */
-  committed: () => Promise<void>;
 }
 
 export interface ActiveTurn {

@@ -206,10 +206,8 @@ export class TurnRunner {
 
   async #run(active: ActiveTurn, profile: EffectiveLlmProfile, audit: AuditBuffer): Promise<void> {
     const { core } = this.#deps;
-    // The prompt is prepared once the accepted turn is durable: its turn.accepted frame and the
-    // caller's answer (the 202 of POST …/messages) are then free to go, and the model is asked as
-    // soon as the prompt is ready. A timer here waited ~4 ms in workerd before the first request.
-    await this.#deps.committed();
+    // Let the caller's answer (the 202 of POST …/messages) go out before the prompt is prepared.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     let ending: Ending;
     try {
       ending = await runLoop(this.#deps, active, profile, audit);
