@@ -3,6 +3,7 @@
  * it shows over agents.json's schema, and copy-on-write reads and writes at a path of the draft.
  */
 import type { MessageKey } from './i18n/catalogue.ts';
+import './i18n/agent-words.ts';
 
 export type Json = Record<string, unknown>;
 

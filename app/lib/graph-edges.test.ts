@@ -58,6 +58,52 @@ function expectLabelsClear(drawn: Map<number, DrawnEdge>, placed: Map<string, Po
   });
 }
 
+/** The straight pieces of a drawn `step`, `loop` or `detour` edge. */
+function piecesOf(d: DrawnEdge, placed: Map<string, Point>, edge: { from: string; to: string }): Box[] {
+  const from = card(placed, edge.from);
+  const to = card(placed, edge.to);
+  const sx = (from.left + from.right) / 2;
+  const tx = (to.left + to.right) / 2;
+  const points =
+    d.kind === 'loop'
+      ? [
+          { x: from.right, y: from.top + 0.7 * (from.bottom - from.top) },
+          { x: d.laneX, y: from.top + 0.7 * (from.bottom - from.top) },
+          { x: d.laneX, y: to.top + 0.3 * (to.bottom - to.top) },
+          { x: to.right, y: to.top + 0.3 * (to.bottom - to.top) },
+        ]
+      : d.kind === 'detour'
+        ? [
+            { x: sx, y: from.bottom },
+            { x: sx, y: d.channelY },
+            { x: d.laneX, y: d.channelY },
+            { x: d.laneX, y: d.entryY },
+            { x: tx, y: d.entryY },
+            { x: tx, y: to.top },
+          ]
+        : [
+            { x: sx, y: from.bottom },
+            { x: sx, y: d.channelY },
+            { x: tx, y: d.channelY },
+            { x: tx, y: to.top },
+          ];
+  return points.slice(1).map((p, i) => {
+    const q = points[i]!;
+    return { left: Math.min(p.x, q.x) - 0.5, right: Math.max(p.x, q.x) + 0.5, top: Math.min(p.y, q.y) - 0.5, bottom: Math.max(p.y, q.y) + 0.5 };
+  });
+}
+
+/** No piece of the edge runs through a card: the first leaves its source, the last enters its target. */
+function expectThroughNoCard(d: DrawnEdge, placed: Map<string, Point>, edge: { from: string; to: string } = GRAPH.edges[d.index]!): void {
+  const pieces = piecesOf(d, placed, edge);
+  pieces.forEach((piece, i) => {
+    for (const id of placed.keys()) {
+      if ((i === 0 && id === edge.from) || (i === pieces.length - 1 && id === edge.to)) continue;
+      expect(intersects(piece, card(placed, id)), `${edge.from} → ${edge.to} (${d.kind}) runs through ${id}`).toBe(false);
+    }
+  });
+}
+
 describe('planEdges', () => {
   it('takes the layout’s route for every edge while each node is where the layout put it', () => {
     const { drawn, placed } = plan();
@@ -100,13 +146,47 @@ describe('planEdges', () => {
     expectLabelsClear(drawn, placed);
   });
 
-  it('loops an edge to a node dragged above its source back up a lane right of the cards between', () => {
+  it('loops an edge to a node dragged beside the start back round the cards, through none of them', () => {
+    // The finish dragged left of the start: the way into its right side runs through the start,
+    // so the loop goes round from the join's bottom to the finish's top instead.
     const start = layout.nodes.get('start')!;
     const { drawn, placed } = plan({ finish: { x: start.x - 300, y: start.y } });
     const back = drawn.get(GRAPH.edges.findIndex((e) => e.to === 'finish'))!;
-    expect(back.kind).toBe('loop');
-    const join = card(placed, 'join');
-    expect(back.laneX).toBeGreaterThan(Math.max(...[...placed.keys()].filter((id) => placed.get(id)!.y <= join.top).map((id) => card(placed, id).right)));
+    expect(back.kind).toBe('detour');
+    expectThroughNoCard(back, placed);
+    expectLabelsClear(drawn, placed);
+  });
+
+  it('takes a loop through no card where a lane right of every card would cross the one beside its source', () => {
+    // A way back from the left plan (the advanced one) to the start: right of every card, the way out to the lane
+    // would run through the other plan beside it.
+    const looped: LooseGraph = { ...GRAPH, edges: [...GRAPH.edges, { id: 'back', from: 'advanced', to: 'start', label: '[R] Start over', isDefault: false, conditionText: '', index: GRAPH.edges.length }] };
+    const laid = canvasLayout(looped);
+    const placed = new Map(looped.nodes.map((n) => [n.id, laid.nodes.get(n.id)!]));
+    const back = looped.edges.at(-1)!;
+    const drawn = planEdges({ edges: [...edges, { index: back.index, from: back.from, to: back.to, text: edgeText(back) }], placed, heights, layout: laid, nodeWidth: NODE_WIDTH });
+    const d = drawn.find((e) => e.index === back.index)!;
+    // The other plan is on the source's row, right of it.
+    expect(card(placed, 'beginner').top).toBeLessThan(card(placed, 'advanced').bottom);
+    expect(card(placed, 'beginner').left).toBeGreaterThan(card(placed, 'advanced').right);
+    expect(d.kind).not.toBe('routed');
+    expectThroughNoCard(d, placed, back);
+  });
+
+  it('re-routes an edge whose layout route a dragged card now covers, and keeps the routes no card covers', () => {
+    // The advanced plan dropped onto the middle of the way from the decision to the join (left of the plans).
+    const quit = GRAPH.edges.find((e) => e.label.startsWith('[Q]'))!;
+    const bends = layout.routes.get(quit.index)!.bends;
+    const middle = bends[Math.floor(bends.length / 2)]!;
+    const moves = { advanced: { x: middle.x - NODE_WIDTH / 2, y: middle.y - heights.get('advanced')! / 2 } };
+    const { drawn, placed } = plan(moves);
+    const d = drawn.get(quit.index)!;
+    expect(d.kind).not.toBe('routed');
+    expectThroughNoCard(d, placed);
+    for (const edge of GRAPH.edges) {
+      if (edge === quit || edge.from === 'advanced' || edge.to === 'advanced') continue;
+      expect(drawn.get(edge.index)!.kind, `${edge.from} → ${edge.to} keeps its route`).toBe('routed');
+    }
     expectLabelsClear(drawn, placed);
   });
 });

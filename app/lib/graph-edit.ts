@@ -6,6 +6,7 @@
  * no I/O. The canvas imports this module on its first edit: the step rewrites carry the YAML parser.
  */
 import { t } from './i18n/i18n.svelte.ts';
+import './i18n/graph-words.ts';
 // The words of a refused edit (pageWords.graph.problem), added with the edits, not with every page.
 import './i18n/page-words.ts';
 import type { StepView } from '../../shared/api/index.ts';

@@ -4,6 +4,7 @@
  * Svelte Flow with the page.
  */
 import { t } from './i18n/i18n.svelte.ts';
+import './i18n/graph-words.ts';
 import type { LooseNode } from './workflow-model.ts';
 
 /** Every node card has this width (px), so the layout and loop lanes can clear it. */

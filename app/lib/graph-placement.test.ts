@@ -20,6 +20,20 @@ describe('placementOf', () => {
     expect(placementOf(imported(derived))).toEqual({ positions: new Map(), importDerived: true });
   });
 
+  it('still sets aside the import’s positions once the AI or a person added a step that moves the layers after it', () => {
+    const derived = legacyImportPositions('step-02', ['step-02', 'step-03'], edges);
+    // A step inserted between the two, stored without a position: step-03 is now a layer further on.
+    const added = {
+      ...imported(derived),
+      nodes: [...nodes, { id: 'step-02b', type: 'step', file: 'steps/step-02b.md', title: 'Between' }],
+      edges: [
+        { from: 'step-02', to: 'step-02b', label: 'Next' },
+        { from: 'step-02b', to: 'step-03', label: 'Exit' },
+      ],
+    };
+    expect(placementOf(added)).toEqual({ positions: new Map(), importDerived: true });
+  });
+
   it('keeps an imported graph’s positions once a person moved a node', () => {
     const derived = legacyImportPositions('step-02', ['step-02', 'step-03'], edges);
     const moved = { ...derived, 'step-03': { x: 0, y: 200 } };

@@ -2,9 +2,9 @@
  * Which stored node positions the canvas draws. A graph keeps them in `metadata.layout.positions`;
  * nodes without one get the canvas's layout. Earlier BMAD-METHOD imports stored their own, layers
  * left to right, while the canvas draws every edge from a node's bottom to the next one's top:
- * positions still exactly those (no person placed them) are set aside, and the canvas lays those
- * graphs out itself (shared/bmad-method/positions.ts); positions a person placed, or the canvas
- * saved, are kept as they are.
+ * positions still those (no person placed them, though a step may have been added since) are set
+ * aside, and the canvas lays those graphs out itself (shared/bmad-method/positions.ts); positions a
+ * person placed, or the canvas saved, are kept as they are.
  */
 import { readNodePositions, type NodePosition } from '../../shared/bmad/graph-positions.ts';
 import { hasLegacyImportLayout } from '../../shared/bmad-method/positions.ts';

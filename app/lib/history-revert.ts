@@ -5,6 +5,7 @@
  */
 import type { RevertResult } from '../../shared/api/index.ts';
 import { t } from './i18n/i18n.svelte.ts';
+import './i18n/history-words.ts';
 
 /** "revision 4" or "revisions 4–6", from the later revisions of an object (oldest first). */
 export function revisionSpan(revisions: readonly number[]): string {

@@ -18,6 +18,7 @@ import {
 import { fieldErrors, type ApiResult } from './api.ts';
 import { issuesByField } from './forms.ts';
 import { t } from './i18n/i18n.svelte.ts';
+import './i18n/llm-words.ts';
 import { problemWords } from './local-words.ts';
 import { llmProfileApi, type LlmProfileApi } from './llm-profile-api.ts';
 import { presetOption, type LlmChoice, type LlmPresetOption } from './llm-presets.ts';

@@ -10,6 +10,7 @@ import { stepWithGraphTransitions } from '../../shared/bmad/graph-edit-steps.ts'
 import type { EditResult } from './graph-change.ts';
 import { graphProblemWords } from './graph-edit.ts';
 import { t } from './i18n/i18n.svelte.ts';
+import './i18n/graph-words.ts';
 
 type Json = Record<string, unknown>;
 

@@ -45,14 +45,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The parsed graph came from an earlier BMAD-METHOD import and stores exactly the positions it derived (no person placed a node since). */
+/**
+ * The parsed graph came from an earlier BMAD-METHOD import and its stored positions are still the
+ * ones that import derived: every one on the import's grid (a layer's column, a row of it), no two
+ * in one place. Not "exactly what the import derives for the graph now": a step the AI or a person
+ * added since (with no position) moves the layers after it, and the graph would then be drawn left
+ * to right with the new step wherever. A person's positions, or the ones the canvas saved at the
+ * first edit, are the drawn places, off that grid.
+ */
 export function hasLegacyImportLayout(graph: unknown): boolean {
   if (!isRecord(graph) || !isRecord(graph.metadata) || graph.metadata.source !== 'bmad-method' || typeof graph.entryNodeId !== 'string') return false;
   const stored = readNodePositions(graph);
   if (stored.size === 0) return false;
-  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-  const nodeIds = list(graph.nodes).flatMap((n) => (isRecord(n) && typeof n.id === 'string' ? [n.id] : []));
-  const edges = list(graph.edges).flatMap((e) => (isRecord(e) && typeof e.from === 'string' && typeof e.to === 'string' ? [{ from: e.from, to: e.to }] : []));
-  const derived = legacyImportPositions(graph.entryNodeId, nodeIds, edges);
-  return [...stored].every(([id, p]) => derived[id]?.x === p.x && derived[id]?.y === p.y);
+  const onGrid = (value: number, gap: number) => value >= 0 && Number.isInteger(value / gap);
+  const cells = new Set([...stored.values()].map((p) => `${p.x},${p.y}`));
+  return cells.size === stored.size && [...stored.values()].every((p) => onGrid(p.x, LAYER_GAP) && onGrid(p.y, ROW_GAP));
 }

@@ -1,8 +1,8 @@
 /**
  * A drawn Svelte Flow graph's geometry, read from the page (cards, edge paths sampled every few
- * pixels, label boxes; page coordinates), and the check that it reads top to bottom: every edge
- * from its source's bottom middle down into its target's top middle, through no card, and no
- * label on a card or on another label. The editor's canvas and the Workbench's graph diff alike.
+ * pixels, label boxes; page coordinates), and the checks that no edge runs through a card and no
+ * label lies on a card or on another label, and that it reads top to bottom: every edge from its
+ * source's bottom middle down into its target's top middle. The editor's canvas and the Workbench's graph diff alike.
  */
 import type { Locator } from 'playwright-core';
 import { expect } from 'vitest';
@@ -48,6 +48,19 @@ export async function drawnGraph(root: Locator, nodeSelector: string, edgeSelect
 
 const inside = (p: { x: number; y: number }, b: Box) => p.x > b.left + 1 && p.x < b.right - 1 && p.y > b.top + 1 && p.y < b.bottom - 1;
 
+/** No edge passes through a card (its own ends included: it leaves and enters at their borders), no label covers a card or another label. */
+export function expectThroughNoCard(graph: Drawn): void {
+  for (const edge of graph.edges) {
+    for (const point of edge.points) {
+      for (const node of graph.nodes) expect(inside(point, node.box), `${edge.from} → ${edge.to} passes through ${node.id}`).toBe(false);
+    }
+  }
+  graph.labels.forEach((label, i) => {
+    for (const node of graph.nodes) expect(intersects(label.box, node.box), `label "${label.text}" covers ${node.id}`).toBe(false);
+    for (const other of graph.labels.slice(i + 1)) expect(intersects(label.box, other.box), `labels "${label.text}" and "${other.text}" overlap`).toBe(false);
+  });
+}
+
 /** Every edge from its source's bottom middle down into its target's top middle, through no card; labels clear of cards and of each other. */
 export function expectDrawnTopToBottom(graph: Drawn): void {
   const boxes = new Map(graph.nodes.map((n) => [n.id, n.box]));
@@ -62,12 +75,6 @@ export function expectDrawnTopToBottom(graph: Drawn): void {
     expect(Math.abs(start.y - from.bottom), `${name} leaves the bottom of the source`).toBeLessThan(8);
     expect(Math.abs(end.x - (to.left + to.right) / 2), `${name} enters the middle of the target`).toBeLessThan(4);
     expect(Math.abs(end.y - to.top), `${name} enters the top of the target`).toBeLessThan(8);
-    for (const point of edge.points) {
-      for (const node of graph.nodes) expect(inside(point, node.box), `${name} passes through ${node.id}`).toBe(false);
-    }
   }
-  graph.labels.forEach((label, i) => {
-    for (const node of graph.nodes) expect(intersects(label.box, node.box), `label "${label.text}" covers ${node.id}`).toBe(false);
-    for (const other of graph.labels.slice(i + 1)) expect(intersects(label.box, other.box), `labels "${label.text}" and "${other.text}" overlap`).toBe(false);
-  });
+  expectThroughNoCard(graph);
 }

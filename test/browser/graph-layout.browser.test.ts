@@ -5,7 +5,9 @@
  * straight to the step after a farewell step: every edge leaves its source's bottom, enters its
  * target's top below it, passes through no other card, and no label covers a card or another
  * label, also after a step is dragged (its edges step down to it; the others keep their routes).
- * Geometry read from the drawn page (graph-geometry.ts).
+ * A step dropped onto another edge's route sends that edge round it; a package with the earlier
+ * import's positions is still drawn step under step once a step was added to it; a way back up
+ * passes through no card. Geometry read from the drawn page (graph-geometry.ts).
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,7 @@ import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { legacyImportPositions } from '../../shared/bmad-method/positions.ts';
 import { loadFixture, loadPackageDir } from '../fixtures/packages.ts';
-import { drawnGraph, expectDrawnTopToBottom, type Drawn } from './graph-geometry.ts';
+import { drawnGraph, expectDrawnTopToBottom, expectThroughNoCard, type Drawn } from './graph-geometry.ts';
 import { describeBrowser, newUser, startSuite, type Suite } from './harness.ts';
 
 /** The branching package with a second way out of its decision, straight to the step the two plans join at. */
@@ -28,6 +30,56 @@ function partyShapedPackage(): Map<string, string> {
   files.set('steps/02-decide-track.md', decision.replace('    isDefault: true\n', '    isDefault: true\n  - to: "join-plans"\n    label: "[Q] Quit without any plan at all"\n'));
   return files;
 }
+
+/** `files` under a package name of its own (one user imports the same course more than once here). */
+function named(files: Map<string, string>, name: string): Map<string, string> {
+  files.set('bmad.json', files.get('bmad.json')!.replace('"course-placement"', `"${name}"`));
+  return files;
+}
+
+/** The party-shaped package with a way back from the advanced plan up to the decision. */
+function loopingPackage(): Map<string, string> {
+  const files = partyShapedPackage();
+  const graph = JSON.parse(files.get('workflow.graph.json')!) as { edges: Array<{ from: string; to: string; label: string; isDefault?: boolean }> };
+  // Two ways out of the advanced plan: the one on to the join stays its default.
+  graph.edges.find((e) => e.from === 'advanced-plan' && e.to === 'join-plans')!.isDefault = true;
+  graph.edges.push({ from: 'advanced-plan', to: 'choose-track', label: '[R] Choose again' });
+  files.set('workflow.graph.json', `${JSON.stringify(graph, null, 2)}\n`);
+  const advanced = files.get('steps/03b-advanced-plan.md')!;
+  files.set('steps/03b-advanced-plan.md', advanced.replace('    isDefault: true\n', '    isDefault: true\n  - to: "choose-track"\n    label: "[R] Choose again"\n'));
+  return files;
+}
+
+/** A step added between the first step and the decision. */
+const WARM_UP = `---
+schemaVersion: "1.1"
+nodeId: "warm-up"
+type: "step"
+title: "Warm up"
+agentId: "advisor"
+inputs: []
+outputs: []
+setsVariables: []
+transitions:
+  - to: "choose-track"
+    label: "next"
+    isDefault: true
+---
+
+# Warm up
+
+## Goal
+
+Put the student at ease before the placement.
+
+## Instructions
+
+1. Ask how their week went.
+
+## Completion
+
+- Add \`warm-up\` to \`stepsCompleted\` once; move \`currentNodeId\` to the target of the transition taken; refresh \`updatedAt\`.
+`;
 
 async function zipFile(files: Map<string, string>, name: string): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'graph-layout-'));
@@ -56,12 +108,12 @@ const drawn = (page: Page, edgeCount: number): Promise<Drawn> =>
 type StoredGraph = { metadata?: { layout?: { positions?: Record<string, { x: number; y: number }> } } };
 
 /** The workflow the page shows, as stored. */
-async function storedWorkflow(context: BrowserContext, base: string, page: Page): Promise<{ revision: number; graph: StoredGraph }> {
+async function storedWorkflow(context: BrowserContext, base: string, page: Page): Promise<{ revision: number; graph: StoredGraph; path: string }> {
   const projectId = /\/projects\/([^/]+)\//u.exec(page.url())![1]!;
   const workflowId = /\/workflows\/([^/?#]+)/u.exec(page.url())![1]!;
   const response = await context.request.get(`${base}/api/projects/${projectId}/workflows/${workflowId}`);
   const body = (await response.json()) as { data: { workflow: { revision: number; graphJson: string } } };
-  return { revision: body.data.workflow.revision, graph: JSON.parse(body.data.workflow.graphJson) as StoredGraph };
+  return { revision: body.data.workflow.revision, graph: JSON.parse(body.data.workflow.graphJson) as StoredGraph, path: `/api/projects/${projectId}/workflows/${workflowId}` };
 }
 
 /** Drags a card by (dx, dy) screen pixels. */
@@ -70,6 +122,23 @@ async function drag(page: Page, box: Drawn['nodes'][number]['box'], dx: number, 
   await page.mouse.down();
   await page.mouse.move((box.left + box.right) / 2 + dx, box.top + 10 + dy, { steps: 8 });
   await page.mouse.up();
+}
+
+/** Drags a card so its centre lands on `to` (screen pixels): the drag starts once the mouse has moved, and that first step moves nothing. */
+async function dragCentreTo(page: Page, box: Drawn['nodes'][number]['box'], to: { x: number; y: number }): Promise<void> {
+  const grab = { x: (box.left + box.right) / 2, y: box.top + 10 };
+  await page.mouse.move(grab.x, grab.y);
+  await page.mouse.down();
+  await page.mouse.move(grab.x + 1, grab.y + 1);
+  await page.mouse.move(to.x, to.y - (box.bottom - box.top) / 2 + 10, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** The same path, up to the fractions of a pixel a measured handle moves by between two drawings. */
+function samePath(a: string, b: string): boolean {
+  const numbers = (d: string) => [...d.matchAll(/-?\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
+  const [x, y] = [numbers(a), numbers(b)];
+  return a.replace(/[-\d.]+/g, '#') === b.replace(/[-\d.]+/g, '#') && x.every((n, i) => Math.abs(n - y[i]!) < 0.5);
 }
 
 describeBrowser('imported graphs drawn top to bottom', () => {
@@ -166,11 +235,109 @@ describeBrowser('imported graphs drawn top to bottom', () => {
       const at = new Map(g.nodes.map((n) => [n.id, n.box]));
       expect(at.get('join-plans')!.left - boxes.get('join-plans')!.left).toBeGreaterThan(200);
       expectDrawnTopToBottom(g);
-      for (const e of untouched) expect(routeOf(g, e), `${e.from} → ${e.to} keeps its route`).toBe(routeOf(graph, e));
+      for (const e of untouched) expect(samePath(routeOf(g, e), routeOf(graph, e)), `${e.from} → ${e.to} keeps its route`).toBe(true);
     };
     expectFollowed(await drawn(page, 7));
     await page.locator('[data-testid="workflow-revision"][data-revision="2"]').waitFor();
     expectFollowed(await drawn(page, 7));
+    await page.close();
+  });
+
+  it('re-routes an edge whose route a dragged step now sits on, round the step, and leaves the routes nothing covers as they were', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await importAndOpen(page, await zipFile(named(partyShapedPackage(), 'course-placement-covered'), 'covered.bmad'), 6);
+    const graph = await drawn(page, 7);
+    expectDrawnTopToBottom(graph);
+    const boxes = new Map(graph.nodes.map((n) => [n.id, n.box]));
+    // The way from the decision straight to the join runs beside the plans: the plan farther from
+    // the middle of that way is dropped onto it.
+    const quit = graph.edges.find((e) => e.from === 'choose-track' && e.to === 'join-plans')!;
+    const middle = quit.points[Math.floor(quit.points.length / 2)]!;
+    const centre = (id: string) => ({ x: (boxes.get(id)!.left + boxes.get(id)!.right) / 2, y: (boxes.get(id)!.top + boxes.get(id)!.bottom) / 2 });
+    const distance = (id: string) => Math.hypot(centre(id).x - middle.x, centre(id).y - middle.y);
+    const plan = distance('beginner-plan') > distance('advanced-plan') ? 'beginner-plan' : 'advanced-plan';
+    await dragCentreTo(page, boxes.get(plan)!, middle);
+
+    const covered = (g: Drawn) => g.nodes.find((n) => n.id === plan)!.box;
+    // Where the middle of the old way is in a later drawing (the view may have moved or zoomed since): by an unmoved card.
+    const anchor = (g: Drawn) => g.nodes.find((n) => n.id === 'collect-background')!.box;
+    const middleIn = (g: Drawn) => {
+      const [was, now] = [anchor(graph), anchor(g)];
+      const scale = (now.right - now.left) / (was.right - was.left);
+      return { x: now.left + (middle.x - was.left) * scale, y: now.top + (middle.y - was.top) * scale };
+    };
+    const untouched = graph.edges.filter((e) => e.from !== plan && e.to !== plan && e !== quit);
+    const routeOf = (g: Drawn, e: { from: string; to: string }) => g.edges.find((x) => x.from === e.from && x.to === e.to)!.d;
+    const expectRoundIt = (g: Drawn) => {
+      // The plan now sits where the way used to run.
+      const [at, p] = [covered(g), middleIn(g)];
+      expect(p.x > at.left && p.x < at.right && p.y > at.top && p.y < at.bottom, JSON.stringify({ p, at })).toBe(true);
+      expectThroughNoCard(g);
+      expect(samePath(routeOf(g, quit), quit.d)).toBe(false);
+      for (const e of untouched) expect(samePath(routeOf(g, e), routeOf(graph, e)), `${e.from} → ${e.to} keeps its route`).toBe(true);
+    };
+    expectRoundIt(await drawn(page, 7));
+    await page.locator('[data-testid="workflow-revision"][data-revision="2"]').waitFor();
+    await page.reload();
+    await page.getByTestId('graph-keys').waitFor();
+    expectRoundIt(await drawn(page, 7));
+    await page.close();
+  });
+
+  it('still draws a package an earlier import left its left-to-right positions in step under step once a step was added to it (as the AI adds one)', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    const files = loadFixture('branching');
+    const graphJson = JSON.parse(files.get('workflow.graph.json')!) as { entryNodeId: string; nodes: Array<Record<string, unknown> & { id: string }>; edges: Array<Record<string, unknown> & { from: string; to: string }> };
+    const old = legacyImportPositions(graphJson.entryNodeId, graphJson.nodes.map((n) => n.id), graphJson.edges);
+    files.set('workflow.graph.json', `${JSON.stringify({ ...graphJson, metadata: { source: 'bmad-method', layout: { positions: old } } }, null, 2)}\n`);
+    await importAndOpen(page, await zipFile(named(files, 'course-placement-added-to'), 'added-to.bmad'), 6);
+
+    // A step between the first one and the decision, its edges in place of the one between them,
+    // no position for it and the old ones kept: what a graph edit from the Workbench writes.
+    const stored = await storedWorkflow(context, suite.product.url, page);
+    const { nodes, edges } = stored.graph as typeof graphJson;
+    const first = nodes[0]!;
+    const graph = {
+      ...stored.graph,
+      nodes: [first, { ...first, id: 'warm-up', file: String(first.file).replace(/[^/]+$/u, '01b-warm-up.md'), title: 'Warm up' }, ...nodes.slice(1)],
+      edges: [
+        { from: 'collect-background', to: 'warm-up', label: 'next' },
+        { from: 'warm-up', to: 'choose-track', label: 'next' },
+        ...edges.filter((e) => !(e.from === 'collect-background' && e.to === 'choose-track')),
+      ],
+    };
+    expect(graph.metadata?.layout?.positions).toEqual(old);
+    const response = await context.request.post(`${suite.product.url}${stored.path}/graph-edit`, {
+      data: { graph: `${JSON.stringify(graph, null, 2)}\n`, createSteps: [{ nodeId: 'warm-up', markdown: WARM_UP }], baseRevision: stored.revision },
+      headers: { origin: suite.product.url },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+
+    await page.reload();
+    await page.getByTestId('graph-keys').waitFor();
+    await expect.poll(() => page.getByTestId('graph-node').count()).toBe(7);
+    const drawnGraph = await drawn(page, 7);
+    expectDrawnTopToBottom(drawnGraph);
+    const boxes = new Map(drawnGraph.nodes.map((n) => [n.id, n.box]));
+    // The new step between the two it joins, the decision under it.
+    expect(boxes.get('warm-up')!.top).toBeGreaterThan(boxes.get('collect-background')!.bottom);
+    expect(boxes.get('choose-track')!.top).toBeGreaterThan(boxes.get('warm-up')!.bottom);
+    await page.close();
+  });
+
+  it('draws a way back up to the decision through no card, where a lane right of every card would take it through the plan beside its source', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await importAndOpen(page, await zipFile(named(loopingPackage(), 'course-placement-looping'), 'looping.bmad'), 6);
+    const graph = await drawn(page, 8);
+    const boxes = new Map(graph.nodes.map((n) => [n.id, n.box]));
+    // The other plan is on the advanced plan's row, right of it: the way out of its right side to a
+    // lane right of every card would run through it.
+    expect(boxes.get('beginner-plan')!.left).toBeGreaterThan(boxes.get('advanced-plan')!.right);
+    expect(boxes.get('beginner-plan')!.top).toBeLessThan(boxes.get('advanced-plan')!.bottom);
+    expectThroughNoCard(graph);
     await page.close();
   });
 });

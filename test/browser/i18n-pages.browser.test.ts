@@ -6,8 +6,8 @@
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { en } from '../../app/lib/i18n/en.ts';
 import { describeBrowser, newUser, registerViaApi, startSuite, type Suite } from './harness.ts';
+import { PAGES_ENGLISH } from './page-checks.ts';
 
 /** English catalogue sentences (two words or more, no placeholder) that would betray an untranslated page. */
 function englishSentences(tree: object, out: string[] = []): string[] {
@@ -18,7 +18,7 @@ function englishSentences(tree: object, out: string[] = []): string[] {
   return out;
 }
 // The product's name is the same in both languages.
-const ENGLISH = englishSentences(en).filter((text) => !text.startsWith('CrewAgent'));
+const ENGLISH = englishSentences(PAGES_ENGLISH).filter((text) => !text.startsWith('CrewAgent'));
 
 async function englishOn(page: Page): Promise<string[]> {
   const text = await page.evaluate(() => document.body.innerText);

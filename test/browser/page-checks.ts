@@ -6,8 +6,27 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { en } from '../../app/lib/i18n/en.ts';
 import { zh } from '../../app/lib/i18n/zh.ts';
+import * as enGraph from '../../app/lib/i18n/en/graph.ts';
+import * as zhGraph from '../../app/lib/i18n/zh/graph.ts';
+import { llm as enLlm } from '../../app/lib/i18n/en/llm.ts';
+import { llm as zhLlm } from '../../app/lib/i18n/zh/llm.ts';
+import { history as enHistory } from '../../app/lib/i18n/en/history.ts';
+import { history as zhHistory } from '../../app/lib/i18n/zh/history.ts';
+import * as enAssets from '../../app/lib/i18n/en/assets.ts';
+import * as zhAssets from '../../app/lib/i18n/zh/assets.ts';
+import * as enAgents from '../../app/lib/i18n/en/agents.ts';
+import * as zhAgents from '../../app/lib/i18n/zh/agents.ts';
+import { importing as enImporting } from '../../app/lib/i18n/en/importing.ts';
+import { importing as zhImporting } from '../../app/lib/i18n/zh/importing.ts';
 
 type Tree = { readonly [key: string]: string | Tree };
+
+/**
+ * The words of the pages outside the Workbench: the catalogue every page loads and the areas the
+ * pages' own modules add where they are shown (app/lib/i18n/*-words.ts), in English and Chinese.
+ */
+export const PAGES_ENGLISH = { ...en, ...enGraph, llm: enLlm, history: enHistory, ...enAssets, ...enAgents, importing: enImporting };
+const PAGES_CHINESE = { ...zh, ...zhGraph, llm: zhLlm, history: zhHistory, ...zhAssets, ...zhAgents, importing: zhImporting };
 
 /**
  * English catalogue leaves of two words or more that a Chinese page must not show. Text with a
@@ -36,7 +55,7 @@ function englishSentences(english: Tree, chinese: Tree, out: Set<string> = new S
 }
 
 // The product's name is the same in both languages.
-export const ENGLISH_SENTENCES = [...englishSentences(en as unknown as Tree, zh as unknown as Tree)].filter((text) => !text.startsWith('CrewAgent'));
+export const ENGLISH_SENTENCES = [...englishSentences(PAGES_ENGLISH as unknown as Tree, PAGES_CHINESE as unknown as Tree)].filter((text) => !text.startsWith('CrewAgent'));
 
 /**
  * Where the page shows content rather than interface words: the package's own text in an editor,

@@ -7,7 +7,7 @@
  */
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { en } from '../../app/lib/i18n/en.ts';
+import { graph } from '../../app/lib/i18n/en/graph.ts';
 import { describeBrowser, newUser, startSuite, type Suite } from './harness.ts';
 
 async function api<T>(context: BrowserContext, baseUrl: string, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
@@ -68,7 +68,7 @@ describeBrowser('a node without a step file (browser)', () => {
     // ---- No step file: said so, no editor, no fields, no path made up from the node's id.
     const none = inspector.getByTestId('step-no-file');
     await none.waitFor();
-    expect(await none.textContent()).toContain(en.graph.step.noFile);
+    expect(await none.textContent()).toContain(graph.step.noFile);
     expect(await inspector.getByTestId('step-editor').count()).toBe(0);
     expect(await inspector.getByTestId('step-title').count()).toBe(0);
     expect(await inspector.getByTestId('step-missing').count()).toBe(0);

@@ -10,10 +10,19 @@ import type { semanticDiff } from './en/semantic-diff.ts';
 import type { diffView } from './en/diff-view.ts';
 import type { issues } from './en/issues.ts';
 import type { pageWords } from './en/page-words.ts';
+import type { graph, workflowPage } from './en/graph.ts';
+import type { llm } from './en/llm.ts';
+import type { history } from './en/history.ts';
+import type { assets, assetsPage, diff } from './en/assets.ts';
+import type { agents, agentsPage } from './en/agents.ts';
+import type { importing } from './en/importing.ts';
 
 /**
  * The areas only some pages load, added by `addWords` where they are shown: the Workbench's
- * (`workbench-words.ts`) and the package validation issues' (`issue-words.ts`).
+ * (`workbench-words.ts`), the package validation issues' (`issue-words.ts`), the parts loaded after
+ * a first paint (`page-words.ts`), the graph's and workflow editor's (`graph-words.ts`), the AI
+ * settings' (`llm-words.ts`), the history page's (`history-words.ts`), the agents' and assets' pages'
+ * (`agent-words.ts`, `asset-words.ts`) and importing's (`import-words.ts`).
  */
 interface LazyAreas {
   workbench: typeof workbenchEn;
@@ -22,6 +31,16 @@ interface LazyAreas {
   diffView: typeof diffView;
   issues: typeof issues;
   pageWords: typeof pageWords;
+  graph: typeof graph;
+  workflowPage: typeof workflowPage;
+  llm: typeof llm;
+  history: typeof history;
+  diff: typeof diff;
+  agents: typeof agents;
+  agentsPage: typeof agentsPage;
+  assets: typeof assets;
+  assetsPage: typeof assetsPage;
+  importing: typeof importing;
 }
 export type LazyArea = keyof LazyAreas;
 

@@ -1,40 +1,25 @@
 /**
  * The English catalogue: every word the interface shows, by area. The reference the other
  * catalogues are typed against (`catalogue.ts`). Placeholders are `{{name}}`; a key with `_one`
- * and `_other` forms is one key chosen by `count`. The Workbench's area (`en/workbench.ts`) is not
- * here: every page loads this catalogue, and `workbench-words.ts` adds that area where it is shown.
+ * and `_other` forms is one key chosen by `count`. Every page loads this catalogue, so the areas
+ * only some pages show (the Workbench's, the graph's, the AI settings', the history's, the agents'
+ * and assets' pages', importing's) are not here: their `*-words.ts` modules add them where shown.
  */
 import { forms } from './en/forms.ts';
 import { editing, mentions, roles, widgets } from './en/widgets.ts';
-import { agentsPage, assetsPage, membersPage, overview, project, projectSettings, sessionsPage } from './en/project.ts';
-import { importing } from './en/importing.ts';
-import { llm } from './en/llm.ts';
-import { graph, workflowPage } from './en/graph.ts';
-import { agents } from './en/agents.ts';
-import { assets, diff } from './en/assets.ts';
+import { membersPage, overview, project, projectSettings, sessionsPage } from './en/project.ts';
 import { network, pages, projects } from './en/pages.ts';
-import { history } from './en/history.ts';
 import { workbenchAddress } from './en/workbench-address.ts';
 
 export const en = {
   workbenchAddress,
-  history,
   pages,
   network,
   projects,
-  assets,
-  diff,
-  agents,
-  graph,
-  workflowPage,
-  llm,
-  importing,
   project,
   overview,
   projectSettings,
   membersPage,
-  agentsPage,
-  assetsPage,
   sessionsPage,
   roles,
   mentions,

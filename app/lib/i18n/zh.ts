@@ -1,36 +1,20 @@
-/** 简体中文目录：与英文目录键完全相同（类型检查保证），文字为中文。AI 工作台的文字（`zh/workbench.ts`）由 `workbench-words.ts` 加入。 */
+/** 简体中文目录：每个页面都加载的区域，文字为中文，键与 `en.ts` 相同（类型检查保证）。只有部分页面显示的区域（AI 工作台、图、AI 设置、历史、智能体、资源文件、导入）由各自的 `*-words.ts` 在显示处加入。 */
 import type { LazyArea, Messages } from './catalogue.ts';
 import { forms } from './zh/forms.ts';
 import { editing, mentions, roles, widgets } from './zh/widgets.ts';
-import { agentsPage, assetsPage, membersPage, overview, project, projectSettings, sessionsPage } from './zh/project.ts';
-import { importing } from './zh/importing.ts';
-import { llm } from './zh/llm.ts';
-import { graph, workflowPage } from './zh/graph.ts';
-import { agents } from './zh/agents.ts';
-import { assets, diff } from './zh/assets.ts';
+import { membersPage, overview, project, projectSettings, sessionsPage } from './zh/project.ts';
 import { network, pages, projects } from './zh/pages.ts';
-import { history } from './zh/history.ts';
 import { workbenchAddress } from './zh/workbench-address.ts';
 
 export const zh: Omit<Messages, LazyArea> = {
   workbenchAddress,
-  history,
   pages,
   network,
   projects,
-  assets,
-  diff,
-  agents,
-  graph,
-  workflowPage,
-  llm,
-  importing,
   project,
   overview,
   projectSettings,
   membersPage,
-  agentsPage,
-  assetsPage,
   sessionsPage,
   roles,
   mentions,

@@ -50,3 +50,12 @@ export const agents = {
   deleting: 'Deleting…',
   couldNotSave: 'Could not save the agent',
 } as const;
+
+export const agentsPage = {
+  pick: 'Pick an agent',
+  pickHint: 'Choose an agent on the left to see its definition and where it is used.',
+  newAgent: '+ New agent',
+  notFound: 'No agent “{{id}}”',
+  notFoundHint: 'agents.json has no agent with this id.',
+  back: 'Back to the agents',
+} as const;

@@ -29,3 +29,17 @@ export const diff = {
   unchanged_one: '⋯ {{count}} unchanged line',
   unchanged_other: '⋯ {{count}} unchanged lines',
 } as const;
+
+export const assetsPage = {
+  newAsset: 'New asset',
+  path: 'Path',
+  couldNotCreate: 'Could not create the asset',
+  creating: 'Creating…',
+  create: 'Create asset',
+  content: 'Content',
+  contentNote: '(optional; edit it after creating)',
+  pick: 'Pick an asset',
+  pickHintEdit: 'Choose a file in the tree to preview and edit it.',
+  pickHint: 'Choose a file in the tree to preview it.',
+  couldNotOpen: 'Could not open {{path}}',
+} as const;

@@ -154,29 +154,6 @@ export const membersPage = {
   couldNotRevoke: 'Could not withdraw the invitation',
 } as const;
 
-export const agentsPage = {
-  pick: 'Pick an agent',
-  pickHint: 'Choose an agent on the left to see its definition and where it is used.',
-  newAgent: '+ New agent',
-  notFound: 'No agent “{{id}}”',
-  notFoundHint: 'agents.json has no agent with this id.',
-  back: 'Back to the agents',
-} as const;
-
-export const assetsPage = {
-  newAsset: 'New asset',
-  path: 'Path',
-  couldNotCreate: 'Could not create the asset',
-  creating: 'Creating…',
-  create: 'Create asset',
-  content: 'Content',
-  contentNote: '(optional; edit it after creating)',
-  pick: 'Pick an asset',
-  pickHintEdit: 'Choose a file in the tree to preview and edit it.',
-  pickHint: 'Choose a file in the tree to preview it.',
-  couldNotOpen: 'Could not open {{path}}',
-} as const;
-
 export const sessionsPage = {
   title: 'AI sessions',
   flagPlaces_one: 'In {{count}} place; open the session to see where.',

@@ -52,3 +52,12 @@ export const agents: Messages['agents'] = {
   deleting: '正在删除…',
   couldNotSave: '无法保存智能体',
 };
+
+export const agentsPage: Messages['agentsPage'] = {
+  pick: '选择一个智能体',
+  pickHint: '在左侧选择一个智能体，查看其定义和使用位置。',
+  newAgent: '+ 新建智能体',
+  notFound: '没有智能体“{{id}}”',
+  notFoundHint: 'agents.json 中没有此 ID 的智能体。',
+  back: '返回智能体列表',
+};

@@ -31,3 +31,17 @@ export const diff: Messages['diff'] = {
   unchanged_one: '⋯ {{count}} 行未改动',
   unchanged_other: '⋯ {{count}} 行未改动',
 };
+
+export const assetsPage: Messages['assetsPage'] = {
+  newAsset: '新建资源文件',
+  path: '路径',
+  couldNotCreate: '无法创建资源文件',
+  creating: '正在创建…',
+  create: '创建资源文件',
+  content: '内容',
+  contentNote: '（可选；创建后可再编辑）',
+  pick: '选择一个资源文件',
+  pickHintEdit: '在目录树中选择一个文件以预览和编辑。',
+  pickHint: '在目录树中选择一个文件以预览。',
+  couldNotOpen: '无法打开 {{path}}',
+};

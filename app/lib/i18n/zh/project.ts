@@ -156,29 +156,6 @@ export const membersPage: Messages['membersPage'] = {
   couldNotRevoke: '无法撤回邀请',
 };
 
-export const agentsPage: Messages['agentsPage'] = {
-  pick: '选择一个智能体',
-  pickHint: '在左侧选择一个智能体，查看其定义和使用位置。',
-  newAgent: '+ 新建智能体',
-  notFound: '没有智能体“{{id}}”',
-  notFoundHint: 'agents.json 中没有此 ID 的智能体。',
-  back: '返回智能体列表',
-};
-
-export const assetsPage: Messages['assetsPage'] = {
-  newAsset: '新建资源文件',
-  path: '路径',
-  couldNotCreate: '无法创建资源文件',
-  creating: '正在创建…',
-  create: '创建资源文件',
-  content: '内容',
-  contentNote: '（可选；创建后可再编辑）',
-  pick: '选择一个资源文件',
-  pickHintEdit: '在目录树中选择一个文件以预览和编辑。',
-  pickHint: '在目录树中选择一个文件以预览。',
-  couldNotOpen: '无法打开 {{path}}',
-};
-
 export const sessionsPage: Messages['sessionsPage'] = {
   title: 'AI 会话',
   flagPlaces_one: '共 {{count}} 处；打开会话查看具体位置。',
