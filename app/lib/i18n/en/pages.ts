@@ -35,7 +35,6 @@ export const projects = {
   invitationsTitle: 'Invitations for you',
   invitationsLead: 'A project owner invited your email. Accept to join the project in the role shown.',
   couldNotLoadInvitations: 'Could not load your invitations',
-  invitedAs: 'as {{role}}',
   invitedBy: 'invited by {{name}}',
   expiresOn: 'expires {{date}}',
   accept: 'Accept',

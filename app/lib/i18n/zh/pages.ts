@@ -37,7 +37,6 @@ export const projects: Messages['projects'] = {
   invitationsTitle: '给你的邀请',
   invitationsLead: '项目所有者邀请了你的邮箱。接受后即以所示角色加入项目。',
   couldNotLoadInvitations: '无法加载你的邀请',
-  invitedAs: '角色：{{role}}',
   invitedBy: '邀请人：{{name}}',
   expiresOn: '{{date}} 到期',
   accept: '接受',
