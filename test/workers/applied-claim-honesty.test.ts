@@ -5,7 +5,7 @@
  * an honest answer finishes as it was written. Real `openai` SDK → scripted server, in workerd.
  */
 import { describe, expect, it } from 'vitest';
-import { STEP, WF, connect, currentStep, supportDeskProject, stepSession } from './sessions.ts';
+import { STEP, WF, connect, currentStep, supportDeskProject, stepChangeSet, stepSession } from './sessions.ts';
 import { finalAnswer, send, toolCall, turnEnd, useScriptedModel } from './turns.ts';
 import { guardLogs } from './log-canary.ts';
 import type { ScriptStep } from './scripted-model.ts';
@@ -64,5 +64,28 @@ describe('a turn that staged a change and says it was applied', () => {
     const honest = "I've staged a rule that cites the policy section; once you apply it, it will be live.";
     const turn = await stagingTurn(finalAnswer(honest));
     expect(turn.end).toMatchObject({ type: 'turn.finished', payload: { responseType: 'change', summary: honest, repairs: 0 } });
+  });
+});
+
+describe('after a person applied the session’s change', () => {
+  it('"it was applied and is live" is true: a chat turn saying so finishes as written, with no correction', async () => {
+    const { owner, base } = await supportDeskProject();
+    const sessionId = await stepSession(owner, base);
+    const path = `${base}/ai/sessions/${sessionId}`;
+    const step = await currentStep(owner, base);
+    const staged = await owner.post(`${path}/stage`, { changeSet: stepChangeSet(`${step.markdown.trimEnd()}\n\nCite the policy section.\n`) });
+    expect(staged.status).toBe(200);
+    const applied = await owner.post(`${path}/apply`, { changeSetId: staged.data.changeSetId, contentHash: staged.data.contentHash, confirmSource: 'ui_manual_apply' });
+    expect(applied.status, JSON.stringify(applied.error)).toBe(200);
+
+    const truth = 'Yes: the change was applied and is live now.';
+    const scripted = await useScriptedModel(owner, [finalAnswer(truth, 'chat'), finalAnswer('never asked for', 'chat')]);
+    const watcher = await connect(owner, base, sessionId);
+    const accepted = await send(owner, path, 'Is the policy rule live?');
+    expect(accepted.status).toBe(202);
+    const end = await turnEnd(watcher, accepted.data.turnId, 25_000);
+    watcher.close();
+    expect(end).toMatchObject({ type: 'turn.finished', payload: { summary: truth, repairs: 0 } });
+    expect(await scripted.requests()).toHaveLength(1);
   });
 });

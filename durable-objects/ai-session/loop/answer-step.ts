@@ -39,7 +39,8 @@ export async function handleFinalAnswer(ctx: LoopContext, turn: TurnRecord, iter
   // A claim of changes with nothing staged is never a success (honest-ending.ts); one made only in
   // words is sent back once.
   const loopMessages = core.turns.loopMessages(turn.id);
-  const unstaged = nothingStaged(current, answer, answerError, loopMessages, core.meta!, parsed.said);
+  const latestApplied = core.versions.latest()?.status === 'applied';
+  const unstaged = nothingStaged(current, answer, answerError, loopMessages, core.meta!, parsed.said, latestApplied);
   if (unstaged) {
     const ask = !(unstaged.inWords && alreadyAsked(loopMessages));
     if (ask && repairOrGiveUp(ctx.deps, turn.id, NOTHING_STAGED_TITLE, unstaged.repairLines, 1)) return 'again';

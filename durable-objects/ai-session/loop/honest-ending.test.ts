@@ -87,4 +87,13 @@ describe('"it is live" with nothing staged', () => {
   it('is not asked about when the turn staged something', () => {
     expect(nothingStaged(turn({ stagedVersion: 1 }), chat, null, [], META, "It's live now.")).toBeNull();
   });
+
+  it('is true once a person applied the session\'s change: an answer about it is no claim', () => {
+    const said = 'Yes: the change was applied and is live now.';
+    expect(nothingStaged(turn({}), chat, null, [], META, said, true)).toBeNull();
+    expect(nothingStaged(turn({ suggestOnly: true }), chat, null, [], META, '修改现在已生效。', true)).toBeNull();
+    expect(nothingStaged(turn({ suggestOnly: true }), chat, null, [], META, '修改现在已生效。')).toMatchObject({ inWords: true });
+    // A claim of a new change is still one.
+    expect(nothingStaged(turn({}), chat, null, [], META, "I've updated the step and it is live.", true)).toMatchObject({ inWords: true });
+  });
 });

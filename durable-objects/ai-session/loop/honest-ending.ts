@@ -87,7 +87,8 @@ export function finalChangeNotStaged(error: ToolError, version: number): Extract
 /**
  * Null when the ending is honest as it stands; otherwise why nothing was staged. `answerError` is
  * the failure of staging the changeSet the final answer carried, if it had one; `said`, the
- * answer's words for people as the model wrote them (final-answer.ts).
+ * answer's words for people as the model wrote them (final-answer.ts). `latestApplied`: a person
+ * applied the session's latest version, so words saying it was applied or is live may be true.
  */
 export function nothingStaged(
   turn: TurnRecord,
@@ -96,12 +97,14 @@ export function nothingStaged(
   messages: readonly ChatMessage[],
   session: SessionMeta,
   said: string,
+  latestApplied = false,
 ): NothingStaged | null {
-  if (turn.suggestOnly) return suggestOnlyClaim(said);
+  const liveClaim = !latestApplied && appliedClaim(said);
+  if (turn.suggestOnly) return suggestOnlyClaim(said, liveClaim);
   if (turn.stagedVersion !== null) return null;
   const declared = answer.responseType === 'change' || answer.changeSet !== undefined;
-  // "It is live now" with nothing staged claims a change as much as "I've updated it" does.
-  const inWords = declared ? null : (changeClaim(said) ?? (appliedClaim(said) ? 'claim' : null));
+  // "It is live now" with nothing staged (and nothing applied) claims a change as much as "I've updated it" does.
+  const inWords = declared ? null : (changeClaim(said) ?? (liveClaim ? 'claim' : null));
   if (!declared && inWords === null) return null;
   const failure = answerError ?? lastStageFailure(messages);
   const reason = answerError
@@ -128,8 +131,8 @@ export function nothingStaged(
 export const SUGGEST_ONLY_REASON = 'this turn was suggest-only, so the AI could not change any file and nothing was changed';
 
 /** A suggest-only turn's answer that claims a change was made (never contents nor responseType alone: a suggestion is the expected answer). */
-function suggestOnlyClaim(said: string): NothingStaged | null {
-  if (changeClaim(said, { suggestOnly: true }) === null && !appliedClaim(said)) return null;
+function suggestOnlyClaim(said: string, liveClaim: boolean): NothingStaged | null {
+  if (changeClaim(said, { suggestOnly: true }) === null && !liveClaim) return null;
   return {
     reason: SUGGEST_ONLY_REASON,
     inWords: true,
