@@ -76,12 +76,18 @@ describeBrowser('editors (browser)', () => {
     await page.getByTestId('import-done').waitFor();
     expect(await page.getByTestId('import-done').textContent()).toContain('course-placement');
 
-    // A second import of the same package is refused by name, with a free name offered.
+    // A second import of the same package: its preview says the free name it would take. A taken
+    // name typed after the preview is refused on confirm, with a free name offered; cancelled here.
     await page.getByTestId('import-file').setInputFiles(await packageZip());
     await page.getByTestId('import-submit').click();
+    await page.getByTestId('import-preview').waitFor();
+    expect(await page.getByTestId('import-preview-name').textContent()).toContain('course-placement (2)');
+    await page.getByTestId('import-preview-name-taken').waitFor();
+    await page.getByTestId('import-name').fill('course-placement');
     await page.getByTestId('import-confirm').click();
     await page.getByTestId('import-name-conflict').waitFor();
     expect(await page.getByTestId('import-use-suggestion').textContent()).toContain('course-placement (2)');
+    await page.getByTestId('import-cancel').click();
 
     // Open the first import: the overview validates it and links to the workflow.
     const projectLink = page.getByTestId('project-item').filter({ hasText: 'course-placement' }).getByRole('link').first();
