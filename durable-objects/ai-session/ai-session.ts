@@ -35,7 +35,7 @@ import { settleBeforeDeletion } from './project-deleted.ts';
 import { AlarmTasks } from './alarm-tasks.ts';
 import type { Actor, AiSessionRpc, ApplyRequest, CommentRequest, CreateSessionOptions, MessagePreload } from '../../shared/ai/session-rpc.ts';
 import { forgetKv, migrate, readKv, writeKv } from './storage.ts';
-import { ENDING_EVENTS, RELEASE_RETRY_MS, archiveSession, hasEnded, lastActivity, retentionMs } from './retention.ts';
+import { ENDING_EVENTS, archiveWhenDue, retentionMs } from './retention.ts';
 import { logError } from '../../shared/errors-report.ts';
 import { People } from './sockets/people.ts';
 import { socketsPerPerson } from './sockets/admission.ts';
@@ -221,28 +221,19 @@ export class AiSessionDurableObject extends Server<Cloudflare.Env> implements Ai
     return retentionMs(this.env.AI_SESSION_RETENTION_DAYS);
   }
 
-  /** Archive an ended session whose retention period is over to D1, then release its storage. True once released. */
+  /** The release task (retention.ts): once the ended session is archived to D1, its storage goes. True once released. */
   async #release(): Promise<boolean> {
-    const core = this.core;
-    // Active again (a new draft after an apply): the next ending event sets the clock again.
-    if (!hasEnded(core)) return false;
-    const due = lastActivity(core) + this.#retentionMs();
-    if (due > this.now()) {
-      this.#tasks.schedule('release', due);
-      return false;
-    }
-    // Nothing may be lost: the audit rows reach D1 first, then the archive; only then the storage goes.
-    await this.audit.flush();
-    try {
-      if (this.audit.pending() > 0) throw new Error('audit rows still wait for D1');
-      await archiveSession(core, this.#db!, this.ctx.storage.sql);
-    } catch (error) {
-      logError('ai session: could not archive an ended session; its storage stays', error, { retryInMs: RELEASE_RETRY_MS });
-      this.#tasks.schedule('release', this.now() + RELEASE_RETRY_MS);
-      return false;
-    }
-    await this.#dropStorage(CLOSE_CODES.SESSION_CLOSED, 'AI_SESSION_CLOSED');
-    return true;
+    const archived = await archiveWhenDue({
+      core: this.core,
+      db: this.#db!,
+      sql: this.ctx.storage.sql,
+      audit: this.audit,
+      retentionMs: this.#retentionMs(),
+      now: () => this.now(),
+      schedule: (dueAt) => this.#tasks.schedule('release', dueAt),
+    });
+    if (archived) await this.#dropStorage(CLOSE_CODES.SESSION_CLOSED, 'AI_SESSION_CLOSED');
+    return archived;
   }
 
   /**

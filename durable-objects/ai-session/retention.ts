@@ -12,11 +12,13 @@ import { eq } from 'drizzle-orm';
 import { aiSessionArchives, aiSessions } from '../../worker/db/schema.ts';
 import { appliedFiles } from '../../worker/store/ai-session-list.ts';
 import type { SessionCore } from './session.ts';
+import type { AuditOutbox } from './loop/audit-outbox.ts';
+import { logError } from '../../shared/errors-report.ts';
 
 export const DEFAULT_RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
 /** A release that could not archive (D1 down, audit rows still waiting) tries again this much later. */
-export const RELEASE_RETRY_MS = 3_600_000;
+const RELEASE_RETRY_MS = 3_600_000;
 /** Events that may end a session: the retention clock is set when one is stored. */
 export const ENDING_EVENTS: ReadonlySet<string> = new Set(['session.cancelled', 'change.applied']);
 
@@ -27,14 +29,14 @@ export function retentionMs(days: string | undefined): number {
 }
 
 /** Cancelled, or applied with nothing staged since and no turn open. */
-export function hasEnded(core: SessionCore): boolean {
+function hasEnded(core: SessionCore): boolean {
   if (!core.meta) return false;
   if (core.status !== 'active') return true;
   return core.versions.latest()?.status === 'applied' && core.overlay.size === 0 && !core.turns.open();
 }
 
 /** When the session last moved (its newest event), ms since epoch. */
-export function lastActivity(core: SessionCore): number {
+function lastActivity(core: SessionCore): number {
   const last = core.log.lastSeq();
   const event = core.log.after(last - 1, 1)[0];
   return event ? Date.parse(event.at) : 0;
@@ -51,7 +53,7 @@ export interface SessionArchive {
  * whose D1 row is gone (its project was deleted: an ended session is not told, see PROTOCOL.md) has
  * no list to appear in and nobody to show it to: nothing is archived, and its storage may go.
  */
-export async function archiveSession(core: SessionCore, db: Db, sql: SqlStorage): Promise<void> {
+async function archiveSession(core: SessionCore, db: Db, sql: SqlStorage): Promise<void> {
   const meta = core.meta!;
   const [listed] = await db.select({ id: aiSessions.id }).from(aiSessions).where(eq(aiSessions.id, meta.sessionId)).limit(1);
   if (!listed) return;
@@ -80,4 +82,41 @@ export async function archiveSession(core: SessionCore, db: Db, sql: SqlStorage)
     .insert(aiSessionArchives)
     .values({ sessionId: meta.sessionId, ...row })
     .onConflictDoUpdate({ target: aiSessionArchives.sessionId, set: row });
+}
+
+export interface ReleaseTask {
+  core: SessionCore;
+  db: Db;
+  sql: SqlStorage;
+  audit: AuditOutbox;
+  retentionMs: number;
+  now: () => number;
+  /** Run the release task again at `dueAt`. */
+  schedule: (dueAt: number) => void;
+}
+
+/**
+ * The release task: an ended session whose retention period is over is archived to D1, its audit
+ * rows first (nothing may be lost). True once D1 holds both: the caller then drops the storage.
+ * Not ended (a new draft after an apply) waits for the next ending event; not due yet, or D1 not
+ * reachable, runs the task again later.
+ */
+export async function archiveWhenDue(task: ReleaseTask): Promise<boolean> {
+  const { core } = task;
+  if (!hasEnded(core)) return false;
+  const due = lastActivity(core) + task.retentionMs;
+  if (due > task.now()) {
+    task.schedule(due);
+    return false;
+  }
+  await task.audit.flush();
+  try {
+    if (task.audit.pending() > 0) throw new Error('audit rows still wait for D1');
+    await archiveSession(core, task.db, task.sql);
+  } catch (error) {
+    logError('ai session: could not archive an ended session; its storage stays', error, { retryInMs: RELEASE_RETRY_MS });
+    task.schedule(task.now() + RELEASE_RETRY_MS);
+    return false;
+  }
+  return true;
 }

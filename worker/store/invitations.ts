@@ -3,9 +3,8 @@
  * Inviting never looks at whether an account uses the email, so the answer tells the owner nothing
  * of who has one; only that person, signed in with that email, accepts before the expiry.
  */
-import { and, desc, eq, gt } from 'drizzle-orm';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { projectInvitations, projects, users } from '../db/schema.ts';
 import { ApiError } from '../../shared/api-error.ts';
