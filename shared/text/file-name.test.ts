@@ -10,4 +10,10 @@ describe('safeFileName', () => {
     expect(safeFileName('evil\u202Egpj.bmad')).toBe('evil gpj.bmad');
     expect(safeFileName(' ../ ')).toBe('');
   });
+
+  it("gives a Windows device name the export's portable form, so the file can be saved there", () => {
+    expect(safeFileName('CON.bmad')).toBe('CON_.bmad');
+    expect(safeFileName('nul')).toBe('nul_');
+    expect(safeFileName('Console.bmad')).toBe('Console.bmad');
+  });
 });
